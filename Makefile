@@ -1,0 +1,44 @@
+# The two set-up commands are `make run` and `make test`; see README.md.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+# The test suite runs on the real PostgreSQL and Redis; override to isolate parallel runs.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal
+TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+PYTEST_ARGS ?=
+
+.PHONY: run test install lint format demo clean
+
+$(STAMP): requirements.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## run: the site with demo content on SQLite, tasks eager, at http://127.0.0.1:8000
+run: $(STAMP)
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+## test: the whole suite on the real PostgreSQL and Redis (starts them if they are down)
+test: $(STAMP)
+	bash scripts/ensure-services.sh
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
+		$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles media

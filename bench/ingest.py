@@ -1,0 +1,150 @@
+#!/usr/bin/env python
+"""Throughput of the feedback endpoint against a bare WSGI app, same gunicorn settings.
+
+    .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
+
+Starts gunicorn (config/gunicorn.py: 2 gthread workers x 16 threads) three times on
+this machine: the bare app that only reads the body and answers <h1>ok</h1>, the
+real endpoint with group commit, and the real endpoint committing once per request.
+Each is driven by wrk posting the real full report from the fixtures. Afterwards
+the database must hold at least as many reports as were answered with 2xx.
+Prints requests/s, p99 latency and the ratio to the bare app.
+"""
+
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "feedback" / "demo_data" / "full-10.11-debian12.http"
+DB_NAME = "portal_bench_feedback"
+DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+PORT = 18150
+
+
+def psql(sql, db="postgres"):
+    command = ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", db, "-qtAc", sql]
+    subprocess.run(command, check=True, capture_output=True)
+
+
+def count_reports():
+    result = subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DB_NAME, "-qtAc",
+         "SELECT count(*) FROM feedback_rawreport"],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return int(result.stdout.strip())
+
+
+def start_gunicorn(app, env):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", app],
+        cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    for _ in range(100):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=1)
+            return process
+        except Exception:
+            time.sleep(0.2)
+        if process.poll() is not None:
+            raise SystemExit(f"gunicorn for {app} exited")
+    return process
+
+
+def stop(process):
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(30)
+
+
+def run_wrk(connections, duration, body_file):
+    result = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
+         "-s", str(ROOT / "bench" / "post_report.lua"), f"http://127.0.0.1:{PORT}/rest/v1/post"],
+        env={**os.environ, "REPORT_BODY_FILE": body_file},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    out = result.stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[p99.group(2)]
+    total = int(re.search(r"(\d+) requests in", out).group(1))
+    non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {"rps": rps, "p99_ms": p99_ms, "ok": total - int(non2xx.group(1) if non2xx else 0),
+            "errors": errors.group(1) if errors else "none"}  # fmt: skip
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duration", type=int, default=10)
+    parser.add_argument("--connections", type=int, nargs="+", default=[16, 64])
+    args = parser.parse_args()
+
+    raw = FIXTURE.read_bytes()
+    body = raw.split(b"\r\n\r\n", 1)[1]
+    with tempfile.NamedTemporaryFile(suffix=".body", delete=False) as handle:
+        handle.write(body)
+        body_file = handle.name
+
+    psql(f"DROP DATABASE IF EXISTS {DB_NAME}")
+    psql(f"CREATE DATABASE {DB_NAME}")
+    base_env = {
+        **os.environ,
+        "DATABASE_URL": DB_URL,
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_BROKER_URL": "memory://localhost//",
+        "FEEDBACK_RATE_LIMIT": "10000000/m",
+        "GUNICORN_BIND": f"127.0.0.1:{PORT}",
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        "LOG_LEVEL": "WARNING",
+        "DEBUG": "false",
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=base_env, check=True
+    )
+
+    variants = [
+        ("bare WSGI app", "bench.bare_app", {}),
+        ("endpoint, group commit", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "true"}),
+        ("endpoint, one commit per request", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "false"}),
+    ]
+    results = {}
+    for connections in args.connections:
+        for label, app, extra in variants:
+            before = count_reports()
+            process = start_gunicorn(app, {**base_env, **extra})
+            try:
+                figures = run_wrk(connections, args.duration, body_file)
+            finally:
+                stop(process)
+            stored = count_reports() - before
+            if app != "bench.bare_app" and stored < figures["ok"]:
+                raise SystemExit(f"LOST REPORTS: {figures['ok']} answered ok, {stored} stored")
+            figures["stored"] = stored
+            results[(connections, label)] = figures
+
+    print(
+        f"\nfeedback ingestion, {args.duration}s per run, gunicorn 2 gthread workers x 16 threads"
+    )
+    print(f"{'conns':>5}  {'variant':34} {'req/s':>9} {'p99 ms':>8} {'ratio':>6} {'stored/ok':>14}")
+    for connections in args.connections:
+        bare = results[(connections, "bare WSGI app")]["rps"]
+        for label, _, _ in variants:
+            f = results[(connections, label)]
+            stored = "-" if label.startswith("bare") else f"{f['stored']}/{f['ok']}"
+            print(f"{connections:>5}  {label:34} {f['rps']:>9.0f} {f['p99_ms']:>8.1f} "
+                  f"{f['rps'] / bare:>6.2f} {stored:>14}")  # fmt: skip
+    os.unlink(body_file)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Benchmark suites: figures from the seed articles exactly as they give them, and real
+sysbench runs made on this machine by bench/sysbench_runs.sh (raw files in demo_data/)."""
+
+from datetime import date
+from pathlib import Path
+
+from django.db import transaction
+
+from benchmarks import services
+from benchmarks.models import Measurement, Run, Suite
+from foundation.models import NewsPost
+
+SYSBENCH = Path(__file__).resolve().parent / "demo_data" / "sysbench"
+
+JDBC_ENV = {"hardware": "The author's workstation", "os": "Windows Server 2008 R2",
+            "client": "single-threaded Java test program; ConnectorJ with useConfigs=maxPerformance",
+            "source": "“On performance of JDBC drivers” (seed article)"}  # fmt: skip
+# run label: [(metric, value)], queries per second
+JDBC = {
+    "ConnectorJ-5.1.24": [("DO 1, unprepared, TCP", 19543), ("SELECT 1, unprepared, TCP", 17004),
+                          ("DO 1, prepared, TCP", 20096), ("DO 1, prepared, named pipe", 29542)],
+    "MariaDB-JDBC-1.1.2": [("DO 1, unprepared, TCP", 22104), ("SELECT 1, unprepared, TCP", 19305),
+                           ("DO 1, prepared, TCP", 22183)],
+    "Drizzle-JDBC-1.3-SNAPSHOT": [("DO 1, unprepared, TCP", 15288), ("SELECT 1, unprepared, TCP", 13410)],
+    "Drizzle-JDBC-1.3-SNAPSHOT with the one-line fix": [("DO 1, unprepared, TCP", 19968),
+                                                        ("SELECT 1, unprepared, TCP", 16824)],
+    "C client (native)": [("DO 1, prepared, TCP", 24063), ("DO 1, prepared, named pipe", 33122)],
+}  # fmt: skip
+
+ENGINES_ENV = {"hardware": "SSD, 16 GB RAM; 2 GB buffer pool / TokuDB cache / RocksDB block cache",
+               "server_version": "MariaDB 10.2.8", "client": "NEO (Nexedi) import and rebalancing",
+               "source": "“Optimising MariaDB for Big Data” (seed article, Nexedi)"}  # fmt: skip
+# engine: [(step, "time as written", hours, size GB)]; None where the article has no figure
+ENGINES = {
+    "InnoDB": [("import 126GB of data", "20h24", 20 + 24 / 60, 50.6), ("tweak: 1->2", "9h14", 9 + 14 / 60, 76.6),
+               ("tweak: 2->4", "5h12", 5 + 12 / 60, 102), ("deletion of dropped cells", "69h16", 69 + 16 / 60, 102),
+               ("optimize tables", "68m14", (68 * 60 + 14) / 3600, 51.7)],
+    "RocksDB": [("import 126GB of data", "29h22", 29 + 22 / 60, 40.6), ("tweak: 1->2", "14h20", 14 + 20 / 60, 59),
+                ("tweak: 2->4", "6h41", 6 + 41 / 60, 80)],
+    "TokuDB": [("import 126GB of data", "13h14", 13 + 14 / 60, 33.1), ("tweak: 1->2", "5h09", 5 + 9 / 60, 51.8),
+               ("tweak: 2->4", "2h27", 2 + 27 / 60, 70.8), ("deletion of dropped cells", "2h30", 2.5, 93.3),
+               ("optimize tables", "10m32", (10 * 60 + 32) / 3600, 66.7)],
+}  # fmt: skip
+MICRO = [
+    ("Dynamic linking costs two cycles", "Core 2 Duo 2.4 GHz, Linux amd64", "10^9 calls of a one-line function", [
+        ("Static linking", [("total time", 2.54, "s"), ("CPU cycles per iteration", 6, "cycles")]),
+        ("Dynamic linking", [("total time", 3.38, "s"), ("CPU cycles per iteration", 8, "cycles")]),
+    ]),
+    ("Waking 5000 threads", "Intel quad-core i7 with hyperthreading", "5000 threads waiting, then woken", [
+        ("pthread_cond_broadcast()", [("time to wake all threads", 46.9, "ms")]),
+        ("pthread_cond_signal() per thread", [("time to wake all threads", 17.6, "ms")]),
+    ]),
+]  # fmt: skip
+
+
+def _manual_run(suite, label, order, environment, rows):
+    run = Run.objects.create(suite=suite, label=label, order=order, **environment)
+    Measurement.objects.bulk_create(
+        [
+            Measurement(
+                run=run,
+                metric=metric,
+                unit=unit,
+                higher_is_better=better,
+                value=value,
+                display=display,
+            )
+            for metric, value, unit, better, display in rows
+        ]
+    )
+
+
+def _suite(slug, title, summary, body="", post_slug=None):
+    suite, _ = Suite.objects.update_or_create(
+        slug=slug,
+        defaults={"title": title, "summary": summary, "body": body, "is_published": True,
+                  "news_post": NewsPost.objects.filter(slug=post_slug).first() if post_slug else None},
+    )  # fmt: skip
+    suite.runs.all().delete()
+    suite.attachments.all().delete()
+    return suite
+
+
+def _environment():
+    facts = dict(
+        line.split(": ", 1)
+        for line in (SYSBENCH / "environment.txt").read_text().splitlines()
+        if ": " in line
+    )
+    return {
+        "hardware": f"{facts.get('cpu', '')}, {facts.get('memory', '')} RAM",
+        "os": facts.get("os", ""),
+        "server_version": facts.get("server", "").replace("/usr/sbin/mariadbd  ", ""),
+        "client": facts.get("client", ""),
+        "run_date": date.fromisoformat(facts["date"]) if "date" in facts else None,
+        "notes": facts.get("seconds per point", ""),
+        "source": "bench/sysbench_runs.sh on this project's machine, shared with other work",
+    }
+
+
+def _sysbench_suite(slug, title, summary, variants, config_key):
+    suite = _suite(slug, title, summary)
+    environment = _environment()
+    for order, (variant, config) in enumerate(variants.items()):
+        run = Run.objects.create(suite=suite, label=variant, order=order, variant={config_key: variant},
+                                 server_config=config, **environment)  # fmt: skip
+        for path in sorted((SYSBENCH / variant).glob("threads-*.txt")):
+            services.add_raw_output(
+                run, raw=path.read_bytes(), file_name=f"{variant}-{path.name}", importer="sysbench"
+            )
+    return suite
+
+
+@transaction.atomic
+def load(log):
+    jdbc = _suite("jdbc-drivers", "Performance of JDBC drivers",
+                  "Queries per second of a single-threaded loop running DO 1 and SELECT 1 through three JDBC "
+                  "drivers and the C client, unprepared and prepared, over TCP and a named pipe.")  # fmt: skip
+    for order, (label, rows) in enumerate(JDBC.items()):
+        _manual_run(jdbc, label, order, JDBC_ENV, [(m, v, "queries/s", True, "") for m, v in rows])
+
+    engines = _suite("storage-engines-big-data", "Storage engines for big data: InnoDB, RocksDB and TokuDB",
+                     "Time spent and resulting size when importing 126 GB into a NEO database and rebalancing it "
+                     "over more nodes, per storage engine.", post_slug="optimising-mariadb-for-big-data")  # fmt: skip
+    for order, (engine, steps) in enumerate(ENGINES.items()):
+        rows = [
+            (f"{step}: time", hours, "hours", False, written) for step, written, hours, _ in steps
+        ]
+        rows += [
+            (f"{step}: resulting size", size, "GB", False, "")
+            for step, _, _, size in steps
+            if size is not None
+        ]
+        _manual_run(engines, engine, order, ENGINES_ENV, rows)
+
+    micro = _suite("micro-benchmarks", "Micro-benchmarks: dynamic linking and waking threads",
+                   "Two small measurements behind MariaDB design decisions: the cost of a dynamically linked "
+                   "call, and pthread_cond_broadcast() against one signal per thread.")  # fmt: skip
+    order = 0
+    for title, hardware, client, runs in MICRO:
+        for label, rows in runs:
+            _manual_run(micro, label, order, {"hardware": hardware, "client": client, "notes": title,
+                                              "source": "seed articles on replication and group commit"},
+                        [(metric, value, unit, False, "") for metric, value, unit in rows])  # fmt: skip
+            order += 1
+
+    if (SYSBENCH / "environment.txt").exists():
+        _sysbench_suite("thread-pool", "Thread pool: pool-of-threads against thread-per-connection",
+                        "sysbench 1.0 OLTP read-only against MariaDB on this project's 2-core machine, from 1 to "
+                        "128 client threads, with each thread-handling mode on an otherwise identical server.",
+                        {"thread-per-connection": "--thread-handling=one-thread-per-connection",
+                         "pool-of-threads": "--thread-handling=pool-of-threads"}, "thread_handling")  # fmt: skip
+        _sysbench_suite("durable-writes-binlog", "Durable writes with and without the binary log",
+                        "sysbench 1.0 OLTP write-only with innodb_flush_log_at_trx_commit=1, with the binary log on "
+                        "(sync_binlog=1) and off.",
+                        {"binlog-on": "--log-bin --sync-binlog=1", "binlog-off": "--skip-log-bin"}, "binlog")  # fmt: skip
+    log(f"benchmarks: {Suite.objects.count()} suites, {Measurement.objects.count()} measurements")

@@ -1,0 +1,17 @@
+"""gunicorn settings: `gunicorn -c config/gunicorn.py config.wsgi`.
+
+Threaded workers let the feedback endpoint's group commit gather the reports of
+concurrent requests into one commit per process.
+"""
+
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "16"))
+timeout = 30
+graceful_timeout = 20
+# Access log without client addresses: feedback reports are anonymous.
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+access_log_format = '%(t)s "%(r)s" %(s)s %(b)s %(L)ss'

@@ -1,0 +1,28 @@
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+admin.site.site_header = "MariaDB Foundation staff"
+admin.site.site_title = "MariaDB Foundation staff"
+
+# Each app owns its full paths (see the app's urls.py); order matters only where
+# prefixes overlap (the repository generator lives under /download/).
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("", include("core.urls")),
+    path("", include("foundation.urls")),
+    path("", include("sponsors.urls")),
+    path("", include("releases.repoconfig.urls")),
+    path("", include("releases.urls")),
+    path("", include("feedback.urls")),
+    path("", include("feedback.trends.urls")),
+    path("", include("benchmarks.urls")),
+]
+
+if settings.DEBUG:
+    from django.conf.urls.static import static
+
+    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

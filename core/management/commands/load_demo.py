@@ -1,0 +1,42 @@
+"""Load the demo content of every capability; safe to run again and again.
+
+Each app keeps its own demo content in ``<app>/demo.py`` with a
+``load(log)`` function that creates or updates its objects idempotently.
+"""
+
+import importlib
+
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+# Order matters: releases announce into the news, sponsors and benchmarks link to it.
+DEMO_MODULES = [
+    "foundation.demo",
+    "releases.demo",
+    "releases.repoconfig.demo",
+    "sponsors.demo",
+    "feedback.demo",
+    "feedback.trends.demo",
+    "benchmarks.demo",
+]
+
+
+class Command(BaseCommand):
+    help = "Create or refresh the demo content (idempotent)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--only", nargs="*", help="Load only these modules, e.g. foundation.demo"
+        )
+
+    def handle(self, *args, only=None, **options):
+        modules = [m for m in DEMO_MODULES if not only or m in only]
+        for position, module_name in enumerate(modules, start=1):
+            self.stdout.write(f"[{position}/{len(modules)}] {module_name} ...")
+            module = importlib.import_module(module_name)
+            with transaction.atomic():
+                module.load(log=self._log)
+        self.stdout.write(self.style.SUCCESS("Demo content loaded."))
+
+    def _log(self, message):
+        self.stdout.write(f"    {message}")

@@ -1,0 +1,206 @@
+"""Workflows of the feedback app: accepting a report and processing stored ones."""
+
+import gzip
+import logging
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from feedback.ingest import build_raw_report, store_report
+from feedback.models import RawReport, Report, Server
+from feedback.parser import ParsedReport, ReportError, parse_report, server_uid_of
+
+logger = logging.getLogger(__name__)
+
+TEST_USER_INFO = "mysql-test"
+
+
+@dataclass
+class ProcessingResult:
+    processed: int = 0
+    rejected: int = 0
+
+    @property
+    def total(self):
+        return self.processed + self.rejected
+
+
+def accept_report(data: bytes, *, path: str, country: str = "") -> RawReport:
+    """Check the shape of a report and store it durably.
+
+    Raises ReportError (nothing stored) for a body that is not a report, and
+    feedback.ingest.StorageUnavailable when the database cannot commit it.
+    """
+    server_uid_of(data)  # cheap shape check before anything is written
+    is_test = _user_info(data) == TEST_USER_INFO
+    return store_report(build_raw_report(data, path=path, is_test=is_test, country=country))
+
+
+def _user_info(data: bytes) -> str:
+    marker = b"FEEDBACK_USER_INFO\t"
+    start = data.find(marker)
+    if start < 0:
+        return ""
+    end = data.find(b"\n", start)
+    return data[start + len(marker) : end if end >= 0 else None].decode("utf-8", "replace").strip()
+
+
+def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
+    """Parse pending raw reports into Report rows, one batch in one transaction.
+
+    Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED, so any number of
+    workers may run this at once; a report is processed exactly once.
+    """
+    result = ProcessingResult()
+    with transaction.atomic():
+        pending = RawReport.objects.filter(status=RawReport.Status.PENDING)
+        if ids is not None:
+            pending = pending.filter(pk__in=ids)
+        raws = list(
+            pending.select_for_update(skip_locked=True)
+            .order_by("id")
+            .only("id", "received_at", "body_gz", "is_test")[:batch_size]
+        )
+        if not raws:
+            return result
+        parsed: list[tuple[RawReport, ParsedReport]] = []
+        now = timezone.now()
+        for raw in raws:
+            try:
+                parsed.append((raw, parse_report(gzip.decompress(bytes(raw.body_gz)))))
+                raw.status = RawReport.Status.PROCESSED
+                raw.rejection_reason = ""
+                result.processed += 1
+            except (ReportError, OSError, EOFError) as error:
+                raw.status = RawReport.Status.REJECTED
+                raw.rejection_reason = str(error)[:500]
+                result.rejected += 1
+            raw.processed_at = now
+        servers = _upsert_servers(parsed)
+        Report.objects.bulk_create(
+            [
+                report_row(
+                    report,
+                    server=servers[report.server_uid],
+                    received_at=raw.received_at,
+                    is_test=raw.is_test,
+                    raw=raw,
+                )
+                for raw, report in parsed
+            ]
+        )
+        RawReport.objects.bulk_update(raws, ["status", "rejection_reason", "processed_at"])
+    return result
+
+
+def process_all_pending(batch_size: int = 500, progress=None) -> ProcessingResult:
+    total = ProcessingResult()
+    while True:
+        result = process_pending(batch_size)
+        if result.total == 0:
+            return total
+        total.processed += result.processed
+        total.rejected += result.rejected
+        if progress:
+            progress(result.total)
+
+
+def _upsert_servers(parsed: list[tuple[RawReport, ParsedReport]]) -> dict[str, Server]:
+    if not parsed:
+        return {}
+    seen: dict[str, dict] = {}
+    for raw, report in parsed:
+        entry = seen.setdefault(
+            report.server_uid,
+            {"first": raw.received_at, "last": raw.received_at, "count": 0, "version": ("", None)},
+        )
+        entry["first"] = min(entry["first"], raw.received_at)
+        entry["last"] = max(entry["last"], raw.received_at)
+        entry["count"] += 1
+        if report.version and (
+            entry["version"][1] is None or raw.received_at >= entry["version"][1]
+        ):
+            entry["version"] = (report.version, raw.received_at)
+
+    Server.objects.bulk_create(
+        [Server(uid=uid, first_seen=e["first"], last_seen=e["last"]) for uid, e in seen.items()],
+        ignore_conflicts=True,
+    )
+    servers = {s.uid: s for s in Server.objects.select_for_update().filter(uid__in=list(seen))}
+    for uid, entry in seen.items():
+        server = servers[uid]
+        server.first_seen = min(server.first_seen, entry["first"])
+        newer = entry["last"] >= server.last_seen
+        server.last_seen = max(server.last_seen, entry["last"])
+        if entry["version"][0] and (newer or not server.latest_version):
+            server.latest_version = entry["version"][0]
+        server.reports_count += entry["count"]
+    Server.objects.bulk_update(
+        servers.values(), ["first_seen", "last_seen", "latest_version", "reports_count"]
+    )
+    return servers
+
+
+def report_row(report: ParsedReport, *, server, received_at, is_test: bool, raw=None) -> Report:
+    """The Report row for a parsed report (unsaved)."""
+    return Report(
+        raw=raw,
+        server=server,
+        received_at=received_at,
+        kind=report.kind,
+        is_test=is_test or report.is_test,
+        user_info=report.user_info[:200],
+        version=report.version,
+        version_major=report.version_major,
+        version_minor=report.version_minor,
+        version_patch=report.version_patch,
+        version_suffix=report.version_suffix,
+        os=report.os,
+        os_release=report.os_release,
+        distribution=report.distribution,
+        architecture=report.architecture,
+        cpu_count=report.cpu_count,
+        memory_bytes=report.memory_bytes,
+        thread_handling=report.thread_handling,
+        engines=report.engines,
+        plugins=report.plugins,
+        features=report.features,
+        collations=report.collations,
+        extra=report.extra,
+    )
+
+
+def reprocess(raw_ids) -> ProcessingResult:
+    """Parse stored reports again (after a parser fix): staff action in the admin."""
+    with transaction.atomic():
+        Report.objects.filter(raw_id__in=raw_ids).delete()
+        RawReport.objects.filter(pk__in=raw_ids).update(
+            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None
+        )
+    return process_pending(batch_size=len(raw_ids) or 1, ids=raw_ids)
+
+
+def prune_raw_reports(older_than_days: int | None = None, batch_size: int = 5000, progress=None):
+    """Delete the raw bytes of processed or rejected reports older than the retention age.
+
+    The parsed Report rows stay (their ``raw`` link becomes empty); pending reports are
+    never pruned, so nothing unprocessed is lost.
+    """
+    days = older_than_days or getattr(settings, "FEEDBACK_RAW_RETENTION_DAYS", 90)
+    cutoff = timezone.now() - timezone.timedelta(days=days)
+    old = RawReport.objects.filter(received_at__lt=cutoff).filter(
+        ~Q(status=RawReport.Status.PENDING)
+    )
+    deleted = 0
+    while True:
+        ids = list(old.values_list("pk", flat=True)[:batch_size])
+        if not ids:
+            return deleted
+        with transaction.atomic():
+            RawReport.objects.filter(pk__in=ids).delete()
+        deleted += len(ids)
+        if progress:
+            progress(len(ids))

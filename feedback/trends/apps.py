@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class TrendsConfig(AppConfig):
+    name = "feedback.trends"
+    label = "trends"
+    verbose_name = "Usage trends"

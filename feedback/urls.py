@@ -1,0 +1,12 @@
+from django.urls import path
+
+from feedback import views
+
+app_name = "feedback"
+
+# No trailing slash: the plugin posts to exactly these paths and cannot follow a redirect.
+urlpatterns = [
+    path("rest/v1/post", views.receive_report, name="post"),
+    path("feedback_plugin/post", views.receive_report, name="post-legacy"),
+    path("api/feedback/summary", views.summary, name="summary"),
+]

@@ -1,0 +1,37 @@
+from django import forms
+
+from foundation.models import ContactMessage
+
+HONEYPOT_FIELD = "website_url"
+
+
+class HoneypotMixin(forms.Form):
+    """A field people never see and bots fill in; a filled one makes the form invalid."""
+
+    website_url = forms.CharField(
+        required=False,
+        label="Leave this field empty",
+        widget=forms.TextInput(attrs={"autocomplete": "off", "tabindex": "-1"}),
+    )
+
+    def clean_website_url(self):
+        if self.cleaned_data.get(HONEYPOT_FIELD):
+            raise forms.ValidationError("This field must be left empty.")
+        return ""
+
+
+class CommentForm(HoneypotMixin, forms.Form):
+    body = forms.CharField(
+        label="Your comment",
+        max_length=5000,
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text="Markdown is supported. Be kind; staff may hide comments that break the code of conduct.",
+    )
+
+
+class ContactForm(HoneypotMixin, forms.ModelForm):
+    class Meta:
+        model = ContactMessage
+        fields = ["topic", "name", "email", "organisation", "message"]
+        widgets = {"message": forms.Textarea(attrs={"rows": 8})}
+        labels = {"topic": "What is it about?", "organisation": "Organisation (optional)"}

@@ -1,0 +1,316 @@
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+
+class Person(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120, unique=True)
+    bio = models.TextField(blank=True, help_text="Markdown.")
+    photo = models.ImageField(upload_to="people/", blank=True)
+    affiliation = models.CharField(max_length=120, blank=True, help_text="Employer or project")
+    website = models.URLField(blank=True)
+    links = models.TextField(blank=True, help_text="More links, one URL per line.")
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "people"
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def link_list(self):
+        return [line.strip() for line in self.links.splitlines() if line.strip()]
+
+
+class BoardSeatQuerySet(models.QuerySet):
+    def current(self, today=None):
+        today = today or timezone.localdate()
+        return self.filter(term_start__lte=today).filter(
+            models.Q(term_end__isnull=True) | models.Q(term_end__gte=today)
+        )
+
+
+class BoardSeat(models.Model):
+    class Constituency(models.TextChoices):
+        COMMUNITY = "community", "Community contributor"
+        CORPORATE = "corporate", "Corporate member"
+        INTERIM = "interim", "Interim board"
+
+    class Office(models.TextChoices):
+        CHAIR = "chair", "Chair"
+        VICE_CHAIR = "vice-chair", "Vice chair"
+        TREASURER = "treasurer", "Treasurer"
+        SECRETARY = "secretary", "Secretary"
+        CEO = "ceo", "Chief executive (ex officio)"
+        MEMBER = "member", "Member"
+
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="board_seats")
+    constituency = models.CharField(max_length=10, choices=Constituency.choices)
+    office = models.CharField(max_length=10, choices=Office.choices, default=Office.MEMBER)
+    term_start = models.DateField()
+    term_end = models.DateField(null=True, blank=True, help_text="Empty while the term runs.")
+    note = models.CharField(max_length=200, blank=True)
+
+    objects = BoardSeatQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-term_start", "person__name"]
+
+    def __str__(self):
+        return f"{self.person} ({self.get_constituency_display()}, from {self.term_start})"
+
+
+class Role(models.Model):
+    """Staff, advisors and engineering council members."""
+
+    class Kind(models.TextChoices):
+        STAFF = "staff", "Staff"
+        ADVISOR = "advisor", "Advisor"
+        COUNCIL = "council", "Engineering council"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    person = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.PROTECT, related_name="roles"
+    )
+    title = models.CharField(max_length=120, help_text="e.g. Chief Technology Officer")
+    description = models.TextField(blank=True)
+    start = models.DateField(null=True, blank=True)
+    end = models.DateField(null=True, blank=True)
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["kind", "order", "title"]
+
+    def __str__(self):
+        return f"{self.title}: {self.person or 'vacant'}"
+
+
+class Affiliation(models.Model):
+    name = models.CharField(max_length=120)
+    relationship = models.CharField(max_length=120, help_text="e.g. Affiliate Member")
+    url = models.URLField(blank=True)
+    since = models.DateField(null=True, blank=True)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return f"{self.relationship} of {self.name}"
+
+
+class GovernanceDocument(models.Model):
+    class Kind(models.TextChoices):
+        BYLAWS = "bylaws", "Bylaws"
+        POLICY = "policy", "Policy"
+
+    title = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120, unique=True)
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    summary = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["kind", "title"]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("foundation:document", kwargs={"slug": self.slug})
+
+
+class DocumentVersion(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft (not public)"
+        DISCUSSION = "discussion", "Draft under public discussion"
+        ADOPTED = "adopted", "Adopted"
+        SUPERSEDED = "superseded", "Superseded"
+
+    document = models.ForeignKey(
+        GovernanceDocument, on_delete=models.CASCADE, related_name="versions"
+    )
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    body = models.TextField(help_text="Markdown.")
+    change_summary = models.TextField(blank=True)
+    comments_open = models.DateTimeField(null=True, blank=True)
+    comments_close = models.DateTimeField(null=True, blank=True)
+    adopted_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["document", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["document", "number"], name="unique_version")
+        ]
+
+    def __str__(self):
+        return f"{self.document} v{self.number} ({self.get_status_display()})"
+
+    def get_absolute_url(self):
+        return reverse(
+            "foundation:document-version",
+            kwargs={"slug": self.document.slug, "number": self.number},
+        )
+
+    @property
+    def is_public(self):
+        return self.status != self.Status.DRAFT
+
+    def discussion_is_open(self, now=None):
+        now = now or timezone.now()
+        return (
+            self.status == self.Status.DISCUSSION
+            and self.comments_open is not None
+            and self.comments_open <= now
+            and (self.comments_close is None or now < self.comments_close)
+        )
+
+
+class Comment(models.Model):
+    """What every comment has: signed-in author, Markdown body, and staff's hide switch."""
+
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    body = models.TextField(max_length=5000, help_text="Markdown.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    is_public = models.BooleanField(default=True, help_text="Staff untick this to hide a comment.")
+
+    class Meta:
+        ordering = ["created_at"]
+        abstract = True
+
+
+class DocumentComment(Comment):
+    version = models.ForeignKey(DocumentVersion, on_delete=models.CASCADE, related_name="comments")
+
+    def __str__(self):
+        return f"Comment by {self.author} on {self.version}"
+
+
+class BoardMeeting(models.Model):
+    date = models.DateField()
+    title = models.CharField(max_length=120, default="Board meeting")
+    attendees = models.ManyToManyField(Person, blank=True, related_name="meetings")
+    decisions = models.TextField(blank=True, help_text="Markdown.")
+    minutes = models.TextField(blank=True, help_text="Markdown.")
+    is_published = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self):
+        return f"{self.title}, {self.date}"
+
+    def get_absolute_url(self):
+        return reverse("foundation:meeting", kwargs={"pk": self.pk})
+
+
+class Category(models.Model):
+    name = models.CharField(max_length=80, unique=True)
+    slug = models.SlugField(max_length=80, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "categories"
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("foundation:news-category", kwargs={"slug": self.slug})
+
+
+class Tag(models.Model):
+    name = models.CharField(max_length=60, unique=True)
+    slug = models.SlugField(max_length=60, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("foundation:news-tag", kwargs={"slug": self.slug})
+
+
+class NewsPostQuerySet(models.QuerySet):
+    def published(self, now=None):
+        """Posts the public may see: published, and their publication time has come."""
+        return self.filter(
+            status=NewsPost.Status.PUBLISHED, published_at__lte=now or timezone.now()
+        )
+
+
+class NewsPost(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+
+    title = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=200, unique=True)
+    author = models.ForeignKey(
+        Person, null=True, blank=True, on_delete=models.SET_NULL, related_name="posts"
+    )
+    author_name = models.CharField(
+        max_length=120, blank=True, help_text="Used when no person is linked."
+    )
+    summary = models.TextField(blank=True, help_text="One or two sentences for lists and feeds.")
+    body = models.TextField(help_text="Markdown.")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    published_at = models.DateTimeField(
+        default=timezone.now, help_text="A time in the future schedules the post."
+    )
+    categories = models.ManyToManyField(Category, blank=True, related_name="posts")
+    tags = models.ManyToManyField(Tag, blank=True, related_name="posts")
+    comments_enabled = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = NewsPostQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-published_at"]
+        indexes = [models.Index(fields=["status", "-published_at"])]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("foundation:news-detail", kwargs={"slug": self.slug})
+
+    @property
+    def byline(self):
+        return self.author.name if self.author else self.author_name
+
+
+class NewsComment(Comment):
+    post = models.ForeignKey(NewsPost, on_delete=models.CASCADE, related_name="comments")
+
+    def __str__(self):
+        return f"Comment by {self.author} on {self.post}"
+
+
+class ContactMessage(models.Model):
+    class Topic(models.TextChoices):
+        GENERAL = "general", "General enquiry"
+        SUPPORT_US = "sponsorship", "Becoming a sponsor or member"
+
+    topic = models.CharField(max_length=12, choices=Topic.choices, default=Topic.GENERAL)
+    name = models.CharField(max_length=120)
+    email = models.EmailField()
+    organisation = models.CharField(max_length=120, blank=True)
+    message = models.TextField(max_length=5000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    handled = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.get_topic_display()} from {self.name}"

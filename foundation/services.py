@@ -1,0 +1,70 @@
+"""Workflows of the foundation app. Other apps publish news through here."""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from foundation.models import (
+    Category,
+    ContactMessage,
+    DocumentComment,
+    DocumentVersion,
+    NewsComment,
+    NewsPost,
+)
+
+
+class DiscussionClosed(Exception):
+    """Comments are not open on this document version."""
+
+
+class CommentsDisabled(Exception):
+    """This post does not take comments."""
+
+
+def publish_news_post(
+    *, slug, title, body, category, summary="", author_name="", published_at=None
+) -> NewsPost:
+    """Create or update a published news post identified by its slug.
+
+    Used by the releases app for release announcements; calling it again with
+    the same slug updates the post instead of making a second one.
+    """
+    category_obj, _ = Category.objects.get_or_create(
+        slug=slugify(category), defaults={"name": category}
+    )
+    post, _ = NewsPost.objects.update_or_create(
+        slug=slug,
+        defaults={
+            "title": title,
+            "body": body,
+            "summary": summary,
+            "author_name": author_name,
+            "status": NewsPost.Status.PUBLISHED,
+            "published_at": published_at or timezone.now(),
+        },
+    )
+    post.categories.add(category_obj)
+    return post
+
+
+def comment_on_document(version: DocumentVersion, user, body: str) -> DocumentComment:
+    if not version.discussion_is_open():
+        raise DiscussionClosed("The public discussion of this version is closed.")
+    return DocumentComment.objects.create(version=version, author=user, body=body)
+
+
+def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:
+    if not post.comments_enabled:
+        raise CommentsDisabled("Comments are closed for this post.")
+    return NewsComment.objects.create(post=post, author=user, body=body)
+
+
+@transaction.atomic
+def receive_contact_message(form) -> ContactMessage:
+    """Store the enquiry, then mail staff once the transaction has committed."""
+    from foundation.tasks import mail_contact_message_to_staff
+
+    message = form.save()
+    transaction.on_commit(lambda: mail_contact_message_to_staff.delay(message.pk))
+    return message

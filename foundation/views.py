@@ -1,0 +1,283 @@
+from collections import defaultdict
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.syndication.views import Feed
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.feedgenerator import Atom1Feed
+from django.views.decorators.http import require_POST
+from django.views.generic import DetailView, ListView, TemplateView
+from django_ratelimit.decorators import ratelimit
+
+from core.markdown import render_markdown
+from foundation import services
+from foundation.diff import line_diff
+from foundation.forms import CommentForm, ContactForm
+from foundation.models import (
+    Affiliation,
+    BoardMeeting,
+    BoardSeat,
+    Category,
+    DocumentVersion,
+    GovernanceDocument,
+    NewsPost,
+    Role,
+    Tag,
+)
+
+COMMENT_RATE = "5/m"
+
+
+class AboutView(TemplateView):
+    template_name = "foundation/about.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["seats"] = BoardSeat.objects.current().select_related("person")
+        context["affiliations"] = Affiliation.objects.all()
+        return context
+
+
+class BoardView(TemplateView):
+    template_name = "foundation/board.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        seats = list(BoardSeat.objects.select_related("person"))
+        current = set(BoardSeat.objects.current().values_list("pk", flat=True))
+        terms = defaultdict(list)
+        for seat in seats:
+            if seat.pk not in current:
+                terms[(seat.term_start, seat.term_end)].append(seat)
+        context["current"] = [seat for seat in seats if seat.pk in current]
+        context["history"] = sorted(terms.items(), key=lambda item: item[0][0], reverse=True)
+        context["advisors"] = Role.objects.filter(kind=Role.Kind.ADVISOR).select_related("person")
+        return context
+
+
+class StaffView(TemplateView):
+    template_name = "foundation/staff.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        roles = Role.objects.select_related("person")
+        context["staff"] = [r for r in roles if r.kind == Role.Kind.STAFF]
+        context["advisors"] = [r for r in roles if r.kind == Role.Kind.ADVISOR]
+        return context
+
+
+class GovernanceView(TemplateView):
+    template_name = "foundation/governance.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        public_versions = DocumentVersion.objects.exclude(status=DocumentVersion.Status.DRAFT)
+        context["documents"] = GovernanceDocument.objects.prefetch_related(
+            Prefetch("versions", queryset=public_versions, to_attr="public_versions")
+        )
+        context["affiliations"] = Affiliation.objects.all()
+        context["council"] = Role.objects.filter(kind=Role.Kind.COUNCIL).select_related("person")
+        context["meetings"] = BoardMeeting.objects.filter(is_published=True)[:5]
+        return context
+
+
+def _public_version(slug, number=None):
+    versions = DocumentVersion.objects.select_related("document").exclude(
+        status=DocumentVersion.Status.DRAFT
+    )
+    if number is None:
+        version = versions.filter(document__slug=slug).order_by("-number").first()
+        if version is None:
+            raise Http404("No public version of this document.")
+        return version
+    return get_object_or_404(versions, document__slug=slug, number=number)
+
+
+def document(request, slug, number=None):
+    version = _public_version(slug, number)
+    previous = (
+        DocumentVersion.objects.filter(document=version.document, number__lt=version.number)
+        .exclude(status=DocumentVersion.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
+    context = {
+        "version": version,
+        "document": version.document,
+        "versions": version.document.versions.exclude(status=DocumentVersion.Status.DRAFT),
+        "previous": previous,
+        "comments": version.comments.filter(is_public=True).select_related("author"),
+        "form": CommentForm(),
+        "open": version.discussion_is_open(),
+    }
+    return render(request, "foundation/document.html", context)
+
+
+def document_diff(request, slug, number):
+    version = _public_version(slug, number)
+    previous = get_object_or_404(
+        DocumentVersion.objects.exclude(status=DocumentVersion.Status.DRAFT),
+        document=version.document,
+        number=int(request.GET.get("from", number - 1)),
+    )
+    hunks = line_diff(previous.body, version.body)
+    return render(
+        request,
+        "foundation/document_diff.html",
+        {"version": version, "previous": previous, "hunks": hunks},
+    )
+
+
+@require_POST
+@login_required
+@ratelimit(key="user", rate=COMMENT_RATE, method="POST", block=True)
+def document_comment(request, slug, number):
+    version = _public_version(slug, number)
+    form = CommentForm(request.POST)
+    if form.is_valid():
+        try:
+            services.comment_on_document(version, request.user, form.cleaned_data["body"])
+            messages.success(request, "Thank you: your comment is published.")
+        except services.DiscussionClosed as error:
+            messages.error(request, str(error))
+        return redirect(version.get_absolute_url() + "#comments")
+    return render(
+        request,
+        "foundation/document.html",
+        {"version": version, "document": version.document, "form": form, "open": version.discussion_is_open(),
+         "comments": version.comments.filter(is_public=True).select_related("author"),
+         "versions": version.document.versions.exclude(status=DocumentVersion.Status.DRAFT)},
+        status=400,
+    )  # fmt: skip
+
+
+class MeetingArchiveView(TemplateView):
+    template_name = "foundation/meetings.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        by_year = defaultdict(list)
+        for meeting in BoardMeeting.objects.filter(is_published=True):
+            by_year[meeting.date.year].append(meeting)
+        context["years"] = sorted(by_year.items(), reverse=True)
+        return context
+
+
+class MeetingView(DetailView):
+    template_name = "foundation/meeting.html"
+    context_object_name = "meeting"
+
+    def get_queryset(self):
+        return BoardMeeting.objects.filter(is_published=True).prefetch_related("attendees")
+
+
+def _published_posts():
+    return (
+        NewsPost.objects.published().select_related("author").prefetch_related("categories", "tags")
+    )
+
+
+class NewsListView(ListView):
+    template_name = "foundation/news_list.html"
+    context_object_name = "posts"
+    paginate_by = 10
+    heading = "News"
+
+    def get_queryset(self):
+        return _published_posts()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["heading"] = self.heading
+        context["categories"] = Category.objects.annotate(
+            n=Count("posts", filter=Q(posts__in=NewsPost.objects.published()))
+        ).filter(n__gt=0)
+        return context
+
+
+class CategoryNewsView(NewsListView):
+    def get_queryset(self):
+        self.category = get_object_or_404(Category, slug=self.kwargs["slug"])
+        self.heading = self.category.name
+        return _published_posts().filter(categories=self.category)
+
+
+class TagNewsView(NewsListView):
+    def get_queryset(self):
+        self.tag = get_object_or_404(Tag, slug=self.kwargs["slug"])
+        self.heading = f"Tagged “{self.tag.name}”"
+        return _published_posts().filter(tags=self.tag)
+
+
+class NewsDetailView(DetailView):
+    template_name = "foundation/news_detail.html"
+    context_object_name = "post"
+
+    def get_queryset(self):
+        return _published_posts()
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["comments"] = self.object.comments.filter(is_public=True).select_related("author")
+        context["form"] = CommentForm()
+        return context
+
+
+@require_POST
+@login_required
+@ratelimit(key="user", rate=COMMENT_RATE, method="POST", block=True)
+def news_comment(request, slug):
+    post = get_object_or_404(NewsPost.objects.published(), slug=slug)
+    form = CommentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Your comment could not be published: " + " ".join(
+            error for errors in form.errors.values() for error in errors))  # fmt: skip
+        return redirect(post.get_absolute_url() + "#comment-form")
+    try:
+        services.comment_on_post(post, request.user, form.cleaned_data["body"])
+        messages.success(request, "Thank you: your comment is published.")
+    except services.CommentsDisabled as error:
+        messages.error(request, str(error))
+    return redirect(post.get_absolute_url() + "#comments")
+
+
+@ratelimit(key="ip", rate="5/m", method="POST", block=True)
+def contact(request):
+    initial = {"topic": request.GET.get("topic", "general")}
+    form = ContactForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        services.receive_contact_message(form)
+        messages.success(request, "Thank you: your message has reached the foundation's staff.")
+        return redirect("foundation:contact")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "foundation/contact.html", {"form": form}, status=status)
+
+
+class NewsFeed(Feed):
+    feed_type = Atom1Feed
+    title = "MariaDB Foundation news"
+    link = "/news/"
+    subtitle = "News and quarterly updates from the MariaDB Foundation."
+
+    def items(self):
+        return _published_posts()[:20]
+
+    def item_title(self, item):
+        return item.title
+
+    def item_description(self, item):
+        return render_markdown(item.body)
+
+    def item_author_name(self, item):
+        return item.byline or None
+
+    def item_pubdate(self, item):
+        return item.published_at
+
+    def item_updateddate(self, item):
+        return max(item.updated_at, item.published_at)
+
+    def item_categories(self, item):
+        return [c.name for c in item.categories.all()]

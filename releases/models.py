@@ -1,0 +1,181 @@
+from datetime import date
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.urls import reverse
+
+from releases.versions import (
+    parse_release_version,
+    series_sort_key,
+    validate_release_version,
+)
+
+
+class Series(models.Model):
+    """A MariaDB release series such as 10.11 or 11.4 (also the repo-config "version")."""
+
+    class Status(models.TextChoices):
+        ALPHA = "alpha", "Alpha"
+        BETA = "beta", "Beta"
+        RC = "rc", "Release candidate"
+        STABLE = "stable", "Stable"
+        OLD_STABLE = "old-stable", "Old stable"
+        EOL = "eol", "End of life"
+
+    class SupportType(models.TextChoices):
+        LONG_TERM = "long-term", "Long-term support"
+        SHORT_TERM = "short-term", "Short-term support"
+        ROLLING = "rolling", "Rolling"
+
+    version = models.CharField(
+        max_length=20,
+        unique=True,
+        help_text="The series identifier, e.g. 10.11, 11.4 or 11.rolling.",
+    )
+    name = models.CharField(max_length=60, blank=True, help_text="e.g. MariaDB 10.11")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.STABLE)
+    support_type = models.CharField(
+        max_length=12, choices=SupportType.choices, default=SupportType.SHORT_TERM
+    )
+    first_release_date = models.DateField(null=True, blank=True)
+    eol_date = models.DateField(null=True, blank=True, verbose_name="end-of-life date")
+    description = models.TextField(blank=True, help_text="Markdown: what this series is.")
+
+    class Meta:
+        verbose_name_plural = "series"
+        ordering = ["-first_release_date", "-version"]
+
+    def __str__(self):
+        return self.name or f"MariaDB {self.version}"
+
+    def get_absolute_url(self):
+        return reverse("releases:series", kwargs={"series": self.version})
+
+    def is_eol(self, today):
+        if self.status == self.Status.EOL:
+            return True
+        return self.eol_date is not None and self.eol_date < today
+
+    @property
+    def is_eol_today(self):
+        return self.is_eol(date.today())
+
+    @property
+    def sort_key(self):
+        return series_sort_key(self.version)
+
+
+class ReleaseQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+    def by_version(self):
+        return self.order_by("-version_major", "-version_minor", "-version_patch")
+
+    def latest_in(self, series_version):
+        return self.published().filter(series__version=series_version).by_version().first()
+
+
+class Release(models.Model):
+    class Maturity(models.TextChoices):
+        ALPHA = "alpha", "Alpha"
+        BETA = "beta", "Beta"
+        RC = "rc", "Release candidate"
+        GA = "ga", "Stable (GA)"
+
+    series = models.ForeignKey(Series, on_delete=models.PROTECT, related_name="releases")
+    version = models.CharField(
+        max_length=40, unique=True, validators=[validate_release_version], help_text="e.g. 10.11.9"
+    )
+    version_major = models.PositiveSmallIntegerField(editable=False, default=0)
+    version_minor = models.PositiveSmallIntegerField(editable=False, default=0)
+    version_patch = models.PositiveSmallIntegerField(editable=False, default=0)
+    maturity = models.CharField(max_length=5, choices=Maturity.choices, default=Maturity.GA)
+    release_date = models.DateField()
+    release_notes = models.TextField(blank=True, help_text="Markdown.")
+    changelog = models.TextField(blank=True, help_text="Markdown.")
+    is_published = models.BooleanField(default=True)
+    announcement = models.ForeignKey(
+        "foundation.NewsPost", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    objects = ReleaseQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-release_date", "-version_major", "-version_minor", "-version_patch"]
+
+    def __str__(self):
+        return f"MariaDB {self.version}"
+
+    def save(self, *args, **kwargs):
+        self.version_major, self.version_minor, self.version_patch = parse_release_version(
+            self.version
+        )
+        super().save(*args, **kwargs)
+
+    def get_absolute_url(self):
+        return reverse(
+            "releases:release", kwargs={"series": self.series.version, "version": self.version}
+        )
+
+    def clean(self):
+        major, minor, _ = parse_release_version(self.version)
+        if not self.series_id:
+            return
+        series_major, _, series_minor = self.series.version.partition(".")
+        if series_major != str(major) or (series_minor.isdigit() and series_minor != str(minor)):
+            raise ValidationError({"version": f"{self.version} does not belong to {self.series}"})
+
+    @property
+    def is_prerelease(self):
+        return self.maturity != self.Maturity.GA
+
+
+class ReleaseFile(models.Model):
+    class OS(models.TextChoices):
+        SOURCE = "source", "Source code"
+        LINUX = "linux", "Linux (generic)"
+        WINDOWS = "windows", "Windows"
+
+    class PackageType(models.TextChoices):
+        SOURCE_TAR = "tar.gz", "Source tarball"
+        BINARY_TAR = "bintar", "Binary tarball"
+        MSI = "msi", "MSI installer"
+        ZIP = "zip", "ZIP archive"
+
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="files")
+    os = models.CharField(max_length=10, choices=OS.choices)
+    architecture = models.CharField(
+        max_length=20, blank=True, help_text="e.g. x86_64; empty for source"
+    )
+    package_type = models.CharField(max_length=10, choices=PackageType.choices)
+    file_name = models.CharField(max_length=200)
+    path = models.CharField(
+        max_length=300, help_text="Relative to a mirror's base URL, e.g. mariadb-10.11.9/source/..."
+    )
+    size = models.BigIntegerField(null=True, blank=True, help_text="Bytes")
+    sha256 = models.CharField(max_length=64)
+    sha512 = models.CharField(max_length=128)
+    signature_path = models.CharField(
+        max_length=300, blank=True, help_text="Mirror-relative path of the detached GPG signature"
+    )
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order", "os", "architecture", "file_name"]
+        constraints = [
+            models.UniqueConstraint(fields=["release", "file_name"], name="unique_release_file")
+        ]
+
+    def __str__(self):
+        return self.file_name
+
+    def clean(self):
+        if not self.path.endswith(self.file_name):
+            raise ValidationError({"path": "The path must end with the file name."})
+        if self.path.startswith(("/", "http")) or ".." in self.path:
+            raise ValidationError({"path": "Give a path relative to the mirror's base URL."})
+        for field, length in [("sha256", 64), ("sha512", 128)]:
+            value = getattr(self, field)
+            if len(value) != length or any(c not in "0123456789abcdef" for c in value):
+                raise ValidationError({field: f"Expected {length} lower-case hex digits."})

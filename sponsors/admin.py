@@ -1,0 +1,141 @@
+from django.contrib import admin, messages
+
+from sponsors import services
+from sponsors.models import (
+    Invitation,
+    Organisation,
+    Payment,
+    Programme,
+    Sponsorship,
+    SponsorshipEvent,
+    StripeEvent,
+    Tier,
+)
+
+
+@admin.register(Programme)
+class ProgrammeAdmin(admin.ModelAdmin):
+    list_display = ["name", "kind", "order"]
+
+
+@admin.register(Tier)
+class TierAdmin(admin.ModelAdmin):
+    list_display = [
+        "name",
+        "programme",
+        "year",
+        "annual_price",
+        "currency",
+        "capacity",
+        "order",
+        "is_active",
+    ]
+    list_filter = ["programme", "year", "is_active"]
+    list_editable = ["order", "is_active"]
+    prepopulated_fields = {"slug": ["name"]}
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        services.invalidate_supporters_page()
+
+
+@admin.register(Organisation)
+class OrganisationAdmin(admin.ModelAdmin):
+    list_display = ["name", "website", "billing_email", "has_pending_changes"]
+    search_fields = ["name", "billing_email", "vat_id"]
+    filter_horizontal = ["managers"]
+    actions = ["approve_profile_changes"]
+    readonly_fields = ["pending_changes", "stripe_customer_id"]
+
+    @admin.display(boolean=True, description="Changes to review")
+    def has_pending_changes(self, obj):
+        return bool(obj.pending_changes)
+
+    @admin.action(description="Publish the proposed profile changes")
+    def approve_profile_changes(self, request, queryset):
+        for organisation in queryset:
+            services.approve_profile_change(organisation)
+        self.message_user(request, f"{queryset.count()} profiles updated.", messages.SUCCESS)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        services.invalidate_supporters_page()
+
+
+class EventInline(admin.TabularInline):
+    model = SponsorshipEvent
+    extra = 0
+    readonly_fields = ["from_status", "to_status", "actor", "note", "at"]
+    can_delete = False
+
+
+class PaymentInline(admin.TabularInline):
+    model = Payment
+    extra = 0
+    readonly_fields = ["stripe_id", "amount", "currency", "paid_at", "receipt_url"]
+    can_delete = False
+
+
+class YearFilter(admin.SimpleListFilter):
+    title = "year"
+    parameter_name = "year"
+
+    def lookups(self, request, model_admin):
+        years = sorted({t.year for t in Tier.objects.all()}, reverse=True)
+        return [(str(y), str(y)) for y in years]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(tier__year=self.value()) if self.value() else queryset
+
+
+@admin.register(Sponsorship)
+class SponsorshipAdmin(admin.ModelAdmin):
+    list_display = ["organisation", "tier", "status", "payment_method", "paid_at", "ends_on"]
+    list_filter = ["status", "tier__programme", "tier", YearFilter, "payment_method"]
+    search_fields = ["organisation__name"]
+    list_select_related = ["organisation", "tier__programme"]
+    readonly_fields = [
+        "status",
+        "terms",
+        "paid_at",
+        "stripe_subscription_id",
+        "stripe_payment_intent_id",
+        "reminders_sent",
+    ]
+    inlines = [PaymentInline, EventInline]
+    actions = ["approve", "reject", "cancel"]
+    date_hierarchy = "created_at"
+
+    def _each(self, request, queryset, action, done):
+        ok = 0
+        for sponsorship in queryset:
+            try:
+                action(sponsorship, request.user)
+                ok += 1
+            except services.SponsorshipError as error:
+                self.message_user(request, f"{sponsorship}: {error}", messages.ERROR)
+        if ok:
+            self.message_user(request, f"{ok} sponsorships {done}.", messages.SUCCESS)
+
+    @admin.action(description="Approve the selected applications")
+    def approve(self, request, queryset):
+        self._each(request, queryset, services.approve, "approved")
+
+    @admin.action(description="Reject the selected applications")
+    def reject(self, request, queryset):
+        self._each(request, queryset, services.reject, "rejected")
+
+    @admin.action(description="Cancel the selected sponsorships")
+    def cancel(self, request, queryset):
+        self._each(request, queryset, services.cancel, "cancelled")
+
+
+@admin.register(StripeEvent)
+class StripeEventAdmin(admin.ModelAdmin):
+    list_display = ["event_id", "type", "received_at"]
+    list_filter = ["type"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["email", "organisation", "created_at", "accepted_at"]

@@ -1,0 +1,92 @@
+"""Logo uploads: PNG, JPEG, WebP or SVG; SVG is rebuilt from an allow-list, rasters get a thumbnail."""
+
+import io
+import re
+from xml.etree.ElementTree import register_namespace, tostring
+
+from defusedxml import ElementTree
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from PIL import Image, UnidentifiedImageError
+
+MAX_BYTES = 1024 * 1024
+RASTER_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
+SVG_NS = "http://www.w3.org/2000/svg"
+ALLOWED_ELEMENTS = {"svg", "g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan",
+                    "defs", "lineargradient", "radialgradient", "stop", "title", "desc", "clippath", "use"}  # fmt: skip
+ALLOWED_ATTRIBUTES = {"viewbox", "width", "height", "x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "rx", "ry",
+                      "d", "points", "fill", "fill-rule", "fill-opacity", "stroke", "stroke-width", "stroke-linecap",
+                      "stroke-linejoin", "opacity", "transform", "offset", "stop-color", "stop-opacity", "id",
+                      "class", "gradientunits", "gradienttransform", "clip-path", "font-family", "font-size",
+                      "font-weight", "text-anchor", "xmlns", "version", "preserveaspectratio", "href"}  # fmt: skip
+LOCAL_REFERENCE = re.compile(r"^#[A-Za-z][\w.-]*$")
+URL_VALUE = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.I)
+
+
+def _local_name(name: str) -> str:
+    return name.rsplit("}", 1)[-1].lower()
+
+
+def sanitise_svg(data: bytes) -> bytes:
+    """Keep only drawing elements and attributes; no scripts, handlers or external references."""
+    try:
+        root = ElementTree.fromstring(data, forbid_dtd=True)
+    except Exception as error:  # defusedxml raises several types for hostile or broken XML
+        raise ValidationError(
+            f"The SVG could not be read safely ({type(error).__name__})."
+        ) from error
+    if _local_name(root.tag) != "svg":
+        raise ValidationError("The file is not an SVG image.")
+
+    def clean(element):
+        for child in list(element):
+            if not isinstance(child.tag, str) or _local_name(child.tag) not in ALLOWED_ELEMENTS:
+                element.remove(child)
+            else:
+                clean(child)
+        for name in list(element.attrib):
+            local = _local_name(name)
+            value = element.attrib[name]
+            if (
+                local not in ALLOWED_ATTRIBUTES
+                or local.startswith("on")
+                or (local == "href" and not LOCAL_REFERENCE.match(value.strip()))
+                or any(
+                    not LOCAL_REFERENCE.match(ref.strip()) for _, ref in URL_VALUE.findall(value)
+                )
+            ):
+                del element.attrib[name]
+
+    clean(root)
+    register_namespace("", SVG_NS)
+    return tostring(root, encoding="utf-8")
+
+
+def process_logo(upload, height=120):
+    """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError."""
+    data = upload.read()
+    if len(data) > MAX_BYTES:
+        raise ValidationError(
+            f"The logo is {len(data) // 1024} KiB; the limit is {MAX_BYTES // 1024} KiB."
+        )
+    stem = re.sub(r"[^A-Za-z0-9_-]", "-", upload.name.rsplit(".", 1)[0])[:50] or "logo"
+    if data.lstrip()[:5] in (b"<?xml", b"<svg ") or upload.name.lower().endswith(".svg"):
+        return ContentFile(sanitise_svg(data), name=f"{stem}.svg"), None
+    try:
+        image = Image.open(io.BytesIO(data))
+        image.verify()
+        image = Image.open(io.BytesIO(data))
+    except (UnidentifiedImageError, OSError) as error:
+        raise ValidationError("The logo must be a PNG, JPEG, WebP or SVG image.") from error
+    if image.format not in RASTER_FORMATS:
+        raise ValidationError(
+            f"{image.format} images are not accepted; use PNG, JPEG, WebP or SVG."
+        )
+    if image.width > 4000 or image.height > 4000:
+        raise ValidationError("The logo is larger than 4000 × 4000 pixels.")
+    thumbnail = image.convert("RGBA")
+    thumbnail.thumbnail((height * 4, height))
+    buffer = io.BytesIO()
+    thumbnail.save(buffer, format="PNG")
+    clean = ContentFile(data, name=f"{stem}.{RASTER_FORMATS[image.format]}")
+    return clean, ContentFile(buffer.getvalue(), name=f"{stem}-thumb.png")

@@ -1,0 +1,219 @@
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils import timezone
+
+
+class Programme(models.Model):
+    class Kind(models.TextChoices):
+        SPONSOR = "sponsor", "Commercial sponsor"
+        MEMBER = "member", "Commercial member"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices, unique=True)
+    name = models.CharField(max_length=80)
+    description = models.TextField(blank=True, help_text="Markdown")
+    order = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["order"]
+
+    def __str__(self):
+        return self.name
+
+
+class TierQuerySet(models.QuerySet):
+    def offered(self, year=None):
+        return self.filter(is_active=True, year=year or current_year()).select_related("programme")
+
+
+def current_year():
+    return getattr(settings, "SPONSORSHIP_YEAR", None) or timezone.localdate().year
+
+
+class Tier(models.Model):
+    programme = models.ForeignKey(Programme, on_delete=models.PROTECT, related_name="tiers")
+    name = models.CharField(max_length=60)
+    slug = models.SlugField(max_length=60)
+    year = models.PositiveSmallIntegerField(default=current_year)
+    annual_price = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3, default="EUR")
+    logo_height = models.PositiveSmallIntegerField(
+        default=60, help_text="Logo height on the supporters page, px"
+    )
+    placement = models.CharField(
+        max_length=120, blank=True, help_text="e.g. supporters page and home page"
+    )
+    advisory_seat = models.BooleanField(default=False, help_text="A seat on the advisory list")
+    benefits = models.TextField(blank=True, help_text="Markdown list of benefits")
+    capacity = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty: no limit")
+    order = models.PositiveSmallIntegerField(default=0)
+    is_active = models.BooleanField(default=True)
+    stripe_plan_id = models.CharField(max_length=80, blank=True, editable=False)
+
+    objects = TierQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["programme__order", "order"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["programme", "slug", "year"], name="unique_tier_per_year"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.name} {self.programme.get_kind_display().lower()} ({self.year})"
+
+    def terms(self):
+        """What a sponsorship copies when it is applied for."""
+        return {
+            "programme": self.programme.kind, "tier": self.name, "year": self.year,
+            "annual_price": str(self.annual_price), "currency": self.currency, "logo_height": self.logo_height,
+            "placement": self.placement, "advisory_seat": self.advisory_seat, "benefits": self.benefits,
+        }  # fmt: skip
+
+
+class Organisation(models.Model):
+    name = models.CharField(max_length=120)
+    website = models.URLField()
+    description = models.TextField(blank=True, max_length=1000)
+    logo = models.FileField(upload_to="sponsors/logos/", blank=True)
+    logo_thumbnail = models.ImageField(upload_to="sponsors/thumbnails/", blank=True)
+    billing_name = models.CharField(max_length=120)
+    billing_email = models.EmailField()
+    vat_id = models.CharField(max_length=30, blank=True, verbose_name="VAT id")
+    managers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organisations")
+    pending_changes = models.JSONField(
+        default=dict, blank=True, help_text="Public profile edits awaiting approval"
+    )
+    stripe_customer_id = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("sponsors:organisation", kwargs={"pk": self.pk})
+
+
+class SponsorshipQuerySet(models.QuerySet):
+    def for_user(self, user):
+        return self.filter(organisation__managers=user)
+
+    def on_supporters_page(self):
+        return self.filter(status__in=[Sponsorship.Status.ACTIVE, Sponsorship.Status.EXPIRING])
+
+
+class Sponsorship(models.Model):
+    class Status(models.TextChoices):
+        APPLIED = "applied", "Applied"
+        APPROVED = "approved", "Approved"
+        REJECTED = "rejected", "Rejected"
+        AWAITING_PAYMENT = "awaiting_payment", "Awaiting payment"
+        ACTIVE = "active", "Active"
+        EXPIRING = "expiring", "Expiring soon"
+        LAPSED = "lapsed", "Lapsed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    class Payment(models.TextChoices):
+        CARD_ANNUAL = "card_annual", "Card, renewed every year"
+        CARD_ONCE = "card_once", "Card, one year"
+        INVOICE = "invoice", "Invoice to the billing contact"
+
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.PROTECT, related_name="sponsorships"
+    )
+    tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="sponsorships")
+    terms = models.JSONField(help_text="The tier's terms when the application was made")
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.APPLIED)
+    payment_method = models.CharField(max_length=12, choices=Payment.choices)
+    paid_at = models.DateTimeField(null=True, blank=True)
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    reminders_sent = models.JSONField(default=list, blank=True)
+    stripe_subscription_id = models.CharField(max_length=80, blank=True, db_index=True)
+    stripe_payment_intent_id = models.CharField(max_length=80, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = SponsorshipQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.organisation}: {self.terms.get('tier')} {self.terms.get('year')} ({self.get_status_display()})"
+
+    @property
+    def is_paid(self):
+        return self.paid_at is not None
+
+
+class SponsorshipEvent(models.Model):
+    """Every state change, with who made it and when."""
+
+    sponsorship = models.ForeignKey(Sponsorship, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=20, blank=True)
+    to_status = models.CharField(max_length=20)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    note = models.CharField(max_length=200, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.from_status or 'new'} → {self.to_status}"
+
+
+class Payment(models.Model):
+    sponsorship = models.ForeignKey(Sponsorship, on_delete=models.CASCADE, related_name="payments")
+    stripe_id = models.CharField(
+        max_length=80, unique=True, help_text="Payment intent or invoice id"
+    )
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    paid_at = models.DateTimeField()
+    receipt_url = models.URLField(blank=True)
+
+    class Meta:
+        ordering = ["-paid_at"]
+
+    def __str__(self):
+        return f"{self.amount} {self.currency} ({self.stripe_id})"
+
+
+class StripeEvent(models.Model):
+    """Each webhook event is processed once; replays find their id here."""
+
+    event_id = models.CharField(max_length=80, unique=True)
+    type = models.CharField(max_length=80)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.type} {self.event_id}"
+
+
+def invite_token():
+    return secrets.token_urlsafe(24)
+
+
+class Invitation(models.Model):
+    organisation = models.ForeignKey(
+        Organisation, on_delete=models.CASCADE, related_name="invitations"
+    )
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True, default=invite_token)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.email} to {self.organisation}"

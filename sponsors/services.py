@@ -1,0 +1,268 @@
+"""The sponsorship state machine and the workflows around it.
+
+applied ──staff approve──▶ awaiting payment ──paid──▶ active ──30 days before the end──▶ expiring
+   │  └─ paid first: approval goes straight to active                          │
+   └──staff reject──▶ rejected                          renewal payment ◀──────┘──grace over──▶ lapsed
+any open state ──sponsor or staff cancel──▶ cancelled
+"""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from sponsors import stripe_gateway
+from sponsors.models import Organisation, Payment, Sponsorship, SponsorshipEvent, Tier
+
+S = Sponsorship.Status
+GRACE_DAYS = 14
+REMINDER_DAYS = (30, 7)
+SUPPORTERS_CACHE_KEY = "sponsors:supporters-page"
+ALLOWED = {
+    S.APPLIED: {S.APPROVED, S.REJECTED, S.CANCELLED, S.AWAITING_PAYMENT, S.ACTIVE},
+    S.APPROVED: {S.AWAITING_PAYMENT, S.ACTIVE, S.CANCELLED},
+    S.AWAITING_PAYMENT: {S.ACTIVE, S.CANCELLED},
+    S.ACTIVE: {S.EXPIRING, S.CANCELLED, S.LAPSED},
+    S.EXPIRING: {S.ACTIVE, S.LAPSED, S.CANCELLED},
+    S.LAPSED: {S.ACTIVE},
+    S.REJECTED: set(),
+    S.CANCELLED: set(),
+}
+
+
+class SponsorshipError(Exception):
+    """Base of the typed errors of this module."""
+
+
+class InvalidTransition(SponsorshipError):
+    pass
+
+
+class TierFull(SponsorshipError):
+    pass
+
+
+class PaymentFailed(SponsorshipError):
+    pass
+
+
+def invalidate_supporters_page():
+    cache.delete(SUPPORTERS_CACHE_KEY)
+
+
+def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = ""):
+    if to not in ALLOWED[sponsorship.status]:
+        raise InvalidTransition(
+            f"A sponsorship cannot go from {sponsorship.get_status_display()} to {S(to).label}."
+        )
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=sponsorship.status,
+        to_status=to,
+        actor=actor,
+        note=note,
+    )
+    sponsorship.status = to
+    sponsorship.save()
+    transaction.on_commit(invalidate_supporters_page)
+    from sponsors.tasks import send_sponsorship_mail
+
+    transaction.on_commit(lambda: send_sponsorship_mail.delay(sponsorship.pk, to))
+
+
+@transaction.atomic
+def create_organisation(user, **fields) -> Organisation:
+    organisation = Organisation.objects.create(**fields)
+    organisation.managers.add(user)
+    return organisation
+
+
+@transaction.atomic
+def apply(organisation: Organisation, tier: Tier, payment_method: str, actor) -> Sponsorship:
+    tier = Tier.objects.select_for_update().get(pk=tier.pk)
+    if tier.capacity is not None:
+        taken = tier.sponsorships.exclude(status__in=[S.REJECTED, S.CANCELLED, S.LAPSED]).count()
+        if taken >= tier.capacity:
+            raise TierFull(f"The {tier.name} tier is full this year.")
+    sponsorship = Sponsorship.objects.create(
+        organisation=organisation, tier=tier, terms=tier.terms(), payment_method=payment_method
+    )
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship, to_status=S.APPLIED, actor=actor, note="application"
+    )
+    return sponsorship
+
+
+def pay_by_card(sponsorship: Sponsorship, payment_method_id: str):
+    """Charge or subscribe through Stripe. Success is recorded by the webhook, not here."""
+    organisation = sponsorship.organisation
+    customer = stripe_gateway.ensure_customer(organisation)
+    try:
+        stripe_gateway.attach_default_payment_method(customer, payment_method_id)
+        if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
+            sponsorship.stripe_subscription_id = stripe_gateway.subscribe(
+                customer, stripe_gateway.ensure_plan(sponsorship.tier), sponsorship.pk
+            )
+        else:
+            sponsorship.stripe_payment_intent_id = stripe_gateway.charge_once(
+                customer, payment_method_id, Decimal(sponsorship.terms["annual_price"]),
+                sponsorship.terms["currency"], sponsorship.pk,
+            )  # fmt: skip
+    except stripe_gateway.stripe.StripeError as error:
+        raise PaymentFailed(error.user_message or "The card was declined.") from error
+    sponsorship.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
+
+
+@transaction.atomic
+def approve(sponsorship: Sponsorship, actor):
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    _move(sponsorship, S.APPROVED, actor, "approved by staff")
+    if sponsorship.is_paid:
+        _activate(sponsorship, actor)
+    else:
+        _move(sponsorship, S.AWAITING_PAYMENT, actor)
+        if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+            transaction.on_commit(lambda: send_invoice(sponsorship.pk))
+    return sponsorship
+
+
+def send_invoice(sponsorship_id: int):
+    """Stripe emails an invoice to the billing contact; its invoice.paid webhook activates."""
+    sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
+    customer = stripe_gateway.ensure_customer(sponsorship.organisation)
+    invoice_id = stripe_gateway.send_invoice(
+        customer, Decimal(sponsorship.terms["annual_price"]), sponsorship.terms["currency"], sponsorship.pk,
+        f"{sponsorship.terms['tier']} {sponsorship.terms['programme']} {sponsorship.terms['year']}",
+    )  # fmt: skip
+    SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=sponsorship.status,
+                                    to_status=sponsorship.status, note=f"invoice {invoice_id} sent")  # fmt: skip
+
+
+@transaction.atomic
+def reject(sponsorship: Sponsorship, actor, note=""):
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    _move(sponsorship, S.REJECTED, actor, note or "rejected by staff")
+    return sponsorship
+
+
+def _activate(sponsorship, actor=None):
+    today = timezone.localdate()
+    sponsorship.starts_on = sponsorship.starts_on or today
+    sponsorship.ends_on = max(sponsorship.ends_on or today, today) + timedelta(days=365)
+    _move(sponsorship, S.ACTIVE, actor, "payment received and approved")
+
+
+@transaction.atomic
+def record_payment(
+    sponsorship_id: int, *, stripe_id: str, amount: Decimal, currency: str, paid_at, receipt_url=""
+):
+    """A payment arrived (from a verified webhook). Idempotent per Stripe object id."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
+    _payment, created = Payment.objects.get_or_create(
+        stripe_id=stripe_id,
+        defaults={"sponsorship": sponsorship, "amount": amount, "currency": currency.upper(), "paid_at": paid_at,
+                  "receipt_url": receipt_url},
+    )  # fmt: skip
+    if not created:
+        return sponsorship
+    first = sponsorship.paid_at is None
+    sponsorship.paid_at = max(filter(None, [sponsorship.paid_at, paid_at]))
+    sponsorship.save(update_fields=["paid_at"])
+    if sponsorship.status == S.AWAITING_PAYMENT:
+        _activate(sponsorship)
+    elif sponsorship.status in (S.EXPIRING, S.LAPSED) and not first:
+        sponsorship.ends_on = max(sponsorship.ends_on or timezone.localdate(), timezone.localdate())
+        _activate(sponsorship)
+    elif sponsorship.status == S.ACTIVE and not first:
+        sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + timedelta(days=365)
+        sponsorship.save(update_fields=["ends_on"])
+        SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=S.ACTIVE, to_status=S.ACTIVE,
+                                        note=f"renewed by payment {stripe_id}")  # fmt: skip
+    else:
+        SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=sponsorship.status,
+                                        to_status=sponsorship.status, note=f"payment {stripe_id} received")  # fmt: skip
+    return sponsorship
+
+
+@transaction.atomic
+def cancel(sponsorship: Sponsorship, actor, note="cancelled"):
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if sponsorship.status == S.CANCELLED:
+        return sponsorship
+    _move(sponsorship, S.CANCELLED, actor, note)
+    if sponsorship.stripe_subscription_id:
+        subscription_id = sponsorship.stripe_subscription_id
+        transaction.on_commit(lambda: stripe_gateway.cancel_subscription(subscription_id))
+    return sponsorship
+
+
+@transaction.atomic
+def subscription_ended(subscription_id: str):
+    """Stripe deleted the subscription (cancelled there, or unpaid): lapse at the end of the paid period."""
+    for sponsorship in Sponsorship.objects.select_for_update().filter(
+        stripe_subscription_id=subscription_id
+    ):
+        if (
+            sponsorship.status in (S.ACTIVE, S.EXPIRING)
+            and sponsorship.ends_on
+            and sponsorship.ends_on < timezone.localdate()
+        ):
+            _move(sponsorship, S.LAPSED, note="subscription ended")
+        elif sponsorship.status in (S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT):
+            _move(sponsorship, S.CANCELLED, note="subscription ended before payment")
+
+
+def run_renewals(today: date | None = None) -> dict:
+    """Daily: reminders 30 and 7 days before the end, expiring state, lapse after the grace period."""
+    from sponsors.tasks import send_renewal_reminder
+
+    today = today or timezone.localdate()
+    counts = {"reminders": 0, "expiring": 0, "lapsed": 0}
+    open_ = Sponsorship.objects.filter(status__in=[S.ACTIVE, S.EXPIRING], ends_on__isnull=False)
+    for sponsorship in open_.select_related("organisation"):
+        days_left = (sponsorship.ends_on - today).days
+        with transaction.atomic():
+            if days_left < -GRACE_DAYS:
+                _move(sponsorship, S.LAPSED, note=f"not renewed within {GRACE_DAYS} days")
+                counts["lapsed"] += 1
+                continue
+            if sponsorship.status == S.ACTIVE and days_left <= 30:
+                _move(sponsorship, S.EXPIRING, note="renewal due")
+                counts["expiring"] += 1
+            for days in REMINDER_DAYS:
+                key = f"{sponsorship.ends_on.isoformat()}:{days}"
+                if days_left <= days and key not in sponsorship.reminders_sent:
+                    sponsorship.reminders_sent = [*sponsorship.reminders_sent, key]
+                    sponsorship.save(update_fields=["reminders_sent"])
+                    transaction.on_commit(
+                        lambda s=sponsorship.pk, d=days: send_renewal_reminder.delay(s, d)
+                    )
+                    counts["reminders"] += 1
+    return counts
+
+
+@transaction.atomic
+def propose_profile_change(organisation: Organisation, **changes):
+    organisation.pending_changes = {**organisation.pending_changes, **changes}
+    organisation.save(update_fields=["pending_changes"])
+
+
+@transaction.atomic
+def approve_profile_change(organisation: Organisation):
+    for field, value in organisation.pending_changes.items():
+        if field in ("name", "website", "description"):
+            setattr(organisation, field, value)
+    organisation.pending_changes = {}
+    organisation.save()
+    transaction.on_commit(invalidate_supporters_page)
+
+
+@transaction.atomic
+def accept_invitation(invitation, user):
+    if invitation.accepted_at or invitation.email.lower() != (user.email or "").lower():
+        raise SponsorshipError("This invitation is for another address, or was already used.")
+    invitation.organisation.managers.add(user)
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_at"])

@@ -1,0 +1,15 @@
+from django import template
+
+from sponsors.models import Sponsorship
+
+register = template.Library()
+
+
+@register.inclusion_tag("sponsors/includes/sponsor_strip.html")
+def sponsor_strip(count=12):
+    """The home page's thank-you strip: active sponsors, highest tiers first."""
+    sponsors = (
+        Sponsorship.objects.on_supporters_page().select_related("organisation")
+        .order_by("tier__programme__order", "tier__order", "organisation__name")[:count]
+    )  # fmt: skip
+    return {"sponsors": list(sponsors)}

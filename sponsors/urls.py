@@ -1,0 +1,20 @@
+from django.urls import path
+
+from sponsors import views
+
+app_name = "sponsors"
+
+urlpatterns = [
+    path("sponsors/", views.programmes, name="programmes"),
+    path("sponsors/apply/<int:tier_id>/", views.apply, name="apply"),
+    path("sponsors/dashboard/", views.dashboard, name="dashboard"),
+    path("sponsors/sponsorships/<int:pk>/pay/", views.pay, name="pay"),
+    path("sponsors/sponsorships/<int:pk>/cancel/", views.cancel, name="cancel"),
+    path("sponsors/organisations/<int:pk>/", views.organisation, name="organisation"),
+    path("sponsors/organisations/<int:pk>/profile/", views.edit_profile, name="edit-profile"),
+    path("sponsors/organisations/<int:pk>/logo/", views.upload_logo, name="upload-logo"),
+    path("sponsors/organisations/<int:pk>/invite/", views.invite, name="invite"),
+    path("sponsors/invitations/<str:token>/", views.accept_invitation, name="accept-invitation"),
+    path("supporters/", views.supporters, name="supporters"),
+    path("stripe/webhook/", views.stripe_webhook, name="stripe-webhook"),
+]

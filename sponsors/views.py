@@ -1,0 +1,264 @@
+import logging
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from sponsors import logos, services, stripe_gateway, webhooks
+from sponsors.forms import (
+    ApplicationForm,
+    CardForm,
+    InviteForm,
+    LogoForm,
+    OrganisationForm,
+    ProfileForm,
+)
+from sponsors.models import Invitation, Organisation, Programme, Sponsorship, Tier
+
+logger = logging.getLogger(__name__)
+
+
+def programmes(request):
+    context = {
+        "programmes": Programme.objects.prefetch_related("tiers"),
+        "tiers": Tier.objects.offered(),
+    }
+    return render(request, "sponsors/programmes.html", context)
+
+
+def supporters(request):
+    html = cache.get(services.SUPPORTERS_CACHE_KEY)
+    if html is None:
+        active = (
+            Sponsorship.objects.on_supporters_page().select_related("organisation", "tier__programme")
+            .order_by("tier__programme__order", "tier__order", "organisation__name")
+        )  # fmt: skip
+        groups = {}
+        for sponsorship in active:
+            groups.setdefault(sponsorship.tier, []).append(sponsorship)
+        html = render(
+            request, "sponsors/includes/supporters_body.html", {"groups": groups.items()}
+        ).content.decode()
+        cache.set(services.SUPPORTERS_CACHE_KEY, html, timeout=3600)
+    return render(request, "sponsors/supporters.html", {"body": html})
+
+
+@login_required
+def apply(request, tier_id):
+    tier = get_object_or_404(Tier.objects.offered(), pk=tier_id)
+    form = ApplicationForm(request.POST or None, user=request.user)
+    organisation_form = OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
+    if request.method == "POST" and form.is_valid():
+        organisation = form.cleaned_data["organisation"]
+        if organisation is None and organisation_form.is_valid():
+            try:
+                with transaction.atomic():
+                    data = dict(organisation_form.cleaned_data)
+                    upload = data.pop("logo_upload")
+                    organisation = services.create_organisation(request.user, **data)
+                    if upload:
+                        _store_logo(organisation, upload, tier.logo_height)
+            except ValidationError as error:
+                organisation = None
+                organisation_form.add_error("logo_upload", error)
+        if organisation is not None:
+            try:
+                sponsorship = services.apply(
+                    organisation, tier, form.cleaned_data["payment_method"], request.user
+                )
+            except services.TierFull as error:
+                messages.error(request, str(error))
+                return redirect("sponsors:programmes")
+            if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+                messages.success(
+                    request,
+                    "Thank you! We will send an invoice to the billing contact once staff approve.",
+                )
+                return redirect("sponsors:dashboard")
+            return redirect("sponsors:pay", pk=sponsorship.pk)
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "sponsors/apply.html",
+        {"tier": tier, "form": form, "organisation_form": organisation_form},
+        status=status,
+    )
+
+
+def _own_sponsorship(request, pk):
+    return get_object_or_404(
+        Sponsorship.objects.for_user(request.user).select_related("organisation", "tier"), pk=pk
+    )
+
+
+def _own_organisation(request, pk):
+    return get_object_or_404(Organisation.objects.filter(managers=request.user), pk=pk)
+
+
+@login_required
+def pay(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    form = CardForm(request.POST or None)
+    if sponsorship.is_paid or sponsorship.status not in ("applied", "approved", "awaiting_payment"):
+        messages.info(request, "This sponsorship needs no payment now.")
+        return redirect("sponsors:dashboard")
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            payment_method = data["payment_method_id"] or stripe_gateway.card_payment_method(
+                {"number": data["number"].replace(" ", ""), "exp_month": data["exp_month"],
+                 "exp_year": data["exp_year"], "cvc": data["cvc"]}
+            )  # fmt: skip
+            services.pay_by_card(sponsorship, payment_method)
+        except (services.PaymentFailed, stripe_gateway.stripe.StripeError) as error:
+            form.add_error(None, f"The payment did not go through: {error}")
+        else:
+            messages.success(
+                request, "Thank you! Your payment is confirmed as soon as Stripe tells us."
+            )
+            return redirect("sponsors:dashboard")
+    context = {
+        "sponsorship": sponsorship,
+        "form": form,
+        "test_mode": bool(stripe_gateway.settings.STRIPE_API_BASE),
+    }
+    return render(request, "sponsors/pay.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def dashboard(request):
+    organisations = Organisation.objects.filter(managers=request.user).prefetch_related(
+        "sponsorships__payments", "sponsorships__events"
+    )
+    return render(request, "sponsors/dashboard.html", {"organisations": organisations})
+
+
+@login_required
+def organisation(request, pk):
+    org = _own_organisation(request, pk)
+    context = {
+        "organisation": org,
+        "sponsorships": org.sponsorships.prefetch_related("payments", "events").select_related(
+            "tier"
+        ),
+        "profile_form": ProfileForm(
+            initial={"name": org.name, "website": org.website, "description": org.description}
+        ),
+        "logo_form": LogoForm(),
+        "invite_form": InviteForm(),
+        "managers": org.managers.all(),
+    }
+    return render(request, "sponsors/organisation.html", context)
+
+
+@require_POST
+@login_required
+def edit_profile(request, pk):
+    org = _own_organisation(request, pk)
+    form = ProfileForm(request.POST)
+    if form.is_valid():
+        services.propose_profile_change(org, **form.cleaned_data)
+        messages.success(
+            request, "Thank you: staff will review the change before it appears publicly."
+        )
+    else:
+        messages.error(
+            request,
+            "The profile was not changed: "
+            + "; ".join(e for errs in form.errors.values() for e in errs),
+        )
+    return redirect(org.get_absolute_url())
+
+
+def _store_logo(org, upload, height=120):
+    clean, thumbnail = logos.process_logo(upload, height)
+    org.logo.save(clean.name, clean, save=False)
+    if thumbnail:
+        org.logo_thumbnail.save(thumbnail.name, thumbnail, save=False)
+    else:
+        org.logo_thumbnail = ""
+    org.save()
+    transaction.on_commit(services.invalidate_supporters_page)
+
+
+@require_POST
+@login_required
+def upload_logo(request, pk):
+    org = _own_organisation(request, pk)
+    form = LogoForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            _store_logo(org, form.cleaned_data["logo"])
+            messages.success(request, "The logo was updated.")
+        except ValidationError as error:
+            messages.error(request, " ".join(error.messages))
+    else:
+        messages.error(request, "Choose a logo file to upload.")
+    return redirect(org.get_absolute_url())
+
+
+@require_POST
+@login_required
+def invite(request, pk):
+    from django.core.mail import send_mail
+    from django.urls import reverse
+
+    org = _own_organisation(request, pk)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        invitation = Invitation.objects.create(
+            organisation=org, email=form.cleaned_data["email"], invited_by=request.user
+        )
+        link = request.build_absolute_uri(
+            reverse("sponsors:accept-invitation", args=[invitation.token])
+        )
+        transaction.on_commit(lambda: send_mail(
+            f"Manage {org.name}'s sponsorship", f"{request.user.email} invites you to manage {org.name}: {link}\n",
+            None, [invitation.email]))  # fmt: skip
+        messages.success(request, f"Invitation sent to {invitation.email}.")
+    else:
+        messages.error(request, "Enter a valid email address.")
+    return redirect(org.get_absolute_url())
+
+
+@login_required
+def accept_invitation(request, token):
+    invitation = get_object_or_404(Invitation, token=token)
+    try:
+        services.accept_invitation(invitation, request.user)
+    except services.SponsorshipError as error:
+        messages.error(request, str(error))
+        return redirect("sponsors:dashboard")
+    messages.success(request, f"You now manage {invitation.organisation.name}.")
+    return redirect(invitation.organisation.get_absolute_url())
+
+
+@require_POST
+@login_required
+def cancel(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    try:
+        services.cancel(sponsorship, request.user, "cancelled by the sponsor")
+        messages.success(request, "The sponsorship was cancelled.")
+    except services.InvalidTransition as error:
+        messages.error(request, str(error))
+    return redirect(sponsorship.organisation.get_absolute_url())
+
+
+@csrf_exempt
+@require_POST
+def stripe_webhook(request):
+    try:
+        event = stripe_gateway.verify_webhook(
+            request.body, request.META.get("HTTP_STRIPE_SIGNATURE", "")
+        )
+    except (ValueError, stripe_gateway.stripe.SignatureVerificationError):
+        return HttpResponseBadRequest("invalid payload or signature\n")
+    outcome = webhooks.process(event.to_dict() if hasattr(event, "to_dict") else event)
+    return HttpResponse(f"{outcome}\n", content_type="text/plain")

@@ -1,0 +1,179 @@
+import gzip
+import socket
+
+import pytest
+from django.db import OperationalError
+from django.db import connection as db_connection
+
+from feedback.models import RawReport, Report, Server
+from tests.feedback.conftest import data_part, split_http
+
+pytestmark = pytest.mark.django_db
+UID = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
+BOUNDARY = "--------------------------ba4f3696b39f"
+
+
+def multipart(data: bytes, name=b"data") -> bytes:
+    return (
+        b"--" + BOUNDARY.encode() + b"\r\n"
+        b'Content-Disposition: form-data; name="' + name + b'"; filename="-"\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n"
+        + data
+        + b"--"
+        + BOUNDARY.encode()
+        + b"--\r\n"
+    )
+
+
+@pytest.fixture
+def post(django_capture_on_commit_callbacks):
+    def send(client, body: bytes, path="/rest/v1/post", content_type=None, **extra):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.generic(
+                "POST",
+                path,
+                body,
+                content_type=content_type or f"multipart/form-data; boundary={BOUNDARY}",
+                **extra,
+            )
+
+    return send
+
+
+@pytest.mark.parametrize("name", ["startup", "full-10.11-debian12", "shutdown"])
+def test_every_captured_request_is_accepted_stored_and_processed(name, fixture_requests, post_raw):
+    raw_request = fixture_requests[name]
+    response = post_raw(raw_request)
+    assert response.status_code == 200
+    assert b"<h1>ok</h1>" in response.content
+
+    stored = RawReport.objects.get()
+    report_bytes = data_part(split_http(raw_request)[2])
+    assert gzip.decompress(bytes(stored.body_gz)).rstrip(b"\n") == report_bytes.rstrip(b"\n")
+    assert stored.path == "/rest/v1/post"
+    assert stored.status == RawReport.Status.PROCESSED  # tasks are eager in this run
+    report = Report.objects.get()
+    assert report.server.uid == UID
+    assert report.kind == {"startup": "startup", "shutdown": "shutdown"}.get(name, "full")
+
+
+def test_the_legacy_path_is_accepted_and_recorded(fixture_requests, post_raw):
+    response = post_raw(fixture_requests["startup"], path="/feedback_plugin/post")
+    assert response.status_code == 200
+    assert RawReport.objects.get().path == "/feedback_plugin/post"
+
+
+def test_a_server_row_tracks_first_and_last_seen_and_latest_version(fixture_requests, post_raw):
+    for name in ["startup", "full-10.11-debian12", "shutdown"]:
+        post_raw(fixture_requests[name])
+    server = Server.objects.get()
+    assert server.reports_count == 3
+    assert server.latest_version == "10.11.19-MariaDB-0+deb12u1"
+    assert server.first_seen <= server.last_seen
+
+
+def test_a_resent_report_is_recognised(fixture_requests, post_raw):
+    post_raw(fixture_requests["full-10.11-debian12"])
+    post_raw(fixture_requests["full-10.11-debian12"])
+    assert list(RawReport.objects.order_by("id").values_list("is_resend", flat=True)) == [
+        False,
+        True,
+    ]
+
+
+def test_mysql_test_traffic_is_stored_and_flagged(client, post):
+    data = f"FEEDBACK_SERVER_UID\t{UID}\x00\nFEEDBACK_WHEN\tstartup\n"
+    data += "FEEDBACK_USER_INFO\tmysql-test\n\n"
+    assert post(client, multipart(data.encode())).status_code == 200
+    assert RawReport.objects.get().is_test
+    assert Report.objects.get().is_test
+
+
+def test_no_ip_address_is_stored(fixture_requests, post_raw):
+    post_raw(fixture_requests["full-10.11-debian12"], REMOTE_ADDR="203.0.113.77")
+    with db_connection.cursor() as cursor:
+        for table in ["feedback_rawreport", "feedback_report", "feedback_server"]:
+            cursor.execute(f"SELECT * FROM {table}")  # noqa: S608 - fixed table names
+            assert "203.0.113.77" not in repr(cursor.fetchall())
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "status", "reason"),
+    [
+        (b"FEEDBACK_SERVER_UID\tx\n", "text/plain", 400, "multipart/form-data"),
+        (
+            multipart(f"FEEDBACK_SERVER_UID\t{UID}\n".encode(), name=b"other"),
+            None,
+            400,
+            "'data' part",
+        ),
+        (multipart(b"this is not a report\n"), None, 400, "NAME<TAB>VALUE"),
+        (multipart(b"VERSION\t10.11.6\n"), None, 400, "FEEDBACK_SERVER_UID"),
+        (multipart(b"FEEDBACK_SERVER_UID\tnot-a-uid\n"), None, 400, "28 characters"),
+        (b"--broken", None, 400, ""),
+    ],
+)
+def test_bad_input_gets_a_clear_400_and_changes_nothing(
+    client, post, body, content_type, status, reason
+):
+    response = post(client, body, content_type=content_type)
+    assert response.status_code == status
+    text = response.content.decode()
+    assert reason in text
+    assert text.count("\n") == 1  # one line
+    assert RawReport.objects.count() == 0
+
+
+def test_oversized_body_gets_413_without_being_read(client, post, settings):
+    settings.FEEDBACK_MAX_BODY_BYTES = 1000
+    response = post(client, multipart(b"A\t" + b"x" * 2000 + b"\n"))
+    assert response.status_code == 413
+    assert RawReport.objects.count() == 0
+
+
+def test_other_methods_get_405(client):
+    for method in ["get", "put", "delete"]:
+        response = getattr(client, method)("/rest/v1/post")
+        assert response.status_code == 405
+        assert response["Allow"] == "POST"
+
+
+def test_too_many_posts_from_one_address_get_429(client, settings, fixture_requests, post_raw):
+    settings.FEEDBACK_RATE_LIMIT = "3/m"
+    statuses = [
+        post_raw(fixture_requests["startup"], REMOTE_ADDR="198.51.100.9").status_code
+        for _ in range(5)
+    ]
+    assert statuses == [200, 200, 200, 429, 429]
+    assert RawReport.objects.count() == 3
+    # another address behind its own NAT is not affected
+    assert post_raw(fixture_requests["startup"], REMOTE_ADDR="198.51.100.10").status_code == 200
+
+
+def test_database_down_gets_503_and_nothing_is_acknowledged(
+    client, monkeypatch, fixture_requests, post_raw
+):
+    from django.db.models import QuerySet
+
+    def refuse(*args, **kwargs):
+        raise OperationalError("could not connect to server")
+
+    monkeypatch.setattr(QuerySet, "bulk_create", refuse)
+    response = post_raw(fixture_requests["startup"])
+    assert response.status_code == 503
+    assert response["Retry-After"] == "60"
+    assert b"<h1>ok</h1>" not in response.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_byte_for_byte_replay_over_http_1_0(live_server, fixture_requests):
+    host, port = live_server.thread.host, live_server.thread.port
+    for name in ["startup", "full-10.11-debian12", "shutdown"]:
+        with socket.create_connection((host, port), timeout=10) as sock:
+            sock.sendall(fixture_requests[name])
+            reply = b""
+            while chunk := sock.recv(4096):
+                reply += chunk
+        assert b"<h1>ok</h1>" in reply[:1023], reply[:300]
+    assert RawReport.objects.filter(status="processed").count() == 3
+    assert Report.objects.filter(kind="full", version_major=10, version_minor=11).count() == 1

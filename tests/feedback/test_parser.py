@@ -1,0 +1,89 @@
+import pytest
+
+from feedback.parser import ReportError, parse_report, read_rows, server_uid_of
+from tests.feedback.conftest import data_part, split_http
+
+
+def report_of(fixture_requests, name):
+    return data_part(split_http(fixture_requests[name])[2])
+
+
+def test_startup_report_with_its_nul_after_the_uid(fixture_requests):
+    data = report_of(fixture_requests, "startup")
+    assert b"=\x00\n" in data
+    report = parse_report(data)
+    assert report.server_uid == "BRQuphxhO/ivzmSTEp4J9xb4UxI="
+    assert report.kind == "startup"
+    assert report.user_info == "faketime-e2e"
+    assert report.version == ""
+
+
+def test_shutdown_report(fixture_requests):
+    report = parse_report(report_of(fixture_requests, "shutdown"))
+    assert report.kind == "shutdown"
+    assert report.server_uid == "BRQuphxhO/ivzmSTEp4J9xb4UxI="
+
+
+def test_full_report_golden_values(fixture_requests):
+    report = parse_report(report_of(fixture_requests, "full-10.11-debian12"))
+    assert report.kind == "full"
+    assert (report.version_major, report.version_minor, report.version_patch) == (10, 11, 19)
+    assert report.version == "10.11.19-MariaDB-0+deb12u1"
+    assert report.version_suffix == "-MariaDB-0+deb12u1"
+    assert report.os == "Linux"
+    assert report.distribution == "os-release: Debian GNU/Linux 12 (bookworm)"
+    assert report.architecture == "x86_64"
+    assert report.cpu_count == 2
+    assert report.memory_bytes == 25276514304
+    assert report.thread_handling == "one-thread-per-connection"
+    assert report.engines == ["Aria", "InnoDB", "MEMORY"]
+    assert report.plugins["InnoDB"] == 3
+    assert report.features["FEATURE_JSON"] == 1
+    assert report.features["FEATURE_CHECK_CONSTRAINT"] == 1
+    assert report.collations["utf8mb3_bin"] == 81
+    assert report.extra["VERSION_COMMENT"] == "Debian 12"
+    assert not report.is_test
+
+
+def test_repeated_keys_keep_the_first_value_and_values_keep_arbitrary_bytes():
+    uid = b"BRQuphxhO/ivzmSTEp4J9xb4UxI="
+    data = (
+        b"FEEDBACK_SERVER_UID\t" + uid + b"\nINNODB_PAGE_SIZE\t16384\nINNODB_PAGE_SIZE\t1\n"
+        b"VERSION_COMMENT\tweird \xff\xfe bytes\tand a tab\n\n"
+    )
+    report = parse_report(data)
+    assert report.extra["INNODB_PAGE_SIZE"] == "16384"
+    assert report.extra["VERSION_COMMENT"].startswith("weird ")
+    assert report.extra["VERSION_COMMENT"].endswith("\tand a tab")
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"", "empty"),
+        (b"hello world\n", "not a NAME<TAB>VALUE row"),
+        (b"VERSION\t10.11.6\n", "no FEEDBACK_SERVER_UID"),
+        (b"FEEDBACK_SERVER_UID\tshort=\n", "28 characters"),
+        (b"FEEDBACK_SERVER_UID\t" + b"!" * 27 + b"=\n", "base64"),
+        (
+            b"FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\nFEEDBACK_WHEN\tlater\n",
+            "FEEDBACK_WHEN",
+        ),
+    ],
+)
+def test_malformed_reports_get_a_reason(data, reason):
+    with pytest.raises(ReportError, match=reason):
+        parse_report(data)
+
+
+def test_uid_check_and_rows():
+    assert server_uid_of(b"FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\x00\n") == (
+        "BRQuphxhO/ivzmSTEp4J9xb4UxI="
+    )
+    assert read_rows(b"A\t1\r\n\nB\t\n") == [("A", "1"), ("B", "")]
+
+
+def test_a_uid_with_non_ascii_characters_is_refused_not_crashed_on():
+    # Found by the fuzz test: base64 decoding raised ValueError on non-ASCII text.
+    with pytest.raises(ReportError):
+        server_uid_of("FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4Ux\u00e9=\n".encode())

@@ -1,0 +1,159 @@
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.utils import timezone
+
+from feedback import services
+from feedback.ingest import build_raw_report, committer_stats, store_reports
+from feedback.models import RawReport, Report, Server
+from tests.feedback.conftest import data_part, split_http
+
+UID_A = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
+UID_B = "Mh18W1yxIhsOliT8P7BY/q5hprs="
+
+
+def full_report(fixture_requests):
+    return data_part(split_http(fixture_requests["full-10.11-debian12"])[2])
+
+
+def short(uid, when="startup"):
+    return (
+        f"FEEDBACK_SERVER_UID\t{uid}\x00\nFEEDBACK_WHEN\t{when}\nFEEDBACK_USER_INFO\t\n\n".encode()
+    )
+
+
+@pytest.mark.django_db
+def test_unparseable_report_keeps_its_bytes_and_gets_the_reason():
+    raw = build_raw_report(b"FEEDBACK_SERVER_UID\t" + UID_A.encode() + b"\nFEEDBACK_WHEN\tsoon\n",
+                           path="/rest/v1/post", is_test=False)  # fmt: skip
+    store_reports([raw])
+    result = services.process_pending()
+    raw.refresh_from_db()
+    assert (result.processed, result.rejected) == (0, 1)
+    assert raw.status == RawReport.Status.REJECTED
+    assert "FEEDBACK_WHEN" in raw.rejection_reason
+    assert bytes(raw.body_gz)
+    assert Report.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_processing_twice_changes_nothing(fixture_requests):
+    store_reports(
+        [build_raw_report(full_report(fixture_requests), path="/rest/v1/post", is_test=False)]
+    )
+    assert services.process_pending().processed == 1
+    assert services.process_pending().total == 0
+    assert Report.objects.count() == 1
+    assert Server.objects.get().reports_count == 1
+
+
+@pytest.mark.django_db
+def test_reprocess_replaces_the_parsed_row(fixture_requests):
+    raw = build_raw_report(full_report(fixture_requests), path="/rest/v1/post", is_test=False)
+    store_reports([raw])
+    services.process_pending()
+    services.reprocess([raw.pk])
+    assert Report.objects.filter(raw=raw).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_workers_process_each_report_exactly_once():
+    uids = [UID_A, UID_B]
+    store_reports(
+        [
+            build_raw_report(short(uids[i % 2]), path="/rest/v1/post", is_test=False)
+            for i in range(60)
+        ]
+    )
+    barrier = threading.Barrier(3)
+    errors = []
+
+    def worker():
+        try:
+            barrier.wait()
+            while services.process_pending(batch_size=7).total:
+                pass
+        except Exception as error:  # surfaced below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors
+    assert Report.objects.count() == 60
+    assert RawReport.objects.filter(status="processed").count() == 60
+    assert sorted(Server.objects.values_list("reports_count", flat=True)) == [30, 30]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_group_commit_shares_commits_between_concurrent_requests(settings, client):
+    settings.FEEDBACK_GROUP_COMMIT = True
+    before = committer_stats()
+    barrier = threading.Barrier(24)
+    statuses = []
+
+    def post(i):
+        from django.test import Client
+
+        body = (
+            b'----boundary\r\nContent-Disposition: form-data; name="data"; filename="-"\r\n\r\n'
+            + short(UID_A if i % 2 else UID_B)
+            + b"----boundary--\r\n"
+        )
+        barrier.wait()
+        response = Client().generic(
+            "POST", "/rest/v1/post", body, content_type="multipart/form-data; boundary=--boundary"
+        )
+        statuses.append((response.status_code, b"<h1>ok</h1>" in response.content))
+        connection.close()
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(24)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    after = committer_stats()
+    assert statuses == [(200, True)] * 24
+    assert RawReport.objects.count() == 24
+    assert after["reports"] - before["reports"] == 24
+    assert after["commits"] - before["commits"] < 24  # commits were shared
+
+
+@pytest.mark.django_db
+def test_prune_deletes_only_old_processed_raw_reports(fixture_requests):
+    old, recent, pending_old = (
+        build_raw_report(short(UID_A), path="/rest/v1/post", is_test=False) for _ in range(3)
+    )
+    store_reports([old, recent])
+    services.process_pending()
+    store_reports([pending_old])
+    RawReport.objects.filter(pk__in=[old.pk, pending_old.pk]).update(
+        received_at=timezone.now() - timedelta(days=100)
+    )
+    call_command("prune_feedback_reports", "--days", "90")
+    assert set(RawReport.objects.values_list("pk", flat=True)) == {recent.pk, pending_old.pk}
+    assert Report.objects.count() == 2  # parsed rows are kept
+
+
+@pytest.mark.django_db
+def test_beat_schedules_are_stored_in_the_database():
+    from django_celery_beat.models import PeriodicTask
+
+    tasks = set(PeriodicTask.objects.values_list("task", flat=True))
+    assert {"feedback.tasks.process_pending_reports", "feedback.tasks.prune_raw_reports"} <= tasks
+
+
+@pytest.mark.django_db
+def test_staff_can_read_a_raw_report_in_the_admin(admin_client, fixture_requests):
+    raw = build_raw_report(full_report(fixture_requests), path="/rest/v1/post", is_test=False)
+    store_reports([raw])
+    response = admin_client.get(f"/admin/feedback/rawreport/{raw.pk}/change/")
+    assert response.status_code == 200
+    assert b"Uname_distribution" in response.content

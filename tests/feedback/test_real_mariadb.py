@@ -1,0 +1,88 @@
+"""A real mariadbd with feedback=ON posts to the live test server.
+
+libfaketime runs the server's clock 2000 times faster, so the plugin's
+5-minute startup report comes in well under a second and its 24-hour full
+report in about 45 seconds; shutting the server down sends the shutdown report.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from feedback.models import RawReport, Report
+
+pytestmark = [pytest.mark.mariadb, pytest.mark.django_db(transaction=True)]
+PORT = 3399
+
+
+def wait_until(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.5)
+    pytest.fail(f"timed out after {timeout}s waiting for {what}")
+
+
+@pytest.fixture
+def mariadb_server(live_server):
+    for tool in ["faketime", "mariadbd", "mariadb-install-db", "mariadb-admin"]:
+        assert shutil.which(tool) or Path("/usr/sbin", tool).exists(), f"{tool} is not installed"
+    datadir = tempfile.mkdtemp(prefix="feedback-mariadb-")
+    shutil.chown(datadir, "mysql", "mysql")
+    Path("/run/mysqld").mkdir(exist_ok=True)
+    shutil.chown("/run/mysqld", "mysql", "mysql")
+    socket_path = f"/run/mysqld/test-feedback-{os.getpid()}.sock"
+    subprocess.run(
+        [
+            "mariadb-install-db",
+            "--user=mysql",
+            f"--datadir={datadir}",
+            "--auth-root-authentication-method=normal",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    log = Path(datadir) / "server.log"
+    server = subprocess.Popen(
+        ["faketime", "-f", "+0 x2000", "/usr/sbin/mariadbd", "--no-defaults", "--user=mysql",
+         f"--datadir={datadir}", f"--port={PORT}", f"--socket={socket_path}",
+         f"--pid-file={datadir}/server.pid", f"--log-error={log}", "--skip-networking=0",
+         "--bind-address=127.0.0.1", "--feedback=ON",
+         f"--feedback-url={live_server.url}/rest/v1/post", "--feedback-user-info=e2e-test"],
+    )  # fmt: skip
+    try:
+        yield {"socket": socket_path, "log": log, "process": server}
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(30)
+        shutil.rmtree(datadir, ignore_errors=True)
+
+
+def test_a_real_server_sends_startup_full_and_shutdown_reports(mariadb_server):
+    wait_until(lambda: Report.objects.filter(kind="startup").exists(), 60, "the startup report")
+    wait_until(lambda: Report.objects.filter(kind="full").exists(), 150, "the full report")
+
+    subprocess.run(
+        ["mariadb-admin", f"--socket={mariadb_server['socket']}", "-uroot", "shutdown"],
+        check=True,
+        timeout=60,
+    )
+    mariadb_server["process"].wait(60)
+    wait_until(lambda: Report.objects.filter(kind="shutdown").exists(), 30, "the shutdown report")
+
+    full = Report.objects.get(kind="full")
+    assert full.user_info == "e2e-test"
+    assert (full.version_major, full.version_minor) == (10, 11)
+    assert full.os == "Linux"
+    assert "InnoDB" in full.engines
+    assert full.server.reports_count >= 3
+    assert RawReport.objects.exclude(status="processed").count() == 0
+    assert "server replied 'ok'" in mariadb_server["log"].read_text()

@@ -1,0 +1,53 @@
+import pytest
+
+from tests.feedback.conftest import FIXTURES
+
+pytestmark = pytest.mark.django_db
+UID = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
+
+
+def test_every_fixture_report_appears_in_the_summary(client, settings, fixture_requests, post_raw):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    for name in ["startup", "full-10.11-debian12", "shutdown"]:
+        assert post_raw(fixture_requests[name]).status_code == 200
+    summary = client.get("/api/feedback/summary").json()
+    assert summary["reports"] == 3
+    assert summary["servers"] == 1
+    assert summary["breakdowns"]["version"] == {"10.11": 1}
+    assert summary["breakdowns"]["os"] == {"Linux": 1}
+    assert summary["breakdowns"]["architecture"] == {"x86_64": 1}
+    assert summary["period"]["from"] is not None
+
+
+def test_small_buckets_are_merged_into_other_and_test_traffic_is_excluded(
+    client, fixture_requests, post_raw, post_body
+):
+    post_raw(fixture_requests["full-10.11-debian12"])
+    post_body(f"FEEDBACK_SERVER_UID\t{UID}\nFEEDBACK_USER_INFO\tmysql-test\nVERSION\t11.4.2\n\n")
+    summary = client.get("/api/feedback/summary").json()
+    assert summary["reports"] == 1  # the mysql-test report is not counted
+    assert summary["breakdowns"]["version"] == {"other": 1}  # one server < 5: not published alone
+    assert "10.11" not in str(summary["breakdowns"])
+
+
+def test_summary_is_fresh_after_each_report_and_has_cache_headers(
+    client, fixture_requests, post_raw
+):
+    assert client.get("/api/feedback/summary").json()["reports"] == 0
+    post_raw(fixture_requests["startup"])
+    response = client.get("/api/feedback/summary")
+    assert response.json()["reports"] == 1
+    assert "max-age=60" in response["Cache-Control"]
+
+
+def test_summary_rejects_a_bad_period(client):
+    assert client.get("/api/feedback/summary?days=abc").status_code == 400
+
+
+def test_summary_query_count_is_bounded(
+    client, django_assert_max_num_queries, fixture_requests, post_raw
+):
+    for path in sorted(FIXTURES.glob("*.http")):
+        post_raw(path.read_bytes())
+    with django_assert_max_num_queries(12):
+        client.get("/api/feedback/summary")

@@ -1,0 +1,81 @@
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from foundation.models import ContactMessage, DocumentVersion
+from tests.foundation.factories import DocumentVersionFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_demo_board_staff_and_affiliations_from_the_seed(client):
+    from foundation import demo
+
+    demo.load(log=lambda m: None)
+    board = client.get("/about/board/").content.decode()
+    for name in [
+        "Sergei Golubchik",
+        "Rasmus Johansson",
+        "Andrew Katz",
+        "Monty Widenius",
+        "Jeremy Zawodny",
+    ]:
+        assert name in board
+    assert "Mike Milinkovich" in board  # advisor
+    staff = client.get("/about/staff/").content.decode()
+    assert "General Counsel" in staff and "Virtual CFO" in staff
+    governance = client.get("/about/governance/").content.decode()
+    assert "Open Source Initiative" in governance and "Open Invention Network" in governance
+    assert "open for comments" in governance
+
+
+def test_readable_diff_between_versions(client):
+    DocumentVersionFactory(
+        number=1, status="adopted", body="# Bylaws\n\nThe board has six seats.\nKeep this.\n"
+    )
+    DocumentVersionFactory(number=2, body="# Bylaws\n\nThe board has eight seats.\nKeep this.\n")
+    html = client.get("/about/governance/bylaws/v2/diff/").content.decode()
+    assert "Removed: </span>The board has six seats." in html
+    assert "Added: </span>The board has eight seats." in html
+
+
+def test_comments_only_during_the_discussion_period(client):
+    open_version = DocumentVersionFactory(number=1)
+    closed = DocumentVersionFactory(number=2, comments_close=timezone.now() - timedelta(minutes=1))
+    draft = DocumentVersionFactory(number=3, status=DocumentVersion.Status.DRAFT)
+    client.force_login(UserFactory())
+    client.post("/about/governance/bylaws/v1/comment/", {"body": "Support this."})
+    client.post("/about/governance/bylaws/v2/comment/", {"body": "Too late."})
+    assert open_version.comments.count() == 1
+    assert closed.comments.count() == 0
+    assert client.get("/about/governance/bylaws/v3/").status_code == 404  # drafts are not public
+    assert draft.comments.count() == 0
+
+
+def test_contact_is_stored_and_mailed_to_staff_after_commit(
+    client, settings, django_capture_on_commit_callbacks
+):
+    settings.STAFF_NOTIFICATION_EMAILS = ["board@example.org"]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post("/contact/", {"topic": "sponsorship", "name": "Ada", "email": "ada@example.org",
+                                             "organisation": "Example Ltd", "message": "We would like to sponsor."})  # fmt: skip
+    assert response.status_code == 302
+    assert ContactMessage.objects.get().organisation == "Example Ltd"
+    assert mail.outbox[0].to == ["board@example.org"]
+    assert "We would like to sponsor." in mail.outbox[0].body
+
+
+def test_contact_rejects_bad_input_and_bots_and_floods(client):
+    response = client.post(
+        "/contact/", {"topic": "general", "name": "", "email": "not-an-email", "message": ""}
+    )
+    assert response.status_code == 400
+    client.post("/contact/", {"topic": "general", "name": "Bot", "email": "bot@example.org", "message": "hi",
+                              "website_url": "http://spam.example"})  # fmt: skip
+    assert ContactMessage.objects.count() == 0
+    data = {"topic": "general", "name": "Ada", "email": "ada@example.org", "message": "Hello"}
+    statuses = [client.post("/contact/", data).status_code for _ in range(4)]
+    assert 429 in statuses
+    assert ContactMessage.objects.count() < 4

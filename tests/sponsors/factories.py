@@ -1,0 +1,42 @@
+from decimal import Decimal
+
+import factory
+
+from sponsors.models import Organisation, Programme, Tier
+from tests.foundation.factories import UserFactory
+
+
+class ProgrammeFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Programme
+        django_get_or_create = ["kind"]
+
+    kind = "sponsor"
+    name = "Commercial sponsor"
+
+
+class TierFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tier
+
+    programme = factory.SubFactory(ProgrammeFactory)
+    name = "Gold"
+    slug = factory.Sequence(lambda n: f"gold-{n}")
+    annual_price = Decimal("50000")
+    logo_height = 90
+
+
+class OrganisationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Organisation
+        skip_postgeneration_save = True
+
+    name = factory.Sequence(lambda n: f"Company {n}")
+    website = "https://company.example"
+    billing_name = "Accounts"
+    billing_email = factory.Sequence(lambda n: f"billing{n}@company.example")
+
+    @factory.post_generation
+    def managers(self, create, extracted, **kwargs):
+        if create:
+            self.managers.add(*(extracted or [UserFactory()]))

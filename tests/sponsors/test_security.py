@@ -1,0 +1,160 @@
+"""A sponsor sees and edits only their own organisation; uploads are sanitised."""
+
+import io
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
+
+from sponsors import services
+from sponsors.logos import process_logo, sanitise_svg
+from sponsors.models import Invitation, Organisation
+from tests.foundation.factories import UserFactory
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    owner, colleague, stranger = UserFactory(), UserFactory(), UserFactory()
+    organisation = OrganisationFactory(managers=[owner, colleague])
+    sponsorship = services.apply(organisation, TierFactory(), "card_annual", owner)
+    return {
+        "owner": owner,
+        "colleague": colleague,
+        "stranger": stranger,
+        "org": organisation,
+        "sponsorship": sponsorship,
+    }
+
+
+def sponsor_urls(org, sponsorship):
+    return [
+        ("get", f"/sponsors/organisations/{org.pk}/", {}),
+        ("get", f"/sponsors/sponsorships/{sponsorship.pk}/pay/", {}),
+        (
+            "post",
+            f"/sponsors/organisations/{org.pk}/profile/",
+            {"name": "Hijacked", "website": "https://evil.example"},
+        ),
+        ("post", f"/sponsors/organisations/{org.pk}/invite/", {"email": "evil@example.org"}),
+        ("post", f"/sponsors/organisations/{org.pk}/logo/", {}),
+        ("post", f"/sponsors/sponsorships/{sponsorship.pk}/cancel/", {}),
+    ]
+
+
+@pytest.mark.parametrize(
+    "who", ["anonymous", "stranger", "colleague", "owner", "staff_not_manager"]
+)
+def test_permission_matrix_over_every_sponsor_url(client, world, who):
+    if who == "staff_not_manager":
+        client.force_login(UserFactory(is_staff=True))
+    elif who != "anonymous":
+        client.force_login(world[who])
+    allowed = who in ("owner", "colleague")
+    for method, url, data in sponsor_urls(world["org"], world["sponsorship"]):
+        if url.endswith("/cancel/"):
+            continue  # checked last: it ends the sponsorship
+        response = getattr(client, method)(url, data)
+        if who == "anonymous":
+            assert response.status_code == 302 and "/accounts/login/" in response["Location"], url
+        elif allowed:
+            assert response.status_code in (200, 302), url
+        else:
+            assert response.status_code == 404, url
+    org = Organisation.objects.get()
+    assert ("Hijacked" in str(org.pending_changes)) == allowed
+    assert Invitation.objects.exists() == allowed
+    cancel = client.post(f"/sponsors/sponsorships/{world['sponsorship'].pk}/cancel/")
+    world["sponsorship"].refresh_from_db()
+    assert (world["sponsorship"].status == "cancelled") == allowed
+    if not allowed and who != "anonymous":
+        assert cancel.status_code == 404
+
+
+def test_dashboard_lists_only_own_organisations(client, world):
+    other = OrganisationFactory(name="Someone Else Ltd")
+    client.force_login(world["owner"])
+    html = client.get("/sponsors/dashboard/").content.decode()
+    assert world["org"].name in html and other.name not in html
+
+
+def test_profile_changes_wait_for_staff_approval(client, world):
+    client.force_login(world["owner"])
+    client.post(f"/sponsors/organisations/{world['org'].pk}/profile/",
+                {"name": "New Name", "website": "https://new.example", "description": "x"})  # fmt: skip
+    org = Organisation.objects.get()
+    assert org.name != "New Name" and org.pending_changes["name"] == "New Name"
+    services.approve_profile_change(org)
+    assert Organisation.objects.get().name == "New Name"
+
+
+def test_invitation_is_only_for_its_address(client, world):
+    invitation = Invitation.objects.create(
+        organisation=world["org"], email="new@example.org", invited_by=world["owner"]
+    )
+    client.force_login(world["stranger"])
+    client.get(f"/sponsors/invitations/{invitation.token}/")
+    assert not world["org"].managers.filter(pk=world["stranger"].pk).exists()
+    invited = UserFactory(email="new@example.org")
+    client.force_login(invited)
+    client.get(f"/sponsors/invitations/{invitation.token}/")
+    assert world["org"].managers.filter(pk=invited.pk).exists()
+
+
+HOSTILE_SVG = b"""<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" viewBox="0 0 10 10" onload="alert(1)">
+  <script>alert(2)</script>
+  <foreignObject><body xmlns="http://www.w3.org/1999/xhtml"><img src="x" onerror="alert(3)"/></body></foreignObject>
+  <a href="javascript:alert(4)"><rect width="5" height="5" onclick="alert(5)"/></a>
+  <image href="https://tracker.example/pixel.png"/>
+  <use xlink:href="https://evil.example/sprite.svg#x"/>
+  <rect width="10" height="10" fill="url(https://evil.example/p.svg#g)"/>
+  <circle cx="5" cy="5" r="4" fill="#0b6e8a"/>
+</svg>"""
+
+
+def test_svg_logos_lose_scripts_handlers_and_external_references():
+    clean = sanitise_svg(HOSTILE_SVG).decode()
+    for bad in [
+        "script",
+        "onload",
+        "onerror",
+        "onclick",
+        "foreignObject",
+        "javascript",
+        "tracker.example",
+        "evil.example",
+    ]:
+        assert bad not in clean, bad
+    assert "<circle" in clean and 'fill="#0b6e8a"' in clean
+
+
+def test_entity_expansion_is_refused():
+    bomb = b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg xmlns="http://www.w3.org/2000/svg">&a;</svg>'
+    with pytest.raises(ValidationError):
+        sanitise_svg(bomb)
+
+
+def test_raster_logos_get_thumbnails_and_limits():
+    buffer = io.BytesIO()
+    Image.new("RGB", (800, 400), "navy").save(buffer, format="PNG")
+    _clean, thumbnail = process_logo(SimpleUploadedFile("logo.png", buffer.getvalue()), height=90)
+    assert Image.open(thumbnail).height == 90
+    with pytest.raises(ValidationError, match="PNG, JPEG, WebP or SVG"):
+        process_logo(SimpleUploadedFile("logo.gif", b"GIF89a not really"))
+    with pytest.raises(ValidationError, match="limit"):
+        process_logo(SimpleUploadedFile("big.png", b"x" * (1024 * 1024 + 1)))
+
+
+def test_logo_upload_through_the_dashboard(client, world):
+    client.force_login(world["owner"])
+    client.post(
+        f"/sponsors/organisations/{world['org'].pk}/logo/",
+        {"logo": SimpleUploadedFile("l.svg", HOSTILE_SVG)},
+    )
+    org = Organisation.objects.get()
+    assert org.logo.name.endswith(".svg")
+    assert b"script" not in org.logo.read()

@@ -1,0 +1,243 @@
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from sponsors import services
+from sponsors.models import Sponsorship, SponsorshipEvent
+from tests.foundation.factories import UserFactory
+from tests.sponsors.conftest import event
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = pytest.mark.django_db
+S = Sponsorship.Status
+
+
+@pytest.fixture
+def application():
+    staff = UserFactory(is_staff=True)
+    organisation = OrganisationFactory()
+    sponsorship = services.apply(
+        organisation, TierFactory(), Sponsorship.Payment.CARD_ANNUAL, organisation.managers.get()
+    )
+    return sponsorship, staff
+
+
+def paid(sponsorship, stripe_id="pi_1"):
+    return services.record_payment(sponsorship.pk, stripe_id=stripe_id, amount=Decimal("50000"), currency="eur",
+                                   paid_at=timezone.now())  # fmt: skip
+
+
+def test_terms_are_copied_and_a_later_catalogue_change_does_not_alter_them(application):
+    sponsorship, _ = application
+    sponsorship.tier.annual_price = Decimal("99999")
+    sponsorship.tier.save()
+    sponsorship.refresh_from_db()
+    assert sponsorship.terms["annual_price"] == "50000.00"
+
+
+def test_approved_then_paid_becomes_active_and_every_step_is_recorded(
+    application, django_capture_on_commit_callbacks
+):
+    sponsorship, staff = application
+    with django_capture_on_commit_callbacks(execute=True):
+        services.approve(sponsorship, staff)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.AWAITING_PAYMENT
+    with django_capture_on_commit_callbacks(execute=True):
+        paid(sponsorship)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.ACTIVE
+    assert sponsorship.ends_on == timezone.localdate() + timedelta(days=365)
+    steps = list(
+        SponsorshipEvent.objects.filter(sponsorship=sponsorship).values_list("to_status", "actor")
+    )
+    assert steps == [("applied", sponsorship.organisation.managers.get().pk), ("approved", staff.pk),
+                     ("awaiting_payment", staff.pk), ("active", None)]  # fmt: skip
+    assert any("active" in m.subject for m in mail.outbox)
+
+
+def test_paid_before_approval_goes_active_on_approval(application):
+    sponsorship, staff = application
+    paid(sponsorship)
+    assert Sponsorship.objects.get().status == S.APPLIED
+    services.approve(sponsorship, staff)
+    assert Sponsorship.objects.get().status == S.ACTIVE
+
+
+def test_invalid_transitions_are_refused(application):
+    sponsorship, staff = application
+    services.reject(sponsorship, staff)
+    with pytest.raises(services.InvalidTransition, match="Rejected to Approved"):
+        services.approve(sponsorship, staff)
+
+
+def test_capacity(application):
+    sponsorship, _ = application
+    tier = sponsorship.tier
+    tier.capacity = 1
+    tier.save()
+    with pytest.raises(services.TierFull):
+        services.apply(OrganisationFactory(), tier, "invoice", None)
+
+
+def test_renewal_reminders_expiring_and_lapse(application, django_capture_on_commit_callbacks):
+    sponsorship, staff = application
+    paid(sponsorship)
+    services.approve(sponsorship, staff)
+    end = Sponsorship.objects.get().ends_on
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.run_renewals(end - timedelta(days=30)) == {
+            "reminders": 1,
+            "expiring": 1,
+            "lapsed": 0,
+        }
+        assert services.run_renewals(end - timedelta(days=29)) == {
+            "reminders": 0,
+            "expiring": 0,
+            "lapsed": 0,
+        }
+        assert services.run_renewals(end - timedelta(days=7))["reminders"] == 1
+    assert sum("ends in" in m.subject for m in mail.outbox) == 2
+    assert services.run_renewals(end + timedelta(days=15))["lapsed"] == 1
+    assert Sponsorship.objects.get().status == S.LAPSED
+
+
+def test_supporters_page_is_cached_and_refreshed_on_change(
+    client, application, django_capture_on_commit_callbacks
+):
+    sponsorship, staff = application
+    paid(sponsorship)
+    assert sponsorship.organisation.name not in client.get("/supporters/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.approve(sponsorship, staff)
+    html = client.get("/supporters/").content.decode()
+    assert f"Thank you, {sponsorship.organisation.name}!" in html
+    assert "Gold sponsors" in html
+
+
+# Webhooks ---------------------------------------------------------------------------------
+
+
+def journey_events(sponsorship):
+    return [
+        event("evt_1", "customer.created", {"id": "cus_1", "object": "customer"}),
+        event("evt_2", "payment_intent.succeeded", {"id": "pi_9", "object": "payment_intent", "amount_received": 5000000,
+              "currency": "eur", "created": 1767225600, "metadata": {"sponsorship": str(sponsorship.pk)}}),
+        event("evt_3", "charge.succeeded", {"id": "ch_1", "object": "charge"}),
+    ]  # fmt: skip
+
+
+def state(sponsorship):
+    sponsorship.refresh_from_db()
+    return (
+        sponsorship.status,
+        sponsorship.paid_at,
+        sponsorship.payments.count(),
+        sponsorship.ends_on,
+    )
+
+
+def test_webhook_signature_is_verified(post_event, application):
+    sponsorship, _ = application
+    response = post_event(journey_events(sponsorship)[1], secret="whsec_wrong")
+    assert response.status_code == 400
+    assert Sponsorship.objects.get().paid_at is None
+
+
+def test_webhooks_replayed_twice_and_in_reverse_order_leave_the_same_state(post_event, application):
+    sponsorship, staff = application
+    events = journey_events(sponsorship)
+    outcomes = [post_event(e).content.decode().strip() for e in events]
+    assert outcomes == ["ignored", "processed", "ignored"]
+    services.approve(sponsorship, staff)
+    after_journey = state(sponsorship)
+    for e in events + list(reversed(events)):
+        assert post_event(e).content.decode().strip() == "duplicate"
+    assert state(sponsorship) == after_journey
+
+    # The same journey delivered in reverse order to a fresh application ends the same way.
+    other, _ = services.apply(OrganisationFactory(), sponsorship.tier, "card_once", None), None
+    reversed_events = [dict(e, id=e["id"] + "b") for e in reversed(journey_events(other))]
+    for e in reversed_events:
+        e["data"]["object"] = dict(e["data"]["object"], id=e["data"]["object"]["id"] + "b")
+        post_event(e)
+    services.approve(other, staff)
+    assert state(other)[0] == after_journey[0] == S.ACTIVE
+    assert state(other)[2] == after_journey[2] == 1
+
+
+def test_subscription_deleted_before_payment_cancels(post_event, application):
+    sponsorship, _ = application
+    sponsorship.stripe_subscription_id = "sub_9"
+    sponsorship.save()
+    post_event(
+        event("evt_9", "customer.subscription.deleted", {"id": "sub_9", "object": "subscription"})
+    )
+    assert Sponsorship.objects.get().status == S.CANCELLED
+
+
+# The stateful fake --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["card_annual", "card_once"])
+def test_card_payment_against_the_stripe_fake(fake_stripe, method):
+    import stripe
+
+    organisation = OrganisationFactory()
+    sponsorship = services.apply(organisation, TierFactory(), method, None)
+    payment_method = services.stripe_gateway.card_payment_method(
+        {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
+    )
+    services.pay_by_card(sponsorship, payment_method)
+    sponsorship.refresh_from_db()
+    organisation.refresh_from_db()
+    assert organisation.stripe_customer_id.startswith("cus_")
+    if method == "card_annual":
+        subscription = stripe.Subscription.retrieve(sponsorship.stripe_subscription_id)
+        assert subscription.status == "active"
+        assert subscription.metadata["sponsorship"] == str(sponsorship.pk)
+    else:
+        intent = stripe.PaymentIntent.retrieve(sponsorship.stripe_payment_intent_id)
+        assert (intent.status, intent.amount) == ("succeeded", 5000000)
+
+
+def test_invoice_is_sent_on_approval_and_its_payment_activates(
+    monkeypatch, post_event, django_capture_on_commit_callbacks
+):
+    # localstripe cannot send invoices, so the Stripe network is replaced at the gateway seam.
+    sent = []
+    monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(
+        services.stripe_gateway, "send_invoice", lambda *args: sent.append(args) or "in_42"
+    )
+    organisation = OrganisationFactory()
+    sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.approve(sponsorship, UserFactory(is_staff=True))
+    assert sent == [
+        (
+            "cus_inv",
+            Decimal("50000.00"),
+            "EUR",
+            sponsorship.pk,
+            f"Gold sponsor {sponsorship.terms['year']}",
+        )
+    ]
+    assert Sponsorship.objects.get().status == S.AWAITING_PAYMENT
+    post_event(event("evt_inv", "invoice.paid", {"id": "in_42", "object": "invoice", "amount_paid": 5000000,
+                                                "currency": "eur", "created": 1767225600,
+                                                "metadata": {"sponsorship": str(sponsorship.pk)}}))  # fmt: skip
+    assert Sponsorship.objects.get().status == S.ACTIVE
+
+
+def test_a_renewal_payment_extends_an_active_sponsorship(application):
+    sponsorship, staff = application
+    paid(sponsorship, "in_first")
+    services.approve(sponsorship, staff)
+    first_end = Sponsorship.objects.get().ends_on
+    paid(sponsorship, "in_renewal")
+    paid(sponsorship, "in_renewal")  # replayed
+    assert Sponsorship.objects.get().ends_on == first_end + timedelta(days=365)

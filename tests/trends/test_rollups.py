@@ -1,0 +1,155 @@
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from feedback.trends import data
+from feedback.trends.models import Rollup
+from feedback.trends.rollups import period_start, recompute, update_rollups
+from tests.trends.factories import ReportFactory, ServerFactory
+
+pytestmark = pytest.mark.django_db
+MARCH_4 = datetime(2026, 3, 4, 12, tzinfo=UTC)  # a Wednesday
+
+
+def counts(period, start, dimension):
+    return dict(
+        Rollup.objects.filter(period=period, period_start=start, dimension=dimension).values_list(
+            "value", "servers"
+        )
+    )
+
+
+def test_period_boundaries():
+    assert period_start("week", date(2026, 3, 4)) == date(2026, 3, 2)
+    assert period_start("month", date(2026, 3, 31)) == date(2026, 3, 1)
+    assert period_start("day", date(2026, 3, 4)) == date(2026, 3, 4)
+
+
+def test_a_server_is_counted_once_per_period_however_often_it_reports():
+    server = ServerFactory()
+    for hours in [0, 1, 30]:
+        ReportFactory(server=server, received_at=MARCH_4 + timedelta(hours=hours))
+    ReportFactory(received_at=MARCH_4, version_minor=6, version="10.6.1-MariaDB", version_patch=1)
+    update_rollups()
+    assert counts("day", date(2026, 3, 4), "servers") == {"": 2}
+    assert counts("day", date(2026, 3, 5), "servers") == {"": 1}
+    assert counts("week", date(2026, 3, 2), "servers") == {"": 2}
+    assert counts("month", date(2026, 3, 1), "series") == {"10.11": 1, "10.6": 1}
+    assert counts("month", date(2026, 3, 1), "feature") == {"JSON": 2}  # GIS was 0
+    assert counts("month", date(2026, 3, 1), "memory") == {"4–8 GiB": 2}
+
+
+def test_test_traffic_and_startup_reports_count_correctly():
+    ReportFactory(is_test=True)
+    ReportFactory(
+        kind="startup", version="", version_major=None, version_minor=None, version_patch=None
+    )
+    update_rollups()
+    assert counts("month", date(2026, 3, 1), "servers") == {"": 1}  # the startup one
+    assert counts("month", date(2026, 3, 1), "series") == {}
+
+
+def test_recompute_is_idempotent():
+    ReportFactory.create_batch(3)
+    update_rollups()
+    before = list(
+        Rollup.objects.values_list(
+            "period", "period_start", "dimension", "value", "servers"
+        ).order_by("pk")
+    )
+    recompute("month", date(2026, 3, 1))
+    recompute("month", date(2026, 3, 1))
+    after = list(
+        Rollup.objects.values_list("period", "period_start", "dimension", "value", "servers")
+    )
+    assert sorted(after) == sorted(before)
+
+
+def test_only_periods_touched_by_new_reports_are_recomputed():
+    ReportFactory(received_at=datetime(2026, 1, 10, tzinfo=UTC))
+    update_rollups()
+    january_ids = set(Rollup.objects.filter(period_start__month=1).values_list("pk", flat=True))
+    ReportFactory(received_at=datetime(2026, 3, 10, tzinfo=UTC))
+    assert update_rollups() == 3  # the day, week and month of the new report
+    assert (
+        set(Rollup.objects.filter(period_start__month=1).values_list("pk", flat=True))
+        == january_ids
+    )
+    assert update_rollups() == 0  # nothing new
+
+
+def test_small_buckets_are_merged_into_other_everywhere(client, settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    for _ in range(6):
+        ReportFactory(architecture="x86_64")
+    for _ in range(2):
+        ReportFactory(architecture="riscv64")
+    update_rollups()
+    assert data.merge_small({"x86_64": 6, "riscv64": 2, "s390x": 1}) == {"x86_64": 6, "other": 3}
+    trend = client.get("/api/feedback/trends/architecture?period=month").json()
+    assert trend["values"] == {"x86_64": [6], "other": [2]}
+    csv_text = client.get("/api/feedback/trends/architecture.csv?period=month").content.decode()
+    assert "riscv64" not in csv_text and "other" in csv_text
+    page = client.get("/feedback/").content.decode()
+    assert "riscv64" not in page
+
+
+def test_ten_servers_over_a_few_weeks_make_a_dashboard(
+    client, settings, django_assert_max_num_queries
+):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    start = datetime(2026, 2, 2, tzinfo=UTC)
+    for number in range(10):
+        server = ServerFactory()
+        minor = 11 if number < 6 else 4
+        for week in range(4):
+            ReportFactory(server=server, received_at=start + timedelta(weeks=week, hours=number),
+                          version_major=10 if minor == 11 else 11, version_minor=minor)  # fmt: skip
+    update_rollups()
+    response = client.get("/feedback/?period=week")
+    dashboard = response.context["data"]
+    assert dashboard["active"] == [10, 10, 10, 10]
+    assert dashboard["series_over_time"] == {"10.11": [6, 6, 6, 6], "other": [4, 4, 4, 4]}
+    html = response.content.decode()
+    assert 'data-chart="active"' in html and "<table>" in html
+
+
+def test_dashboard_query_count_does_not_grow_with_the_data(client, django_assert_max_num_queries):
+    ReportFactory.create_batch(5)
+    update_rollups()
+    with django_assert_max_num_queries(12) as small:
+        client.get("/feedback/")
+    ReportFactory.create_batch(60, received_at=datetime(2026, 4, 4, tzinfo=UTC))
+    update_rollups()
+    data.bump_cache_version()
+    with django_assert_max_num_queries(12) as large:
+        client.get("/feedback/")
+    assert len(large.captured_queries) == len(small.captured_queries)
+
+
+def test_release_adoption_and_eol_share(client, settings):
+    from releases.models import Release, Series
+
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    eol = Series.objects.create(version="10.6", status="eol", eol_date=date(2026, 7, 6))
+    Release.objects.create(series=eol, version="10.6.1", release_date=date(2026, 3, 1))
+    ReportFactory(version_minor=6, version_patch=1, version="10.6.1-MariaDB")
+    ReportFactory()
+    update_rollups()
+    dashboard = data.dashboard("month", today=date(2026, 11, 22))
+    assert dashboard["eol"] == {"servers": 1, "share": 50.0, "series": ["10.6"]}
+    assert dashboard["releases"] == [{"version": "10.6.1", "date": "2026-03-01", "counts": [1]}]
+    assert (
+        data.days_to_reach(thresholds=(1,))[0]["reached"][1] == 3
+    )  # released 1 March, seen 4 March
+
+
+def test_privacy_page_and_staff_view(client, admin_client):
+    assert b"fewer than 5 servers" in client.get("/feedback/privacy/").content
+    assert client.get("/feedback/staff/").status_code == 302  # staff only
+    assert admin_client.get("/feedback/staff/").status_code == 200
+
+
+def test_unknown_dimension_and_period(client):
+    assert client.get("/api/feedback/trends/shoe-size").status_code == 404
+    assert client.get("/api/feedback/trends/os?period=year").status_code == 400
