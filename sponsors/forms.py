@@ -5,6 +5,7 @@ from sponsors.models import Organisation, Sponsorship
 
 
 class OrganisationForm(forms.ModelForm):
+    website = forms.URLField(max_length=200, assume_scheme="https")
     logo_upload = forms.FileField(
         required=False, label="Logo", help_text="PNG, JPEG, WebP or SVG, up to 1 MiB"
     )
@@ -51,7 +52,7 @@ class CardForm(forms.Form):
 
 class ProfileForm(forms.Form):
     name = forms.CharField(max_length=120)
-    website = forms.URLField()
+    website = forms.URLField(max_length=200, assume_scheme="https")
     description = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}), max_length=1000, required=False
     )
