@@ -65,12 +65,11 @@ class FeedbackFastPath:
             return self.application(environ, start_response)
 
         from feedback import views
+        from feedback.ratelimit import too_many_reports
 
         request = WSGIRequest(environ)
         try:
-            response = (
-                views.TOO_MANY() if views.rate_limited(request) else views.store(request, data)
-            )
+            response = views.TOO_MANY() if too_many_reports(request) else views.store(request, data)
         finally:
             close_old_connections()
         status = f"{response.status_code} {response.reason_phrase}"

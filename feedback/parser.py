@@ -88,6 +88,9 @@ def validate_server_uid(uid: str) -> str:
     return uid
 
 
+# After a line break: a line that is not blank and has no tab, or a line starting with a tab.
+# Anchoring on the literal "\n" lets the regex engine skip from line to line.
+BAD_ROW = re.compile(rb"\n(?:[ \r\x00]*+[^\t\n \r\x00][^\t\n]*+(?=\n|\Z)|\t)")
 UID_ROW = re.compile(rb"(?:^|\n)FEEDBACK_SERVER_UID\t([^\n]*)")
 
 
@@ -96,12 +99,12 @@ def server_uid_of(data: bytes) -> str:
 
     Same verdicts as ``read_rows`` on the row shape, without building the rows.
     """
-    lines = data.split(b"\n")
-    for number, line in enumerate(lines, start=1):
-        if b"\t" not in line and line.strip(b" \r\x00"):
-            raise ReportError(f"line {number} is not a NAME<TAB>VALUE row")
-        if line.startswith(b"\t"):
+    bad_line = BAD_ROW.search(b"\n" + data)
+    if bad_line is not None:
+        number = data.count(b"\n", 0, bad_line.start()) + 1
+        if bad_line.group() == b"\n\t":
             raise ReportError(f"line {number} has no usable name")
+        raise ReportError(f"line {number} is not a NAME<TAB>VALUE row")
     match = UID_ROW.search(data)
     if match is None:
         if not data.strip(b" \r\n\x00"):

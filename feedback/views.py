@@ -1,18 +1,16 @@
 """The endpoint MariaDB servers with feedback=ON post their reports to."""
 
-import hashlib
-import hmac
 import logging
 
 from django.conf import settings
 from django.http import HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.views.decorators.csrf import csrf_exempt
-from django_ratelimit.core import is_ratelimited
 
 from feedback import services
 from feedback.ingest import StorageUnavailable
 from feedback.parser import ReportError
+from feedback.ratelimit import too_many_reports
 
 logger = logging.getLogger(__name__)
 
@@ -24,12 +22,6 @@ def _text(message: str, status: int, **headers) -> HttpResponse:
     for name, value in headers.items():
         response[name] = value
     return response
-
-
-def client_key(group, request):
-    """Rate-limit key: a keyed hash of the address, kept only in the cache for the window."""
-    address = request.META.get("REMOTE_ADDR", "")
-    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256).hexdigest()
 
 
 @csrf_exempt
@@ -47,7 +39,7 @@ def receive_report(request):
     if length == 0:
         return _text("The request has no body.", 400)
 
-    if rate_limited(request):
+    if too_many_reports(request):
         return TOO_MANY()
 
     if not request.content_type.startswith("multipart/form-data"):
@@ -59,16 +51,6 @@ def receive_report(request):
     if upload is None:
         return _text("The upload has no 'data' part.", 400)
     return store(request, upload.read())
-
-
-def rate_limited(request) -> bool:
-    return is_ratelimited(
-        request,
-        group="feedback-post",
-        key=client_key,
-        rate=getattr(settings, "FEEDBACK_RATE_LIMIT", "300/m"),
-        increment=True,
-    )
 
 
 def TOO_MANY():

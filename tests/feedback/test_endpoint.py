@@ -150,6 +150,25 @@ def test_too_many_posts_from_one_address_get_429(client, settings, fixture_reque
     assert post_raw(fixture_requests["startup"], REMOTE_ADDR="198.51.100.10").status_code == 200
 
 
+def test_the_rate_limit_keeps_no_address_in_redis(settings, fixture_requests, post_raw):
+    import redis
+
+    assert settings.REDIS_URL, "the test command runs against a real Redis"
+    assert post_raw(fixture_requests["startup"], REMOTE_ADDR="198.51.100.23").status_code == 200
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    keys = [key.decode() for key in client.keys("feedback-rate:*")]
+    assert len(keys) == 1
+    assert "198.51.100.23" not in keys[0]
+    assert client.ttl(keys[0]) > 0  # the counter goes away with its window
+
+
+def test_with_redis_down_reports_are_still_accepted(settings, fixture_requests, post_raw):
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"  # nothing listens on the discard port
+    response = post_raw(fixture_requests["startup"], REMOTE_ADDR="198.51.100.24")
+    assert response.status_code == 200
+    assert RawReport.objects.count() == 1
+
+
 def test_database_down_gets_503_and_nothing_is_acknowledged(
     client, monkeypatch, fixture_requests, post_raw
 ):

@@ -1,4 +1,5 @@
 import threading
+import time
 from datetime import timedelta
 
 import pytest
@@ -7,7 +8,12 @@ from django.db import connection
 from django.utils import timezone
 
 from feedback import services
-from feedback.ingest import build_raw_report, committer_stats, store_reports
+from feedback.ingest import (
+    build_raw_report,
+    committer_stats,
+    store_reports,
+    store_reports_in_one_statement,
+)
 from feedback.models import RawReport, Report, Server
 from tests.feedback.conftest import data_part, split_http
 
@@ -124,6 +130,33 @@ def test_group_commit_shares_commits_between_concurrent_requests(settings, clien
     assert RawReport.objects.count() == 24
     assert after["reports"] - before["reports"] == 24
     assert after["commits"] - before["commits"] < 24  # commits were shared
+    # two distinct bodies: each is new once, every other copy is recognised as a resend
+    assert RawReport.objects.filter(is_resend=False).count() == 2
+    # the committer hands the committed reports to processing (eager here)
+    deadline = time.monotonic() + 10
+    while RawReport.objects.filter(status="pending").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert Report.objects.count() == 24
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_statement_insert_marks_resends_like_the_transaction_path():
+    first, copy_in_batch, other = (
+        build_raw_report(short(uid), path="/rest/v1/post", is_test=False)
+        for uid in (UID_A, UID_A, UID_B)
+    )
+    store_reports_in_one_statement([first, copy_in_batch, other])
+    resent_later = build_raw_report(short(UID_B), path="/feedback_plugin/post", is_test=False)
+    store_reports_in_one_statement([resent_later])
+
+    stored = list(RawReport.objects.order_by("id").values_list("pk", "is_resend", "path"))
+    assert stored == [
+        (first.pk, False, "/rest/v1/post"),
+        (copy_in_batch.pk, True, "/rest/v1/post"),
+        (other.pk, False, "/rest/v1/post"),
+        (resent_later.pk, True, "/feedback_plugin/post"),
+    ]
+    assert RawReport.objects.get(pk=other.pk).body_gz == other.body_gz
 
 
 @pytest.mark.django_db
