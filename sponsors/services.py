@@ -115,6 +115,48 @@ def pay_by_card(sponsorship: Sponsorship, payment_method_id: str):
     sponsorship.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
 
 
+def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: str) -> str:
+    """Live mode: the URL of Stripe's hosted payment page for this sponsorship.
+
+    The card never reaches this site. Success is recorded by the webhooks
+    (checkout.session.completed, then invoice.paid or payment_intent.succeeded).
+    """
+    terms = sponsorship.terms
+    try:
+        customer = stripe_gateway.ensure_customer(sponsorship.organisation)
+        if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
+            return stripe_gateway.checkout_url(
+                customer_id=customer, sponsorship_id=sponsorship.pk, success_url=success_url,
+                cancel_url=cancel_url, plan_id=stripe_gateway.ensure_plan(sponsorship.tier),
+            )  # fmt: skip
+        return stripe_gateway.checkout_url(
+            customer_id=customer, sponsorship_id=sponsorship.pk, success_url=success_url,
+            cancel_url=cancel_url, amount=Decimal(terms["annual_price"]), currency=terms["currency"],
+            description=f"{terms['tier']} {terms['programme']} {terms['year']}",
+        )  # fmt: skip
+    except stripe_gateway.stripe.StripeError as error:
+        raise PaymentFailed(error.user_message or "Stripe could not start the payment.") from error
+
+
+@transaction.atomic
+def link_stripe_objects(sponsorship_id: int, *, subscription_id="", payment_intent_id="", note=""):
+    """Remember the subscription or payment Stripe created for a sponsorship. Idempotent."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
+    changed = []
+    if subscription_id and sponsorship.stripe_subscription_id != subscription_id:
+        sponsorship.stripe_subscription_id = subscription_id
+        changed.append("stripe_subscription_id")
+    if payment_intent_id and sponsorship.stripe_payment_intent_id != payment_intent_id:
+        sponsorship.stripe_payment_intent_id = payment_intent_id
+        changed.append("stripe_payment_intent_id")
+    if changed:
+        sponsorship.save(update_fields=changed)
+        if note:
+            SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=sponsorship.status,
+                                            to_status=sponsorship.status, note=note)  # fmt: skip
+    return sponsorship
+
+
 @transaction.atomic
 def approve(sponsorship: Sponsorship, actor):
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)

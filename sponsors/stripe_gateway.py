@@ -79,6 +79,43 @@ def charge_once(
     return intent.id
 
 
+def checkout_url(
+    *,
+    customer_id: str,
+    sponsorship_id: int,
+    success_url: str,
+    cancel_url: str,
+    plan_id: str = "",
+    amount: Decimal | None = None,
+    currency: str = "",
+    description: str = "",
+) -> str:
+    """Live mode: a Stripe Checkout session, Stripe's hosted page where the card is typed.
+
+    With ``plan_id`` it starts the annual subscription, otherwise a one-off payment of
+    ``amount``. The sponsorship id travels in the metadata of the session and of the
+    subscription or payment it creates, so every later webhook names its sponsorship.
+    """
+    _configure()
+    metadata = {"sponsorship": str(sponsorship_id)}
+    common = {"customer": customer_id, "client_reference_id": str(sponsorship_id), "metadata": metadata,
+              "success_url": success_url, "cancel_url": cancel_url}  # fmt: skip
+    if plan_id:
+        session = stripe.checkout.Session.create(
+            mode="subscription", line_items=[{"price": plan_id, "quantity": 1}],
+            subscription_data={"metadata": metadata}, **common,
+        )  # fmt: skip
+    else:
+        session = stripe.checkout.Session.create(
+            mode="payment",
+            line_items=[{"quantity": 1, "price_data": {
+                "currency": currency.lower(), "unit_amount": minor_units(amount),
+                "product_data": {"name": description}}}],
+            payment_intent_data={"metadata": metadata}, **common,
+        )  # fmt: skip
+    return session.url
+
+
 def send_invoice(
     customer_id: str, amount: Decimal, currency: str, sponsorship_id: int, description: str
 ) -> str:

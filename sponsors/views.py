@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -104,11 +105,22 @@ def _own_organisation(request, pk):
 @login_required
 def pay(request, pk):
     sponsorship = _own_sponsorship(request, pk)
-    form = CardForm(request.POST or None)
     if sponsorship.is_paid or sponsorship.status not in ("applied", "approved", "awaiting_payment"):
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
-    if request.method == "POST" and form.is_valid():
+    test_mode = bool(stripe_gateway.settings.STRIPE_API_BASE)
+    form = CardForm(request.POST or None) if test_mode else None
+    error = ""
+    if request.method == "POST" and not test_mode:
+        try:
+            return redirect(services.start_checkout(
+                sponsorship,
+                success_url=request.build_absolute_uri(reverse("sponsors:dashboard")) + "?paid=1",
+                cancel_url=request.build_absolute_uri(request.path),
+            ))  # fmt: skip
+        except services.PaymentFailed as failure:
+            error = f"The payment could not be started: {failure}"
+    elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             payment_method = data["payment_method_id"] or stripe_gateway.card_payment_method(
@@ -116,23 +128,24 @@ def pay(request, pk):
                  "exp_year": data["exp_year"], "cvc": data["cvc"]}
             )  # fmt: skip
             services.pay_by_card(sponsorship, payment_method)
-        except (services.PaymentFailed, stripe_gateway.stripe.StripeError) as error:
-            form.add_error(None, f"The payment did not go through: {error}")
+        except (services.PaymentFailed, stripe_gateway.stripe.StripeError) as failure:
+            form.add_error(None, f"The payment did not go through: {failure}")
         else:
             messages.success(
                 request, "Thank you! Your payment is confirmed as soon as Stripe tells us."
             )
             return redirect("sponsors:dashboard")
-    context = {
-        "sponsorship": sponsorship,
-        "form": form,
-        "test_mode": bool(stripe_gateway.settings.STRIPE_API_BASE),
-    }
-    return render(request, "sponsors/pay.html", context, status=400 if form.errors else 200)
+    context = {"sponsorship": sponsorship, "form": form, "test_mode": test_mode, "error": error}
+    failed = bool(error or (form is not None and form.errors))
+    return render(request, "sponsors/pay.html", context, status=400 if failed else 200)
 
 
 @login_required
 def dashboard(request):
+    if request.GET.get("paid") == "1":  # back from Stripe Checkout
+        messages.success(
+            request, "Thank you! Your payment is confirmed here as soon as Stripe tells us."
+        )
     organisations = Organisation.objects.filter(managers=request.user).prefetch_related(
         "sponsorships__payments", "sponsorships__events"
     )
@@ -207,7 +220,6 @@ def upload_logo(request, pk):
 @login_required
 def invite(request, pk):
     from django.core.mail import send_mail
-    from django.urls import reverse
 
     org = _own_organisation(request, pk)
     form = InviteForm(request.POST)

@@ -21,11 +21,20 @@ def _when(timestamp):
     return datetime.fromtimestamp(int(timestamp or 0), tz=UTC)
 
 
+def _subscription_of(obj) -> str:
+    """The subscription an invoice belongs to: top level in older API versions, under
+    ``parent.subscription_details`` since 2025."""
+    details = (obj.get("parent") or {}).get("subscription_details") or {}
+    return obj.get("subscription") or details.get("subscription") or ""
+
+
 def _sponsorship_for(obj) -> int | None:
-    metadata = obj.get("metadata") or {}
-    if metadata.get("sponsorship", "").isdigit():
-        return int(metadata["sponsorship"])
-    subscription = obj.get("subscription")
+    details = (obj.get("parent") or {}).get("subscription_details") or {}
+    for metadata in (obj.get("metadata"), obj.get("subscription_details", {}).get("metadata"),
+                     details.get("metadata")):  # fmt: skip
+        if (metadata or {}).get("sponsorship", "").isdigit():
+            return int(metadata["sponsorship"])
+    subscription = _subscription_of(obj)
     if subscription:
         found = (
             Sponsorship.objects.filter(stripe_subscription_id=subscription)
@@ -56,11 +65,27 @@ def payment_failed(obj):
         transaction.on_commit(lambda: send_sponsorship_mail.delay(sponsorship, "payment_failed"))
 
 
+def checkout_completed(obj):
+    sponsorship = _sponsorship_for(obj)
+    if sponsorship is None:
+        logger.warning("checkout session %s matches no sponsorship", obj.get("id"))
+        return
+    services.link_stripe_objects(
+        sponsorship, subscription_id=obj.get("subscription") or "",
+        payment_intent_id=obj.get("payment_intent") or "",
+        note=f"paid through Stripe Checkout ({obj.get('id')})",
+    )  # fmt: skip
+
+
 def subscription_deleted(obj):
+    sponsorship = _sponsorship_for(obj)  # from the subscription's own metadata
+    if sponsorship is not None:
+        services.link_stripe_objects(sponsorship, subscription_id=obj["id"])
     services.subscription_ended(obj["id"])
 
 
 HANDLERS = {
+    "checkout.session.completed": checkout_completed,
     "payment_intent.succeeded": payment_succeeded,
     "invoice.paid": payment_succeeded,
     "invoice.payment_succeeded": payment_succeeded,

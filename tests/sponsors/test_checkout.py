@@ -1,0 +1,138 @@
+"""Live mode: the card is typed on Stripe Checkout's hosted page, never on this site.
+
+Stripe Checkout is not implemented by the local fake, so the Stripe network is
+replaced at its edge: the SDK's ``checkout.Session.create`` and the gateway's customer
+and plan calls. The webhooks are signed payloads shaped like Stripe's events.
+"""
+
+from types import SimpleNamespace
+
+import pytest
+
+from sponsors import services
+from sponsors.models import Sponsorship
+from tests.foundation.factories import UserFactory
+from tests.sponsors.conftest import event
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = pytest.mark.django_db
+S = Sponsorship.Status
+CHECKOUT_URL = "https://checkout.stripe.com/c/pay/cs_test_a1"
+
+
+@pytest.fixture
+def live_stripe(settings, monkeypatch):
+    settings.STRIPE_API_BASE = ""
+    sessions = []
+
+    def create_session(**kwargs):
+        sessions.append(kwargs)
+        return SimpleNamespace(id="cs_test_a1", url=CHECKOUT_URL)
+
+    gateway = services.stripe_gateway
+    monkeypatch.setattr(gateway.stripe.checkout.Session, "create", create_session)
+    monkeypatch.setattr(gateway, "ensure_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(gateway, "ensure_plan", lambda tier: "plan_gold")
+    return sessions
+
+
+def applied(method, client):
+    organisation = OrganisationFactory()
+    manager = organisation.managers.get()
+    client.force_login(manager)
+    return services.apply(organisation, TierFactory(), method, manager)
+
+
+def test_the_pay_page_offers_stripes_page_and_asks_for_no_card(client, live_stripe):
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    page = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/pay/").content.decode()
+    assert "Continue to secure payment" in page
+    assert "Card number" not in page
+    assert "renews the sponsorship every year" in page
+
+
+def test_an_annual_sponsorship_goes_to_checkout_as_a_subscription(client, live_stripe):
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    assert response.status_code == 302
+    assert response["Location"] == CHECKOUT_URL
+    [session] = live_stripe
+    assert session["mode"] == "subscription"
+    assert session["customer"] == "cus_live"
+    assert session["line_items"] == [{"price": "plan_gold", "quantity": 1}]
+    assert session["subscription_data"] == {"metadata": {"sponsorship": str(sponsorship.pk)}}
+    assert session["success_url"] == "http://testserver/sponsors/dashboard/?paid=1"
+    assert session["cancel_url"] == f"http://testserver/sponsors/sponsorships/{sponsorship.pk}/pay/"
+
+
+def test_a_one_year_sponsorship_goes_to_checkout_as_one_payment(client, live_stripe):
+    sponsorship = applied(Sponsorship.Payment.CARD_ONCE, client)
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    [session] = live_stripe
+    assert session["mode"] == "payment"
+    [item] = session["line_items"]
+    assert item["price_data"]["unit_amount"] == 5000000
+    assert item["price_data"]["currency"] == "eur"
+    assert session["payment_intent_data"] == {"metadata": {"sponsorship": str(sponsorship.pk)}}
+
+
+def test_someone_elses_sponsorship_cannot_be_paid_for(client, live_stripe):
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    client.force_login(UserFactory())
+    assert client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/").status_code == 404
+    assert live_stripe == []
+
+
+def test_stripe_refusing_the_session_gets_a_clear_error(client, live_stripe, monkeypatch):
+    import stripe
+
+    def refuse(**kwargs):
+        raise stripe.InvalidRequestError("No such price: 'plan_gold'", param="line_items")
+
+    monkeypatch.setattr(stripe.checkout.Session, "create", refuse)
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    assert response.status_code == 400
+    assert "The payment could not be started" in response.content.decode()
+    assert Sponsorship.objects.get().status == S.APPLIED
+
+
+def checkout_journey(sponsorship):
+    """What Stripe sends after an annual Checkout payment (API version 2025 shapes)."""
+    pk = str(sponsorship.pk)
+    return [
+        event("evt_c1", "checkout.session.completed", {
+            "id": "cs_test_a1", "object": "checkout.session", "mode": "subscription",
+            "payment_status": "paid", "subscription": "sub_live1", "client_reference_id": pk,
+            "metadata": {"sponsorship": pk}}),
+        event("evt_c2", "invoice.paid", {
+            "id": "in_live1", "object": "invoice", "amount_paid": 5000000, "currency": "eur",
+            "created": 1767225600, "hosted_invoice_url": "https://invoice.stripe.com/i/in_live1",
+            "metadata": {}, "parent": {"type": "subscription_details", "subscription_details": {
+                "subscription": "sub_live1", "metadata": {"sponsorship": pk}}}}),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("order", ["as sent", "reversed"])
+def test_checkout_webhooks_in_either_order_activate_the_sponsorship(post_event, client, order):
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    events = checkout_journey(sponsorship)
+    for delivered in events if order == "as sent" else reversed(events):
+        assert post_event(delivered).content.decode().strip() == "processed"
+    services.approve(sponsorship, UserFactory(is_staff=True))
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.ACTIVE
+    assert sponsorship.stripe_subscription_id == "sub_live1"
+    [payment] = sponsorship.payments.all()
+    assert payment.receipt_url == "https://invoice.stripe.com/i/in_live1"
+
+
+def test_a_subscription_deleted_before_checkout_completed_still_finds_its_sponsorship(
+    post_event, client
+):
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    post_event(event("evt_d1", "customer.subscription.deleted", {
+        "id": "sub_live2", "object": "subscription",
+        "metadata": {"sponsorship": str(sponsorship.pk)}}))  # fmt: skip
+    sponsorship.refresh_from_db()
+    assert (sponsorship.status, sponsorship.stripe_subscription_id) == (S.CANCELLED, "sub_live2")
