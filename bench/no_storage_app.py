@@ -1,0 +1,12 @@
+"""For bench/ingest.py: the real endpoint with storage skipped.
+
+Everything a report goes through before it is handed to storage still runs (the lean
+WSGI path, the Redis rate limit, the shape check, gzip and SHA-256); the report is then
+dropped. The difference to the real endpoint is what durable storage costs, and this
+variant is the ceiling that work on storage alone could reach. Never deploy it.
+"""
+
+from config.wsgi import application  # noqa: F401  (sets Django up)
+from feedback import services
+
+services.store_report = lambda report: report
