@@ -15,3 +15,10 @@ graceful_timeout = 20
 # Access log without client addresses: feedback reports are anonymous.
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 access_log_format = '%(t)s "%(r)s" %(s)s %(b)s %(L)ss'
+
+
+def worker_exit(server, worker):
+    """Hand over the feedback reports committed since the last processing task."""
+    from feedback.ingest import release_committer
+
+    release_committer()

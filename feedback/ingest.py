@@ -107,7 +107,7 @@ def _enqueue_processing(task, ids):
 
 @dataclass
 class _Pending:
-    report: RawReport
+    report: RawReport | None  # None asks the thread to hand over and release its connection
     done: threading.Event = field(default_factory=threading.Event)
     error: Exception | None = None
 
@@ -167,9 +167,28 @@ class GroupCommitter:
                     batch.append(self._queue.get_nowait())
                 except queue.Empty:
                     break
-            self._commit(batch)
-            if time.monotonic() - self._enqueued_at >= self.enqueue_every:
+            releases = [pending for pending in batch if pending.report is None]
+            batch = [pending for pending in batch if pending.report is not None]
+            if batch:
+                self._commit(batch)
+            if releases or time.monotonic() - self._enqueued_at >= self.enqueue_every:
                 self._enqueue_committed()
+            if releases:
+                connection.close()
+                for pending in releases:
+                    pending.done.set()
+
+    def release(self, timeout: float = 10):
+        """Hand over what was committed and close the thread's database connection.
+
+        Called when a gunicorn worker exits (config/gunicorn.py) and by tests; the next
+        report opens a new connection.
+        """
+        if self._thread is None or not self._thread.is_alive():
+            return
+        pending = _Pending(None)
+        self._queue.put(pending)
+        pending.done.wait(timeout)
 
     def _enqueue_committed(self):
         """One processing task for everything committed since the last one.
@@ -224,6 +243,10 @@ def store_report(report: RawReport) -> RawReport:
     except Exception as error:
         raise StorageUnavailable(str(error)) from error
     return report
+
+
+def release_committer():
+    _committer.release()
 
 
 def committer_stats() -> dict[str, int]:

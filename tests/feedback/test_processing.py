@@ -11,6 +11,7 @@ from feedback import services
 from feedback.ingest import (
     build_raw_report,
     committer_stats,
+    release_committer,
     store_reports,
     store_reports_in_one_statement,
 )
@@ -98,9 +99,15 @@ def test_concurrent_workers_process_each_report_exactly_once():
     assert sorted(Server.objects.values_list("reports_count", flat=True)) == [30, 30]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_group_commit_shares_commits_between_concurrent_requests(settings, client):
+@pytest.fixture
+def group_commit(settings):
     settings.FEEDBACK_GROUP_COMMIT = True
+    yield
+    release_committer()  # closes the committer's connection, so the test database can go
+
+
+@pytest.mark.django_db(transaction=True)
+def test_group_commit_shares_commits_between_concurrent_requests(group_commit):
     before = committer_stats()
     barrier = threading.Barrier(24)
     statuses = []
