@@ -1,6 +1,14 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from feedback.parser import ReportError, parse_report, read_rows, server_uid_of
+from feedback.parser import (
+    ReportError,
+    _read_rows_line_by_line,
+    parse_report,
+    read_rows,
+    server_uid_of,
+)
 from tests.feedback.conftest import data_part, split_http
 
 
@@ -87,3 +95,36 @@ def test_a_uid_with_non_ascii_characters_is_refused_not_crashed_on():
     # Found by the fuzz test: base64 decoding raised ValueError on non-ASCII text.
     with pytest.raises(ReportError):
         server_uid_of("FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4Ux\u00e9=\n".encode())
+
+
+ROW_ALPHABET = st.sampled_from(
+    [
+        b"\t",
+        b"\n",
+        b"\r",
+        b" ",
+        b"\x00",
+        b"\x0c",
+        b"\xff",
+        b"\xc3\xa9",
+        b"a",
+        b"N",
+        b"1",
+        b"X" * 201,
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(pieces=st.lists(ROW_ALPHABET, max_size=40), base=st.sampled_from([b"", b"A\t1\nB\t2\n"]))
+def test_the_fast_row_split_agrees_with_the_line_by_line_one(pieces, base):
+    data = base + b"".join(pieces)
+    text = data.replace(b"\x00", b"").decode("utf-8", errors="replace")
+
+    def verdict(split, argument):
+        try:
+            return split(argument)
+        except ReportError as error:
+            return str(error)
+
+    assert verdict(read_rows, data) == verdict(_read_rows_line_by_line, text)
