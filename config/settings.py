@@ -189,7 +189,6 @@ RATELIMIT_VIEW = "core.views.rate_limited"
 
 # Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake.
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
-STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="pk_test_local")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="whsec_local_development")
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 

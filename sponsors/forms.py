@@ -1,5 +1,4 @@
 from django import forms
-from django.conf import settings
 
 from sponsors.models import Organisation, Sponsorship
 
@@ -28,26 +27,14 @@ class ApplicationForm(forms.Form):
 
 
 class CardForm(forms.Form):
-    """Production: Stripe.js fills payment_method_id in the browser. Test mode (a fake Stripe
-    at STRIPE_API_BASE): the card fields go to the fake through the server."""
+    """Test mode only (STRIPE_API_BASE points at a fake such as localstripe, which has no
+    Checkout): the card fields go to the fake through this server. The live site sends
+    the payer to Stripe Checkout instead and never sees a card."""
 
-    payment_method_id = forms.CharField(required=False, widget=forms.HiddenInput)
-    number = forms.CharField(required=False, max_length=19, label="Card number")
-    exp_month = forms.IntegerField(required=False, min_value=1, max_value=12, label="Expiry month")
-    exp_year = forms.IntegerField(
-        required=False, min_value=2024, max_value=2100, label="Expiry year"
-    )
-    cvc = forms.CharField(required=False, max_length=4, label="CVC")
-
-    def clean(self):
-        data = super().clean()
-        if data.get("payment_method_id"):
-            return data
-        if not settings.STRIPE_API_BASE:
-            raise forms.ValidationError("Card details must be entered in the secure Stripe form.")
-        if not all(data.get(field) for field in ["number", "exp_month", "exp_year", "cvc"]):
-            raise forms.ValidationError("Enter the card number, expiry and CVC.")
-        return data
+    number = forms.CharField(max_length=19, label="Card number")
+    exp_month = forms.IntegerField(min_value=1, max_value=12, label="Expiry month")
+    exp_year = forms.IntegerField(min_value=2024, max_value=2100, label="Expiry year")
+    cvc = forms.CharField(max_length=4, label="CVC")
 
 
 class ProfileForm(forms.Form):

@@ -29,8 +29,7 @@ def ensure_customer(organisation) -> str:
 
 
 def card_payment_method(card: dict) -> str:
-    """Test mode only: make a PaymentMethod from card fields. In production Stripe.js does this in
-    the browser and only the resulting id reaches the server."""
+    """Test mode only: make a PaymentMethod from card fields (the live site uses Checkout)."""
     _configure()
     return stripe.PaymentMethod.create(type="card", card=card).id
 

@@ -123,7 +123,7 @@ def pay(request, pk):
     elif request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            payment_method = data["payment_method_id"] or stripe_gateway.card_payment_method(
+            payment_method = stripe_gateway.card_payment_method(
                 {"number": data["number"].replace(" ", ""), "exp_month": data["exp_month"],
                  "exp_year": data["exp_year"], "cvc": data["cvc"]}
             )  # fmt: skip

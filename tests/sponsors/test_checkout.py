@@ -136,3 +136,12 @@ def test_a_subscription_deleted_before_checkout_completed_still_finds_its_sponso
         "metadata": {"sponsorship": str(sponsorship.pk)}}))  # fmt: skip
     sponsorship.refresh_from_db()
     assert (sponsorship.status, sponsorship.stripe_subscription_id) == (S.CANCELLED, "sub_live2")
+
+
+def test_test_mode_card_form_names_the_missing_fields(client, settings):
+    settings.STRIPE_API_BASE = "http://127.0.0.1:9"  # test mode; nothing is sent
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", {"number": "4242"})
+    assert response.status_code == 400
+    assert response.content.decode().count("This field is required.") == 3
+    assert Sponsorship.objects.get().status == S.APPLIED
