@@ -21,17 +21,19 @@ def _when(timestamp):
     return datetime.fromtimestamp(int(timestamp or 0), tz=UTC)
 
 
+def _subscription_details(obj) -> dict:
+    """An invoice's subscription details: top level until 2025 (``subscription_details``,
+    which is null on one-off invoices), under ``parent.subscription_details`` since."""
+    parent = obj.get("parent") or {}
+    return parent.get("subscription_details") or obj.get("subscription_details") or {}
+
+
 def _subscription_of(obj) -> str:
-    """The subscription an invoice belongs to: top level in older API versions, under
-    ``parent.subscription_details`` since 2025."""
-    details = (obj.get("parent") or {}).get("subscription_details") or {}
-    return obj.get("subscription") or details.get("subscription") or ""
+    return obj.get("subscription") or _subscription_details(obj).get("subscription") or ""
 
 
 def _sponsorship_for(obj) -> int | None:
-    details = (obj.get("parent") or {}).get("subscription_details") or {}
-    for metadata in (obj.get("metadata"), obj.get("subscription_details", {}).get("metadata"),
-                     details.get("metadata")):  # fmt: skip
+    for metadata in (obj.get("metadata"), _subscription_details(obj).get("metadata")):
         if (metadata or {}).get("sponsorship", "").isdigit():
             return int(metadata["sponsorship"])
     subscription = _subscription_of(obj)

@@ -145,3 +145,15 @@ def test_test_mode_card_form_names_the_missing_fields(client, settings):
     assert response.status_code == 400
     assert response.content.decode().count("This field is required.") == 3
     assert Sponsorship.objects.get().status == S.APPLIED
+
+
+def test_a_one_off_invoice_without_subscription_details_is_recorded(post_event, client):
+    # Invoices of API versions before 2025 carry "subscription_details": null when they
+    # belong to no subscription.
+    sponsorship = applied(Sponsorship.Payment.INVOICE, client)
+    response = post_event(event("evt_o1", "invoice.paid", {
+        "id": "in_once1", "object": "invoice", "amount_paid": 5000000, "currency": "eur",
+        "created": 1767225600, "subscription": None, "subscription_details": None,
+        "metadata": {"sponsorship": str(sponsorship.pk)}}))  # fmt: skip
+    assert response.content.decode().strip() == "processed"
+    assert sponsorship.payments.get().stripe_id == "in_once1"
