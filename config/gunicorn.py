@@ -18,7 +18,12 @@ access_log_format = '%(t)s "%(r)s" %(s)s %(b)s %(L)ss'
 
 
 def worker_exit(server, worker):
-    """Hand over the feedback reports committed since the last processing task."""
-    from feedback.ingest import release_committer
+    """Hand over the feedback reports committed since the last processing task.
 
-    release_committer()
+    Only where the feedback app was loaded: a worker serving another WSGI app (the
+    bench's bare app) has no Django set up to import it into."""
+    import sys
+
+    ingest = sys.modules.get("feedback.ingest")
+    if ingest is not None:
+        ingest.release_committer()
