@@ -27,6 +27,7 @@ UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 RATE = re.compile(r"^(\d+)/(\d*)([smhd])$")
 
 
+@cache  # read on every report; the setting rarely changes
 def parse_rate(rate: str) -> tuple[int, int]:
     """'300/m' -> (300, 60); '10/5m' -> (10, 300)."""
     match = RATE.match(rate.strip())

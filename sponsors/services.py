@@ -123,17 +123,16 @@ def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: st
     """
     terms = sponsorship.terms
     try:
-        customer = stripe_gateway.ensure_customer(sponsorship.organisation)
+        session = {
+            "customer_id": stripe_gateway.ensure_customer(sponsorship.organisation),
+            "sponsorship_id": sponsorship.pk, "success_url": success_url, "cancel_url": cancel_url,
+        }  # fmt: skip
         if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
-            return stripe_gateway.checkout_url(
-                customer_id=customer, sponsorship_id=sponsorship.pk, success_url=success_url,
-                cancel_url=cancel_url, plan_id=stripe_gateway.ensure_plan(sponsorship.tier),
-            )  # fmt: skip
-        return stripe_gateway.checkout_url(
-            customer_id=customer, sponsorship_id=sponsorship.pk, success_url=success_url,
-            cancel_url=cancel_url, amount=Decimal(terms["annual_price"]), currency=terms["currency"],
-            description=f"{terms['tier']} {terms['programme']} {terms['year']}",
-        )  # fmt: skip
+            session["plan_id"] = stripe_gateway.ensure_plan(sponsorship.tier)
+        else:
+            session.update(amount=Decimal(terms["annual_price"]), currency=terms["currency"],
+                           description=f"{terms['tier']} {terms['programme']} {terms['year']}")  # fmt: skip
+        return stripe_gateway.checkout_url(**session)
     except stripe_gateway.stripe.StripeError as error:
         raise PaymentFailed(error.user_message or "Stripe could not start the payment.") from error
 
