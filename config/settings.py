@@ -57,6 +57,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Anonymous GET pages from the shared cache (docs/caching.md); a hit skips the rest.
+    "core.pagecache.AnonymousPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -104,6 +106,11 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Whole-page cache for anonymous visitors (core/pagecache.py, docs/caching.md): the longest
+# a stored page lives (0 turns the page cache off), and the s-maxage CDNs are told.
+PAGE_CACHE_TIMEOUT = env.int("PAGE_CACHE_TIMEOUT", default=600)
+PAGE_CACHE_SHARED_MAX_AGE = env.int("PAGE_CACHE_SHARED_MAX_AGE", default=60)
 
 # Celery: Redis is the broker when configured; without it tasks run in-process.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")

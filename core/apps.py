@@ -4,3 +4,8 @@ from django.apps import AppConfig
 class CoreConfig(AppConfig):
     name = "core"
     verbose_name = "Site"
+
+    def ready(self):
+        from core import pagecache
+
+        pagecache.connect_signals()

@@ -243,6 +243,15 @@ class NewsPostQuerySet(models.QuerySet):
             status=NewsPost.Status.PUBLISHED, published_at__lte=now or timezone.now()
         )
 
+    def next_publication(self, now):
+        """When the next scheduled post appears, or None."""
+        return (
+            self.filter(status=NewsPost.Status.PUBLISHED, published_at__gt=now)
+            .order_by("published_at")
+            .values_list("published_at", flat=True)
+            .first()
+        )
+
 
 class NewsPost(models.Model):
     class Status(models.TextChoices):

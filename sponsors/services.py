@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from core import pagecache
 from sponsors import stripe_gateway
 from sponsors.models import Organisation, Payment, Sponsorship, SponsorshipEvent, Tier
 
@@ -50,6 +51,8 @@ class PaymentFailed(SponsorshipError):
 
 def invalidate_supporters_page():
     cache.delete(SUPPORTERS_CACHE_KEY)
+    # Whole pages built between the commit and the line above hold the old list.
+    pagecache.content_changed()
 
 
 def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = ""):

@@ -1,0 +1,218 @@
+#!/usr/bin/env python
+"""Public pages against a whitenoise static file, in the production profile.
+
+    .venv/bin/python bench/pages.py [--duration 4] [--connections 32] [--skip-setup]
+
+One run on this machine: a fresh PostgreSQL database with the demo content, Redis as
+the cache, static files collected with the production storage (hashed, compressed),
+gunicorn with config/gunicorn.py and DJANGO_ENV=production (DEBUG off; requests carry
+X-Forwarded-Proto: https as behind the reference nginx, so no HTTPS redirect). wrk
+(apt-get install wrk) then loads a static file and each public page in turn, as an
+anonymous visitor, with 32 connections for a few seconds each. Prints requests/s, p99
+latency and the ratio to the static file; the target is a ratio of at least 0.5 and a
+p99 under 50 ms.
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DB_NAME = "portal_cache_bench"
+DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
+REDIS_DB = "5"
+PORT = 18400
+BASE = f"http://127.0.0.1:{PORT}"
+HEADERS = {"X-Forwarded-Proto": "https"}
+TARGET_RATIO = 0.5
+TARGET_P99_MS = 50.0
+
+# The pages whose URLs depend on the data are looked up in the database after loading it.
+URLS_SCRIPT = """
+import json
+from benchmarks.models import Suite
+from foundation.models import NewsPost
+from releases.models import Release
+from releases.repoconfig import services
+post = NewsPost.objects.published().order_by("-published_at").first()
+release = Release.objects.published().select_related("series").by_version().first()
+suite = Suite.objects.published().order_by("slug").first()
+options = services.options()
+print(json.dumps({
+    "post": post.get_absolute_url(),
+    "release": f"/download/{release.series.version}/{release.version}/",
+    "suite": f"/benchmarks/{suite.slug}/",
+    "options": options,
+}))
+"""
+
+
+def manage(*args, env, capture=False):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
+        capture_output=capture, text=True,
+    )  # fmt: skip
+
+
+def psql(sql):
+    subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qtAc", sql],
+        check=True, capture_output=True,
+    )  # fmt: skip
+
+
+def repo_config_url(options):
+    """A complete selection in the generator: the first distribution release that has a
+    supported version and a mirror, as a visitor would pick it."""
+    distro = next(d for d in options["distributions"] if d["family"] == "apt")
+    release = next(r for r in distro["releases"] if r["versions"] and not r["eol"])
+    version = release["versions"][0]["version"]
+    mirror = options["mirrors"][0]["id"]
+    query = f"distro={distro['slug']}&release={release['key']}&version={version}&mirror={mirror}"
+    return f"/download/repo-config/?{query}"
+
+
+def fetch(path):
+    request = urllib.request.Request(BASE + path, headers=HEADERS)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, dict(response.headers), response.read()
+
+
+def start_gunicorn(env):
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
+        cwd=ROOT, env=env, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    for _ in range(150):
+        try:
+            fetch("/healthz")
+            return process
+        except Exception:
+            time.sleep(0.2)
+        if process.poll() is not None:
+            raise SystemExit("gunicorn exited; run it by hand with the same environment")
+    raise SystemExit("gunicorn did not answer /healthz")
+
+
+def stop(process):
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(30)
+
+
+def run_wrk(path, connections, duration):
+    header_args = [arg for name, value in HEADERS.items() for arg in ("-H", f"{name}: {value}")]
+    result = subprocess.run(
+        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
+         *header_args, BASE + path],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    out = result.stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
+    p99_ms = float(p99.group(1)) * {"us": 0.001, "ms": 1, "s": 1000}[p99.group(2)]
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    return {
+        "rps": rps,
+        "p99_ms": p99_ms,
+        "non2xx": int(bad.group(1)) if bad else 0,
+        "errors": errors.group(1) if errors else "",
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--duration", type=int, default=4, help="seconds of load per URL")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument(
+        "--skip-setup", action="store_true", help="reuse the database and static files"
+    )
+    args = parser.parse_args()
+    if shutil.which("wrk") is None:
+        raise SystemExit("bench/pages.py needs wrk: apt-get install wrk")
+
+    static_root = Path(tempfile.gettempdir()) / "portal-cache-bench-static"
+    env = {
+        **os.environ,
+        "DJANGO_ENV": "production",
+        "SECRET_KEY": "bench-only-secret-key-not-used-anywhere-else-0123456789",
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "DATABASE_URL": DB_URL,
+        "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "STATIC_ROOT": str(static_root),
+        "GUNICORN_BIND": f"127.0.0.1:{PORT}",
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        "LOG_LEVEL": "WARNING",
+    }
+    if not args.skip_setup:
+        print("setting up: database, demo content, static files ...", flush=True)
+        psql(f"DROP DATABASE IF EXISTS {DB_NAME}")
+        psql(f"CREATE DATABASE {DB_NAME}")
+        manage("migrate", "-v0", env=env)
+        manage("load_demo", "-v0", env=env, capture=True)
+        shutil.rmtree(static_root, ignore_errors=True)
+        manage("collectstatic", "--noinput", "-v0", env=env)
+    subprocess.run(["redis-cli", "-n", REDIS_DB, "flushdb"], check=True, capture_output=True)
+
+    found = json.loads(manage("shell", "-v0", "-c", URLS_SCRIPT, env=env, capture=True).stdout)
+    manifest = json.loads((static_root / "staticfiles.json").read_text())["paths"]
+    pages = [
+        ("static file (whitenoise)", "/static/" + manifest["css/site.css"]),
+        ("home", "/"),
+        ("news list", "/news/"),
+        ("news post", found["post"]),
+        ("board", "/about/board/"),
+        ("governance", "/about/governance/"),
+        ("supporters", "/supporters/"),
+        ("download", "/download/"),
+        ("release page", found["release"]),
+        ("repo-config with a selection", repo_config_url(found["options"])),
+        ("usage statistics", "/feedback/"),
+        ("benchmarks", "/benchmarks/"),
+        ("suite page", found["suite"]),
+    ]
+
+    process = start_gunicorn(env)
+    results = []
+    try:
+        for label, path in pages:
+            status, headers, _ = fetch(path)  # warms the cache and checks the page answers
+            if status != 200:
+                raise SystemExit(f"{path} answered {status}")
+            if "Set-Cookie" in headers:
+                print(f"warning: {path} sets a cookie for an anonymous visitor", flush=True)
+            figures = run_wrk(path, args.connections, args.duration)
+            results.append((label, path, figures))
+            print(f"  {label:30} {figures['rps']:>8.0f} req/s  p99 {figures['p99_ms']:.1f} ms",
+                  flush=True)  # fmt: skip
+    finally:
+        stop(process)
+
+    static_rps = results[0][2]["rps"]
+    print(f"\npublic pages, wrk -t2 -c{args.connections} -d{args.duration}s, anonymous visitor, "
+          "DJANGO_ENV=production, gunicorn config/gunicorn.py")  # fmt: skip
+    print(f"{'page':30} {'path':48} {'req/s':>8} {'p99 ms':>8} {'ratio':>6}  target")
+    for label, path, f in results:
+        ratio = f["rps"] / static_rps
+        met = ratio >= TARGET_RATIO and f["p99_ms"] < TARGET_P99_MS and not f["non2xx"]
+        notes = f"non-2xx {f['non2xx']}" if f["non2xx"] else ""
+        notes += f" socket errors {f['errors']}" if f["errors"] else ""
+        print(f"{label:30} {path[:48]:48} {f['rps']:>8.0f} {f['p99_ms']:>8.1f} {ratio:>6.2f}  "
+              f"{'met' if met else 'MISSED'} {notes}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,257 @@
+"""Whole-page cache for anonymous visitors, in the shared cache (Redis).
+
+A visitor who sends no session cookie, no messages cookie and no Authorization header
+is anonymous: every such visitor sees the same page for the same URL, so the first one
+to ask builds it and the others are served the stored copy. Anyone else (signed in, or
+with something personal pending) always gets a fresh page marked ``private``.
+
+Freshness comes from a site-wide *content generation*: a token in the cache that is part
+of every page key. Saving or deleting anything a public page shows (the models of
+``CONTENT_APPS``) discards the token, right away and again once the transaction commits,
+so the next request builds pages anew. The token also expires on its own at the next
+moment content changes without a save (a news post's scheduled publication time,
+registered by apps through ``register_scheduled_change``; local midnight, for pages that
+depend on today's date) and after ``PAGE_CACHE_TIMEOUT`` at the latest, which bounds the
+damage of a lost invalidation while the cache was unreachable.
+
+The cache is never trusted to work: any error reading or writing it means the page is
+built as if nothing were cached.
+"""
+
+import hashlib
+import logging
+import math
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.apps import apps
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import cache
+from django.core.signals import setting_changed
+from django.db import transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.http import HttpResponse
+from django.utils import timezone
+from django.utils.cache import (
+    get_conditional_response,
+    has_vary_header,
+    patch_cache_control,
+    patch_vary_headers,
+)
+from django.utils.http import http_date
+
+logger = logging.getLogger(__name__)
+
+GENERATION_KEY = "pagecache:generation"
+PAGE_KEY_PREFIX = "pagecache:page"
+HIT_HEADER = "X-Page-Cache"
+MAX_PAGE_BYTES = 2_000_000
+
+# Apps whose models public pages show; any save or delete there rebuilds the pages.
+CONTENT_APPS = ["foundation", "sponsors", "releases", "repoconfig", "benchmarks", "trends"]
+# Models of those apps that no public page shows (or, for rollups, that change only in
+# bulk: their RollupState row is saved in the same transaction).
+NOT_SHOWN = {
+    "foundation.contactmessage",
+    "sponsors.payment",
+    "sponsors.sponsorshipevent",
+    "sponsors.stripeevent",
+    "sponsors.invitation",
+    "trends.rollup",
+}
+# Paths that are never shared: accounts, staff, APIs with their own caching, endpoints.
+PRIVATE_PATH_PREFIXES = (
+    "/admin/",
+    "/accounts/",
+    "/api/",
+    "/rest/",
+    "/rest-api/",
+    "/feedback_plugin/",
+    "/healthz",
+    "/stripe/",
+)
+
+_scheduled_changes: list[Callable[[datetime], datetime | None]] = []
+
+
+def register_scheduled_change(provider: Callable[[datetime], datetime | None]) -> None:
+    """Register ``provider(now)``: the next time after ``now`` that a public page changes
+    without anything being saved (such as a post's scheduled publication), or None."""
+    _scheduled_changes.append(provider)
+
+
+def content_changed(**kwargs) -> None:
+    """Pages built before now are stale: the next request builds them again."""
+    try:
+        cache.delete(GENERATION_KEY)
+    except Exception:
+        logger.warning("page cache: could not discard the content generation", exc_info=True)
+
+
+def _content_saved(sender, using=None, **kwargs):
+    content_changed()
+    # Again after the commit: a request between the first discard and the commit may
+    # have stored the old content under a new generation.
+    transaction.on_commit(content_changed, using=using)
+
+
+def connect_signals() -> None:
+    """Watch the models public pages show (called once, from CoreConfig.ready)."""
+    for label in CONTENT_APPS:
+        for model in apps.get_app_config(label).get_models():
+            if model._meta.label_lower in NOT_SHOWN:
+                continue
+            uid = f"pagecache:{model._meta.label_lower}"
+            post_save.connect(_content_saved, sender=model, dispatch_uid=uid + ":save")
+            post_delete.connect(_content_saved, sender=model, dispatch_uid=uid + ":delete")
+            for field in model._meta.local_many_to_many:
+                m2m_changed.connect(
+                    _content_saved, sender=field.remote_field.through, dispatch_uid=uid + field.name
+                )
+    # Tests change settings pages depend on (thresholds, feature switches).
+    setting_changed.connect(content_changed, dispatch_uid="pagecache:settings")
+
+
+def generation_lifetime(now: datetime) -> int:
+    """Seconds until the content may change without a save, capped by the timeout."""
+    ends = [now + timedelta(seconds=settings.PAGE_CACHE_TIMEOUT)]
+    local = timezone.localtime(now)
+    ends.append((local + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0))
+    for provider in _scheduled_changes:
+        when = provider(now)
+        if when is not None:
+            ends.append(when)
+    return max(1, math.ceil((min(ends) - now).total_seconds()))
+
+
+def current_generation() -> str:
+    generation = cache.get(GENERATION_KEY)
+    if generation is None:
+        fresh = str(time.time_ns())
+        cache.add(GENERATION_KEY, fresh, timeout=generation_lifetime(timezone.now()))
+        generation = cache.get(GENERATION_KEY) or fresh
+    return generation
+
+
+def _is_anonymous(request) -> bool:
+    cookies = request.COOKIES
+    return (
+        settings.SESSION_COOKIE_NAME not in cookies
+        and CookieStorage.cookie_name not in cookies
+        and "HTTP_AUTHORIZATION" not in request.META
+    )
+
+
+def _page_key(request, generation: str) -> str:
+    address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    digest = hashlib.blake2b(address.encode(), digest_size=16).hexdigest()
+    return f"{PAGE_KEY_PREFIX}:{generation}:{digest}"
+
+
+def _shareable(request, response) -> bool:
+    """A page any anonymous visitor may be shown: nothing of this visitor's in it."""
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return False
+    if len(response.content) > MAX_PAGE_BYTES or response.has_header("Content-Encoding"):
+        return False
+    cache_control = response.get("Cache-Control", "").lower()
+    if any(word in cache_control for word in ("private", "no-store", "no-cache")):
+        return False
+    vary = {v.strip().lower() for v in response.get("Vary", "").split(",") if v.strip()}
+    if vary - {"cookie"}:
+        return False
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return False
+    messages = getattr(request, "_messages", None)
+    return not (messages is not None and (messages.used or messages._queued_messages))
+
+
+def _shared_cache_headers(response, etag: str, last_modified: float) -> None:
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(last_modified)
+    directives = {
+        d.strip().split("=")[0].lower() for d in response.get("Cache-Control", "").split(",")
+    }
+    if "max-age" not in directives:
+        patch_cache_control(response, max_age=0)
+    patch_cache_control(response, public=True, s_maxage=settings.PAGE_CACHE_SHARED_MAX_AGE)
+    patch_vary_headers(response, ["Cookie"])
+
+
+def _make_private(response) -> None:
+    """Never let a shared cache keep a page built for one visitor."""
+    cache_control = response.get("Cache-Control", "")
+    if "public" in cache_control or "s-maxage" in cache_control:
+        del response["Cache-Control"]
+    patch_cache_control(response, private=True, no_cache=True)
+    if not has_vary_header(response, "Cookie"):
+        patch_vary_headers(response, ["Cookie"])
+
+
+class AnonymousPageCacheMiddleware:
+    """Serves anonymous GET requests from the page cache; see the module docstring.
+
+    Goes right after WhiteNoise, before the session: a hit skips everything else."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if (
+            settings.PAGE_CACHE_TIMEOUT <= 0
+            or request.method != "GET"
+            or request.path.startswith(PRIVATE_PATH_PREFIXES)
+        ):
+            return self.get_response(request)
+        if not _is_anonymous(request):
+            response = self.get_response(request)
+            if response.get("Content-Type", "").startswith("text/html") or response.cookies:
+                _make_private(response)
+            return response
+
+        key = None
+        try:
+            key = _page_key(request, current_generation())
+            stored = cache.get(key)
+        except Exception:
+            logger.warning("page cache unavailable; building the page", exc_info=True)
+            stored = None
+        if stored is not None:
+            return self._replay(request, stored)
+
+        response = self.get_response(request)
+        if not _shareable(request, response):
+            if response.cookies:
+                _make_private(response)
+            return response
+        etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
+        last_modified = float(int(time.time()))
+        _shared_cache_headers(response, etag, last_modified)
+        if key is not None:
+            entry = {
+                "status": response.status_code,
+                "headers": list(response.items()),
+                "content": response.content,
+                "etag": etag,
+                "last_modified": last_modified,
+            }
+            try:
+                cache.set(key, entry, timeout=settings.PAGE_CACHE_TIMEOUT)
+            except Exception:
+                logger.warning("page cache unavailable; page not stored", exc_info=True)
+        response[HIT_HEADER] = "miss"
+        return get_conditional_response(
+            request, etag=etag, last_modified=last_modified, response=response
+        )
+
+    def _replay(self, request, stored):
+        response = HttpResponse(stored["content"], status=stored["status"])
+        for name, value in stored["headers"]:
+            response[name] = value
+        response[HIT_HEADER] = "hit"
+        return get_conditional_response(
+            request, etag=stored["etag"], last_modified=stored["last_modified"], response=response
+        )
