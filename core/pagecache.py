@@ -61,9 +61,10 @@ NOT_SHOWN = {
     "sponsors.invitation",
     "trends.rollup",
 }
+ADMIN_PATH_PREFIX = "/admin/"
 # Paths that are never shared: accounts, staff, APIs with their own caching, endpoints.
 PRIVATE_PATH_PREFIXES = (
-    "/admin/",
+    ADMIN_PATH_PREFIX,
     "/accounts/",
     "/api/",
     "/rest/",
@@ -200,6 +201,12 @@ class AnonymousPageCacheMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.method == "POST" and request.path.startswith(ADMIN_PATH_PREFIX):
+            response = self.get_response(request)
+            # Admin actions may change shown rows in bulk, without model signals.
+            if response.status_code < 400:
+                content_changed()
+            return response
         if (
             settings.PAGE_CACHE_TIMEOUT <= 0
             or request.method != "GET"

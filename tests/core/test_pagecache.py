@@ -239,3 +239,20 @@ def test_pages_are_built_when_the_cache_is_down(settings):
         assert response.status_code == 200
         assert HIT_HEADER not in response or response[HIT_HEADER] == "miss"
     assert "Still here" in anonymous_get("/news/").content.decode()
+
+
+def test_a_comment_hidden_by_staff_leaves_the_shared_page(admin_client):
+    from foundation.models import NewsComment
+
+    post = published_post("Open thread")
+    comment = NewsComment.objects.create(
+        post=post, author=UserFactory(), body="Buy cheap pills at spam.example"
+    )
+    assert "spam.example" in anonymous_get(post.get_absolute_url()).content.decode()
+    assert anonymous_get(post.get_absolute_url())[HIT_HEADER] == "hit"
+    hidden = admin_client.post(
+        "/admin/foundation/newscomment/",
+        {"action": "hide", "_selected_action": [comment.pk]},
+    )
+    assert hidden.status_code == 302
+    assert "spam.example" not in anonymous_get(post.get_absolute_url()).content.decode()

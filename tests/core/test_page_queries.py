@@ -1,0 +1,120 @@
+"""Every public page is built with a bounded number of queries, signed in or not.
+
+The demo content (every app's) is loaded once for the module inside a transaction that is
+rolled back at the end; each test runs in a savepoint within it. The page cache is cleared
+before each test, so each first request really builds its page.
+"""
+
+import pytest
+from django.core.management import call_command
+from django.db import transaction
+
+from benchmarks.models import Suite
+from foundation.models import BoardMeeting, Category, GovernanceDocument, NewsPost, Tag
+from releases.models import Release, Series
+from releases.repoconfig import services as repoconfig
+from tests.foundation.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+MAX_QUERIES = 12
+
+
+@pytest.fixture(scope="module")
+def demo_content(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("load_demo", verbosity=0)
+        yield public_paths()
+        transaction.set_rollback(True)
+
+
+def public_paths():
+    post = NewsPost.objects.published().first()
+    release = Release.objects.published().select_related("series").by_version().first()
+    series = Series.objects.filter(releases__is_published=True).first()
+    suite = Suite.objects.published().filter(runs__isnull=False).distinct().first()
+    runs = list(suite.runs.all()[:2])
+    document = GovernanceDocument.objects.filter(versions__isnull=False).first()
+    meeting = BoardMeeting.objects.filter(is_published=True).first()
+    options = repoconfig.options()
+    distro = next(d for d in options["distributions"] if d["releases"])
+    choice = next(r for r in distro["releases"] if r["versions"])
+    selection = (
+        f"distro={distro['slug']}&release={choice['key']}"
+        f"&version={choice['versions'][0]['version']}&mirror={options['mirrors'][0]['id']}"
+    )
+    return {
+        "home": "/",
+        "about": "/about/",
+        "board": "/about/board/",
+        "staff": "/about/staff/",
+        "governance": "/about/governance/",
+        "governance document": f"/about/governance/{document.slug}/",
+        "meetings": "/about/meetings/",
+        "meeting": f"/about/meetings/{meeting.pk}/",
+        "news": "/news/",
+        "news category": f"/news/category/{Category.objects.first().slug}/",
+        "news tag": f"/news/tag/{Tag.objects.first().slug}/",
+        "news post": post.get_absolute_url(),
+        "news feed": "/news/feed/",
+        "contact": "/contact/",
+        "supporters": "/supporters/",
+        "sponsor programmes": "/sponsors/",
+        "download": "/download/",
+        "series": f"/download/{series.version}/",
+        "release": f"/download/{release.series.version}/{release.version}/",
+        "release feed": "/download/feed/",
+        "repo-config": "/download/repo-config/",
+        "repo-config with a selection": f"/download/repo-config/?{selection}",
+        "usage statistics": "/feedback/",
+        "usage statistics by week": "/feedback/?period=week",
+        "usage privacy": "/feedback/privacy/",
+        "benchmarks": "/benchmarks/",
+        "suite": f"/benchmarks/{suite.slug}/",
+        "run": f"/benchmarks/{suite.slug}/runs/{runs[0].pk}/",
+        "compare": f"/benchmarks/{suite.slug}/compare/?a={runs[0].pk}&b={runs[-1].pk}",
+        "accessibility": "/accessibility/",
+        "sitemap": "/sitemap.xml",
+    }
+
+
+PAGE_NAMES = [
+    "home", "about", "board", "staff", "governance", "governance document", "meetings",
+    "meeting", "news", "news category", "news tag", "news post", "news feed",
+    "contact", "supporters", "sponsor programmes", "download", "series", "release",
+    "release feed", "repo-config", "repo-config with a selection", "usage statistics",
+    "usage statistics by week", "usage privacy", "benchmarks", "suite", "run", "compare",
+    "accessibility", "sitemap",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+@pytest.mark.parametrize("visitor", ["anonymous", "signed in"])
+def test_public_page_query_count_is_bounded(
+    demo_content, name, visitor, client, django_assert_max_num_queries
+):
+    if visitor == "signed in":
+        client.force_login(UserFactory(email="member@example.org"))
+    with django_assert_max_num_queries(MAX_QUERIES):
+        response = client.get(demo_content[name])
+    assert response.status_code == 200, demo_content[name]
+    assert response.get("X-Page-Cache") != "hit"  # really built, not served from the cache
+
+
+def test_the_demo_gives_every_page_real_content(demo_content, client):
+    """The bounds above mean something only if the pages show many rows."""
+    assert NewsPost.objects.published().count() >= 10
+    assert Release.objects.published().count() >= 5
+    html = client.get(demo_content["suite"]).content.decode()
+    assert "data-benchmark-chart" in html
+
+
+CHART_LIBRARY = "vendor/chartjs/chart.umd"
+PAGES_WITH_CHARTS = {"usage statistics", "usage statistics by week", "suite"}
+
+
+@pytest.mark.parametrize("name", PAGE_NAMES)
+def test_the_chart_library_is_loaded_only_where_there_are_charts(demo_content, name, client):
+    html = client.get(demo_content[name]).content.decode()
+    has_chart = "data-chart=" in html or "data-benchmark-chart=" in html
+    assert has_chart == (name in PAGES_WITH_CHARTS)
+    assert (CHART_LIBRARY in html) == has_chart
