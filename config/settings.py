@@ -111,6 +111,9 @@ else:
 # a stored page lives (0 turns the page cache off), and the s-maxage CDNs are told.
 PAGE_CACHE_TIMEOUT = env.int("PAGE_CACHE_TIMEOUT", default=600)
 PAGE_CACHE_SHARED_MAX_AGE = env.int("PAGE_CACHE_SHARED_MAX_AGE", default=60)
+# How long a process may serve a page from its own memory before asking Redis whether
+# content changed elsewhere (changes made by the process itself apply at once).
+PAGE_CACHE_LOCAL_SECONDS = env.float("PAGE_CACHE_LOCAL_SECONDS", default=1.0 if PRODUCTION else 0)
 
 # Celery: Redis is the broker when configured; without it tasks run in-process.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")

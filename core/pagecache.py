@@ -48,6 +48,7 @@ GENERATION_KEY = "pagecache:generation"
 PAGE_KEY_PREFIX = "pagecache:page"
 HIT_HEADER = "X-Page-Cache"
 MAX_PAGE_BYTES = 2_000_000
+LOCAL_MAX_PAGES = 500
 
 # Apps whose models public pages show; any save or delete there rebuilds the pages.
 CONTENT_APPS = ["foundation", "sponsors", "releases", "repoconfig", "benchmarks", "trends"]
@@ -85,6 +86,7 @@ def register_scheduled_change(provider: Callable[[datetime], datetime | None]) -
 
 def content_changed(**kwargs) -> None:
     """Pages built before now are stale: the next request builds them again."""
+    _LastSeen.forget()
     try:
         cache.delete(GENERATION_KEY)
     except Exception:
@@ -127,13 +129,59 @@ def generation_lifetime(now: datetime) -> int:
     return max(1, math.ceil((min(ends) - now).total_seconds()))
 
 
-def current_generation() -> str:
-    generation = cache.get(GENERATION_KEY)
-    if generation is None:
-        fresh = str(time.time_ns())
-        cache.add(GENERATION_KEY, fresh, timeout=generation_lifetime(timezone.now()))
-        generation = cache.get(GENERATION_KEY) or fresh
-    return generation
+def _start_generation() -> str:
+    fresh = str(time.time_ns())
+    cache.add(GENERATION_KEY, fresh, timeout=generation_lifetime(timezone.now()))
+    return cache.get(GENERATION_KEY) or fresh
+
+
+class _LastSeen:
+    """What this process saw last. A hit needs one round trip (MGET of the generation and
+    the page under it) while the generation is unchanged, and none at all for a page
+    this process served within the last PAGE_CACHE_LOCAL_SECONDS."""
+
+    generation = ""
+    checked_at = -math.inf
+    pages: dict[str, tuple[str, dict]] = {}
+
+    @classmethod
+    def forget(cls):
+        cls.generation, cls.checked_at, cls.pages = "", -math.inf, {}
+
+
+def _page_key(generation: str, address: str) -> str:
+    return f"{PAGE_KEY_PREFIX}:{generation}:{address}"
+
+
+def _lookup(request) -> tuple[str, str, dict | None]:
+    """The current generation, the page's address digest, and the page if stored."""
+    address = _address_digest(request)
+    now = time.monotonic()
+    generation = _LastSeen.generation
+    if now - _LastSeen.checked_at < settings.PAGE_CACHE_LOCAL_SECONDS:
+        local = _LastSeen.pages.get(address)
+        if local is not None and local[0] == generation:
+            return generation, address, local[1]
+    guessed = _page_key(generation, address)
+    found = cache.get_many([GENERATION_KEY, guessed])
+    current = found.get(GENERATION_KEY) or _start_generation()
+    _LastSeen.checked_at = now
+    if current == generation:
+        stored = found.get(guessed)
+    else:
+        _LastSeen.generation, _LastSeen.pages = current, {}
+        stored = cache.get(_page_key(current, address))
+    if stored is not None:
+        _remember(address, current, stored)
+    return current, address, stored
+
+
+def _remember(address: str, generation: str, stored: dict) -> None:
+    if settings.PAGE_CACHE_LOCAL_SECONDS <= 0:
+        return
+    if len(_LastSeen.pages) >= LOCAL_MAX_PAGES:
+        _LastSeen.pages = {}
+    _LastSeen.pages[address] = (generation, stored)
 
 
 def _is_anonymous(request) -> bool:
@@ -145,10 +193,9 @@ def _is_anonymous(request) -> bool:
     )
 
 
-def _page_key(request, generation: str) -> str:
+def _address_digest(request) -> str:
     address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
-    digest = hashlib.blake2b(address.encode(), digest_size=16).hexdigest()
-    return f"{PAGE_KEY_PREFIX}:{generation}:{digest}"
+    return hashlib.blake2b(address.encode(), digest_size=16).hexdigest()
 
 
 def _shareable(request, response) -> bool:
@@ -219,10 +266,9 @@ class AnonymousPageCacheMiddleware:
                 _make_private(response)
             return response
 
-        key = None
+        generation = None
         try:
-            key = _page_key(request, current_generation())
-            stored = cache.get(key)
+            generation, address, stored = _lookup(request)
         except Exception:
             logger.warning("page cache unavailable; building the page", exc_info=True)
             stored = None
@@ -237,7 +283,7 @@ class AnonymousPageCacheMiddleware:
         etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
         last_modified = float(int(time.time()))
         _shared_cache_headers(response, etag, last_modified)
-        if key is not None:
+        if generation is not None:
             entry = {
                 "status": response.status_code,
                 "headers": list(response.items()),
@@ -246,9 +292,13 @@ class AnonymousPageCacheMiddleware:
                 "last_modified": last_modified,
             }
             try:
-                cache.set(key, entry, timeout=settings.PAGE_CACHE_TIMEOUT)
+                cache.set(
+                    _page_key(generation, address), entry, timeout=settings.PAGE_CACHE_TIMEOUT
+                )
             except Exception:
                 logger.warning("page cache unavailable; page not stored", exc_info=True)
+            else:
+                _remember(address, generation, entry)
         response[HIT_HEADER] = "miss"
         return get_conditional_response(
             request, etag=etag, last_modified=last_modified, response=response

@@ -256,3 +256,27 @@ def test_a_comment_hidden_by_staff_leaves_the_shared_page(admin_client):
     )
     assert hidden.status_code == 302
     assert "spam.example" not in anonymous_get(post.get_absolute_url()).content.decode()
+
+
+def test_a_process_keeps_its_own_copy_at_most_a_second_after_another_one_changed_content(
+    settings,
+):
+    from django.core.cache import cache
+
+    from core.pagecache import GENERATION_KEY
+
+    settings.PAGE_CACHE_LOCAL_SECONDS = 1
+    post = published_post("First headline")
+    assert "First headline" in anonymous_get("/news/").content.decode()
+    # Another process edits the post: the rows change and the generation goes, and this
+    # process hears nothing of it.
+    NewsPost.objects.filter(pk=post.pk).update(title="Second headline")
+    cache.delete(GENERATION_KEY)
+    assert "First headline" in anonymous_get("/news/").content.decode()
+    time.sleep(1.1)
+    assert "Second headline" in anonymous_get("/news/").content.decode()
+    # A change this process makes itself is shown at once.
+    post.refresh_from_db()
+    post.title = "Third headline"
+    post.save()
+    assert "Third headline" in anonymous_get("/news/").content.decode()
