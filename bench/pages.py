@@ -192,10 +192,13 @@ def main():
     results = {}
     for variant in variants:
         timeout = {"PAGE_CACHE_TIMEOUT": "0"} if variant == "off" else {}
-        print(f"page cache {variant}:", flush=True)
+        load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
+        print(f"page cache {variant} (load average {load}):", flush=True)
         results[variant] = measure(pages, {**env, **timeout}, args, manifest)
 
-    print(f"\npublic pages, wrk -t2 -c{args.connections} -d{args.duration}s, anonymous visitor, "
+    load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
+    print(f"\nload average at the end (1 / 5 / 15 min): {load} on {os.cpu_count()} cores")
+    print(f"public pages, wrk -t2 -c{args.connections} -d{args.duration}s, anonymous visitor, "
           "DJANGO_ENV=production, gunicorn config/gunicorn.py")  # fmt: skip
     print(f"{'page':30} {'cache':5} {'req/s':>8} {'p99 ms':>8} {'ratio':>6}  target")
     for index, (label, _path, _) in enumerate(results[variants[0]]):
@@ -203,10 +206,11 @@ def main():
             f = results[variant][index][2]
             ratio = f["rps"] / results[variant][0][2]["rps"]
             met = ratio >= TARGET_RATIO and f["p99_ms"] < TARGET_P99_MS and not f["non2xx"]
+            verdict = "reference" if index == 0 else ("met" if met else "MISSED")
             notes = f" non-2xx {f['non2xx']}" if f["non2xx"] else ""
             notes += f" socket errors {f['errors']}" if f["errors"] else ""
             print(f"{label:30} {variant:5} {f['rps']:>8.0f} {f['p99_ms']:>8.1f} {ratio:>6.2f}  "
-                  f"{'met' if met else 'MISSED'}{notes}")  # fmt: skip
+                  f"{verdict}{notes}")  # fmt: skip
     print("\npaths:")
     for label, path, _ in results[variants[0]]:
         print(f"  {label:30} {path}")
