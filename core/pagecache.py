@@ -49,6 +49,7 @@ PAGE_KEY_PREFIX = "pagecache:page"
 HIT_HEADER = "X-Page-Cache"
 MAX_PAGE_BYTES = 2_000_000
 LOCAL_MAX_PAGES = 500
+WARNING_QUIET_SECONDS = 30
 
 # Apps whose models public pages show; any save or delete there rebuilds the pages.
 CONTENT_APPS = ["foundation", "sponsors", "releases", "repoconfig", "benchmarks", "trends"]
@@ -89,8 +90,22 @@ def content_changed(**kwargs) -> None:
     _LastSeen.forget()
     try:
         cache.delete(GENERATION_KEY)
-    except Exception:
-        logger.warning("page cache: could not discard the content generation", exc_info=True)
+    except Exception as error:
+        _warn_unavailable("discard", error)
+
+
+class _Warned:
+    at = -math.inf
+
+
+def _warn_unavailable(operation: str, error: Exception) -> None:
+    """One line per process every WARNING_QUIET_SECONDS, not one per request."""
+    now = time.monotonic()
+    if now - _Warned.at >= WARNING_QUIET_SECONDS:
+        _Warned.at = now
+        logger.warning(
+            "page cache %s failed (%s): pages are built uncached", operation, type(error).__name__
+        )
 
 
 def _content_saved(sender, using=None, **kwargs):
@@ -153,15 +168,14 @@ def _page_key(generation: str, address: str) -> str:
     return f"{PAGE_KEY_PREFIX}:{generation}:{address}"
 
 
-def _lookup(request) -> tuple[str, str, dict | None]:
-    """The current generation, the page's address digest, and the page if stored."""
-    address = _address_digest(request)
+def _lookup(address: str) -> tuple[str, dict | None]:
+    """The current generation, and the page at this address digest if stored."""
     now = time.monotonic()
     generation = _LastSeen.generation
     if now - _LastSeen.checked_at < settings.PAGE_CACHE_LOCAL_SECONDS:
         local = _LastSeen.pages.get(address)
         if local is not None and local[0] == generation:
-            return generation, address, local[1]
+            return generation, local[1]
     guessed = _page_key(generation, address)
     found = cache.get_many([GENERATION_KEY, guessed])
     current = found.get(GENERATION_KEY) or _start_generation()
@@ -173,7 +187,7 @@ def _lookup(request) -> tuple[str, str, dict | None]:
         stored = cache.get(_page_key(current, address))
     if stored is not None:
         _remember(address, current, stored)
-    return current, address, stored
+    return current, stored
 
 
 def _remember(address: str, generation: str, stored: dict) -> None:
@@ -266,11 +280,12 @@ class AnonymousPageCacheMiddleware:
                 _make_private(response)
             return response
 
+        address = _address_digest(request)
         generation = None
         try:
-            generation, address, stored = _lookup(request)
-        except Exception:
-            logger.warning("page cache unavailable; building the page", exc_info=True)
+            generation, stored = _lookup(address)
+        except Exception as error:
+            _warn_unavailable("read", error)
             stored = None
         if stored is not None:
             return self._replay(request, stored)
@@ -295,8 +310,8 @@ class AnonymousPageCacheMiddleware:
                 cache.set(
                     _page_key(generation, address), entry, timeout=settings.PAGE_CACHE_TIMEOUT
                 )
-            except Exception:
-                logger.warning("page cache unavailable; page not stored", exc_info=True)
+            except Exception as error:
+                _warn_unavailable("write", error)
             else:
                 _remember(address, generation, entry)
         response[HIT_HEADER] = "miss"

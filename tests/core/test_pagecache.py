@@ -1,5 +1,6 @@
 """The anonymous page cache: shared pages are fresh, never personal, and CDN-friendly."""
 
+import math
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -226,8 +227,11 @@ def test_the_contact_form_works_while_pages_are_cached(mailoutbox):
     assert other.context["csrf_token"] != token
 
 
-def test_pages_are_built_when_the_cache_is_down(settings):
+def test_pages_are_built_when_the_cache_is_down(settings, caplog):
+    from core import pagecache
+
     published_post("Still here")
+    pagecache._Warned.at = -math.inf
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -239,6 +243,8 @@ def test_pages_are_built_when_the_cache_is_down(settings):
         assert response.status_code == 200
         assert HIT_HEADER not in response or response[HIT_HEADER] == "miss"
     assert "Still here" in anonymous_get("/news/").content.decode()
+    warnings = [r for r in caplog.records if r.name == "core.pagecache"]
+    assert len(warnings) == 1 and "pages are built uncached" in warnings[0].getMessage()
 
 
 def test_a_comment_hidden_by_staff_leaves_the_shared_page(admin_client):
