@@ -286,3 +286,19 @@ def test_a_process_keeps_its_own_copy_at_most_a_second_after_another_one_changed
     post.title = "Third headline"
     post.save()
     assert "Third headline" in anonymous_get("/news/").content.decode()
+
+
+def test_stored_pages_are_served_while_the_database_is_down(monkeypatch):
+    from django.db import DatabaseError
+    from django.db.backends.utils import CursorWrapper
+
+    published_post("Served from the cache")
+    anonymous_get("/news/")
+
+    def database_down(*args, **kwargs):
+        raise DatabaseError("connection refused")
+
+    monkeypatch.setattr(CursorWrapper, "execute", database_down)
+    response = anonymous_get("/news/")
+    assert response.status_code == 200 and response[HIT_HEADER] == "hit"
+    assert "Served from the cache" in response.content.decode()
