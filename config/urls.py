@@ -20,6 +20,7 @@ urlpatterns = [
     path("", include("feedback.urls")),
     path("", include("feedback.trends.urls")),
     path("", include("benchmarks.urls")),
+    path("", include("donations.urls")),
 ]
 
 if settings.DEBUG:
