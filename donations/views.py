@@ -142,4 +142,6 @@ def funding_csv(request):
 
 
 def _csv_value(state: str, value) -> str:
-    return {"withheld": "withheld", "none": ""}.get(state) or f"{value:.2f}"
+    if state == "shown":
+        return f"{value:.2f}"
+    return "withheld" if state == "withheld" else ""
