@@ -6,7 +6,7 @@ import pytest
 import stripe
 
 from donations.signing import manage_token
-from tests.donations.factories import DonationFactory, GiftFactory
+from tests.donations.factories import GiftFactory
 from tests.foundation.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
