@@ -68,9 +68,13 @@ def test_two_clicks_a_preset_amount_goes_to_checkout_as_one_payment(client, sess
 
 def test_a_monthly_custom_gift_is_a_monthly_subscription(client, sessions):
     response = give(
-        client, frequency="monthly", preset="custom", custom_amount="12.50", currency="USD",
+        client,
+        frequency="monthly",
+        preset="custom",
+        custom_amount="12.50",
+        currency="USD",
         email="ada@example.org",
-    )  # fmt: skip
+    )
     assert response.status_code == 302
     [session] = sessions
     assert session["mode"] == "subscription"

@@ -55,13 +55,18 @@ def test_the_same_contributor_twice_counts_once():
 def sponsor_payment(kind, amount, when):
     programme = ProgrammeFactory(kind=kind, name=kind.title())
     sponsorship = Sponsorship.objects.create(
-        organisation=OrganisationFactory(), tier=TierFactory(programme=programme),
-        payment_method=Sponsorship.Payment.CARD_ONCE, terms={},
-    )  # fmt: skip
+        organisation=OrganisationFactory(),
+        tier=TierFactory(programme=programme),
+        payment_method=Sponsorship.Payment.CARD_ONCE,
+        terms={},
+    )
     Payment.objects.create(
-        sponsorship=sponsorship, stripe_id=f"pi_{sponsorship.pk}", amount=amount, currency="EUR",
+        sponsorship=sponsorship,
+        stripe_id=f"pi_{sponsorship.pk}",
+        amount=amount,
+        currency="EUR",
         paid_at=when,
-    )  # fmt: skip
+    )
 
 
 class FundingPageTests(TestCase):

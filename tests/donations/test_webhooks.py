@@ -93,9 +93,16 @@ def test_a_refund_is_recorded_even_before_its_gift_is_known(deliver):
     refund = stripe_events.event(
         "evt_refund",
         "charge.refunded",
-        {"id": "ch_1", "object": "charge", "payment_intent": "pi_donation_1", "customer": "cus_donor_1",
-         "amount_refunded": 1000, "currency": "eur", "created": 1773144000},
-    )  # fmt: skip
+        {
+            "id": "ch_1",
+            "object": "charge",
+            "payment_intent": "pi_donation_1",
+            "customer": "cus_donor_1",
+            "amount_refunded": 1000,
+            "currency": "eur",
+            "created": 1773144000,
+        },
+    )
     assert deliver(refund).content == b"processed\n"
     assert Refund.objects.get().donation is None
     deliver(stripe_events.checkout_completed(donation))
