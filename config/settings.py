@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "feedback.trends",
     "benchmarks",
     "donations",
+    "sponsors.benefits",
 ]
 
 MIDDLEWARE = [
@@ -205,6 +206,10 @@ DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
 DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
 # A funding figure is published only when this many different contributors make it up.
 FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=5)
+
+# Sponsor benefits (sponsors.benefits): reminders start this many days before an item is due.
+BENEFIT_REMINDER_DAYS = env.int("BENEFIT_REMINDER_DAYS", default=14)
+BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 1024 + 64 * 1024)
 
 # Feedback plugin endpoint (feedback app).
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)

@@ -15,6 +15,7 @@ urlpatterns = [
     path("", include("core.urls")),
     path("", include("foundation.urls")),
     path("", include("sponsors.urls")),
+    path("", include("sponsors.benefits.urls")),
     path("", include("releases.repoconfig.urls")),
     path("", include("releases.urls")),
     path("", include("feedback.urls")),
