@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "feedback",
     "feedback.trends",
     "benchmarks",
+    "donations",
+    "sponsors.benefits",
 ]
 
 MIDDLEWARE = [
@@ -201,6 +203,23 @@ RATELIMIT_VIEW = "core.views.rate_limited"
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="whsec_local_development")
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+
+# Donations and the public funding page (donations app). Stripe gives each webhook
+# endpoint its own signing secret: /donate/stripe-webhook/ has this one.
+STRIPE_DONATIONS_WEBHOOK_SECRET = env.str(
+    "STRIPE_DONATIONS_WEBHOOK_SECRET", default="whsec_local_development_donations"
+)
+STRIPE_WEBHOOK_TOLERANCE_SECONDS = env.int("STRIPE_WEBHOOK_TOLERANCE_SECONDS", default=300)
+DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])
+DONATION_PRESET_AMOUNTS = env.list("DONATION_PRESET_AMOUNTS", cast=int, default=[10, 25, 50, 100, 250])
+DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
+DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
+# A funding figure is published only when this many different contributors make it up.
+FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=5)
+
+# Sponsor benefits (sponsors.benefits): reminders start this many days before an item is due.
+BENEFIT_REMINDER_DAYS = env.int("BENEFIT_REMINDER_DAYS", default=14)
+BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 1024 + 64 * 1024)
 
 # Feedback plugin endpoint (feedback app).
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)

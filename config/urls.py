@@ -15,11 +15,13 @@ urlpatterns = [
     path("", include("core.urls")),
     path("", include("foundation.urls")),
     path("", include("sponsors.urls")),
+    path("", include("sponsors.benefits.urls")),
     path("", include("releases.repoconfig.urls")),
     path("", include("releases.urls")),
     path("", include("feedback.urls")),
     path("", include("feedback.trends.urls")),
     path("", include("benchmarks.urls")),
+    path("", include("donations.urls")),
 ]
 
 if settings.DEBUG:

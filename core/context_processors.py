@@ -7,6 +7,7 @@ NAVIGATION = [
     ("Download", "/download/"),
     ("Usage statistics", "/feedback/"),
     ("Benchmarks", "/benchmarks/"),
+    ("Donate", "/donate/"),
 ]
 
 

@@ -1,0 +1,84 @@
+from decimal import Decimal
+
+from django import forms
+from django.conf import settings
+
+from donations.models import Donation
+
+CUSTOM = "custom"
+
+
+def _preset_choices():
+    presets = [(str(amount), f"{amount}") for amount in settings.DONATION_PRESET_AMOUNTS]
+    return [*presets, (CUSTOM, "Another amount")]
+
+
+class DonationForm(forms.Form):
+    frequency = forms.ChoiceField(
+        choices=Donation.Frequency.choices,
+        initial=Donation.Frequency.ONCE,
+        widget=forms.RadioSelect,
+        label="How often",
+    )
+    preset = forms.ChoiceField(choices=_preset_choices, widget=forms.RadioSelect, label="Amount")
+    custom_amount = forms.DecimalField(
+        required=False,
+        max_digits=8,
+        decimal_places=2,
+        label="Another amount",
+        widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.01"}),
+    )
+    currency = forms.ChoiceField(label="Currency")
+    email = forms.EmailField(
+        required=False,
+        label="E-mail for the receipt",
+        help_text="Optional here: Stripe's payment page asks for it otherwise.",
+    )
+    show_on_wall = forms.BooleanField(
+        required=False, label="Thank me by name on the public donor wall"
+    )
+    public_name = forms.CharField(
+        required=False,
+        max_length=80,
+        label="Name to show",
+        help_text="Only shown if you tick the box above. The amount is never shown.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        currencies = settings.DONATION_CURRENCIES
+        self.fields["currency"].choices = [(code, code) for code in currencies]
+        self.fields["currency"].initial = currencies[0]
+        self.fields["preset"].initial = str(settings.DONATION_PRESET_AMOUNTS[1])
+
+    def clean(self):
+        data = super().clean()
+        preset = data.get("preset")
+        if preset == CUSTOM:
+            amount = data.get("custom_amount")
+            if amount is None:
+                self.add_error("custom_amount", "Type the amount you would like to give.")
+                return data
+        elif preset:
+            amount = Decimal(preset)
+        else:
+            return data
+        minimum = Decimal(settings.DONATION_MINIMUM_AMOUNT)
+        maximum = Decimal(settings.DONATION_MAXIMUM_AMOUNT)
+        field = "custom_amount" if preset == CUSTOM else "preset"
+        if amount < minimum:
+            self.add_error(field, f"The smallest gift we can take is {minimum:,.2f}.")
+        elif amount > maximum:
+            self.add_error(
+                field,
+                f"For gifts over {maximum:,.0f}, please write to us: we will send an invoice.",
+            )
+        data["amount"] = amount
+        if data.get("show_on_wall") and not data.get("public_name", "").strip():
+            self.add_error("public_name", "Type the name to show, or untick the donor wall box.")
+        data["public_name"] = data.get("public_name", "").strip()
+        return data
+
+
+class ManageLinkForm(forms.Form):
+    email = forms.EmailField(label="The e-mail address you gave with")

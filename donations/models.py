@@ -1,0 +1,142 @@
+"""Gifts from individuals, the Stripe events that moved them, and the yearly goal.
+
+A ``Donation`` is one intention to give (one-off or monthly); each money movement it
+causes is a ``Gift`` (one for a one-off donation, one per paid invoice for a monthly
+one), and a refund is a ``Refund`` of a Stripe charge. The public funding page reads
+only aggregates of these rows.
+"""
+
+import uuid
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class DonationQuerySet(models.QuerySet):
+    def of_user(self, user):
+        """Gifts made while signed in, or to any e-mail address the account has verified."""
+        emails = user.emailaddress_set.filter(verified=True).values_list("email", flat=True)
+        return self.filter(Q(user=user) | Q(email__in=emails))
+
+    def given(self):
+        """Donations that have moved money at least once."""
+        return self.filter(gifts__isnull=False).distinct()
+
+    def on_donor_wall(self):
+        return self.given().filter(show_on_wall=True).exclude(public_name="")
+
+
+class Donation(models.Model):
+    class Frequency(models.TextChoices):
+        ONCE = "once", "One-off"
+        MONTHLY = "monthly", "Monthly"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for payment"
+        PAID = "paid", "Paid"
+        ACTIVE = "active", "Active (monthly)"
+        PAST_DUE = "past_due", "Payment failed"
+        CANCELLED = "cancelled", "Cancelled"
+
+    reference = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    email = models.EmailField(blank=True, help_text="Given here or on Stripe's payment page.")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="donations",
+    )
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    frequency = models.CharField(max_length=10, choices=Frequency.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    public_name = models.CharField(
+        max_length=80, blank=True, help_text="Shown on the donor wall only when allowed."
+    )
+    show_on_wall = models.BooleanField(default=False)
+    stripe_checkout_session_id = models.CharField(max_length=255, blank=True, db_index=True)
+    stripe_customer_id = models.CharField(max_length=255, blank=True, db_index=True)
+    stripe_subscription_id = models.CharField(max_length=255, blank=True, db_index=True)
+    stripe_payment_intent_id = models.CharField(max_length=255, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = DonationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return (
+            f"{self.amount} {self.currency} {self.get_frequency_display().lower()} ({self.email})"
+        )
+
+
+class Gift(models.Model):
+    """Money received: a paid one-off donation or one paid invoice of a monthly one."""
+
+    donation = models.ForeignKey(Donation, on_delete=models.PROTECT, related_name="gifts")
+    stripe_id = models.CharField(
+        max_length=255, unique=True, help_text="The payment intent or invoice that paid it."
+    )
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    paid_at = models.DateTimeField()
+    receipt_url = models.URLField(max_length=500, blank=True)
+
+    class Meta:
+        ordering = ["-paid_at"]
+
+    def __str__(self):
+        return f"{self.amount} {self.currency} on {self.paid_at:%Y-%m-%d}"
+
+
+class Refund(models.Model):
+    """A refunded charge; linked to its donation as soon as the donation is known."""
+
+    stripe_charge_id = models.CharField(max_length=255, unique=True)
+    donation = models.ForeignKey(
+        Donation, null=True, blank=True, on_delete=models.PROTECT, related_name="refunds"
+    )
+    payment_intent_id = models.CharField(max_length=255, blank=True, db_index=True)
+    invoice_id = models.CharField(max_length=255, blank=True, db_index=True)
+    customer_id = models.CharField(max_length=255, blank=True, db_index=True)
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    refunded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-refunded_at"]
+
+    def __str__(self):
+        return f"refund of {self.amount} {self.currency} ({self.stripe_charge_id})"
+
+
+class DonationStripeEvent(models.Model):
+    """Each Stripe event id once: replays are acknowledged and change nothing."""
+
+    event_id = models.CharField(max_length=255, unique=True)
+    type = models.CharField(max_length=80)
+    outcome = models.CharField(max_length=20)
+    received_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.type} {self.event_id}"
+
+
+class FundingGoal(models.Model):
+    year = models.PositiveSmallIntegerField()
+    currency = models.CharField(max_length=3, default="EUR")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    description = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-year"]
+        constraints = [
+            models.UniqueConstraint(fields=["year", "currency"], name="one_goal_per_year_currency")
+        ]
+
+    def __str__(self):
+        return f"{self.year}: {self.amount} {self.currency}"

@@ -1,0 +1,238 @@
+"""Donation workflows: start a gift, record what Stripe reports, open the customer portal.
+
+Every recording function is idempotent (gifts and refunds are keyed by their Stripe
+ids), so Stripe's replays and out-of-order deliveries leave the same state.
+"""
+
+import logging
+import uuid
+from datetime import UTC, datetime
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Q
+
+from donations import notifications, stripe_gateway
+from donations.models import Donation, Gift, Refund
+
+logger = logging.getLogger(__name__)
+D = Donation.Status
+
+
+class PaymentServiceUnavailable(Exception):
+    """Stripe could not be reached or refused the request; nothing was saved."""
+
+
+def start(
+    *,
+    email: str,
+    amount: Decimal,
+    currency: str,
+    monthly: bool,
+    public_name: str,
+    show_on_wall: bool,
+    user,
+    success_url: str,
+    cancel_url: str,
+) -> str:
+    """Open a Stripe Checkout session, then record the pending donation; returns its URL.
+
+    Stripe answers first: if it cannot, no row is written and the caller says so.
+    """
+    reference = uuid.uuid4()
+    frequency = Donation.Frequency.MONTHLY if monthly else Donation.Frequency.ONCE
+    try:
+        session_id, url = stripe_gateway.checkout_url(
+            reference=str(reference),
+            email=email,
+            amount=amount,
+            currency=currency,
+            monthly=monthly,
+            description=f"{frequency.label} gift to the MariaDB Foundation",
+            success_url=success_url,
+            cancel_url=cancel_url,
+        )
+    except stripe_gateway.StripeError as error:
+        logger.warning(
+            "Stripe refused or could not open a donation checkout: %s", type(error).__name__
+        )
+        raise PaymentServiceUnavailable from error
+    Donation.objects.create(
+        reference=reference,
+        email=email,
+        user=user if user is not None and user.is_authenticated else None,
+        amount=amount,
+        currency=currency,
+        frequency=frequency,
+        public_name=public_name if show_on_wall else "",
+        show_on_wall=show_on_wall,
+        stripe_checkout_session_id=session_id,
+    )
+    return url
+
+
+def find(reference: str) -> Donation | None:
+    try:
+        return Donation.objects.filter(reference=uuid.UUID(str(reference))).first()
+    except ValueError:
+        return None
+
+
+def stripe_time(timestamp) -> datetime:
+    try:
+        return datetime.fromtimestamp(int(timestamp), tz=UTC)
+    except (TypeError, ValueError, OverflowError, OSError):
+        return datetime.now(tz=UTC)
+
+
+def _link_refunds(donation: Donation):
+    ids = Q(customer_id=donation.stripe_customer_id) if donation.stripe_customer_id else Q(pk=None)
+    if donation.stripe_payment_intent_id:
+        ids |= Q(payment_intent_id=donation.stripe_payment_intent_id)
+    invoices = list(donation.gifts.values_list("stripe_id", flat=True))
+    if invoices:
+        ids |= Q(invoice_id__in=invoices)
+    Refund.objects.filter(donation__isnull=True).filter(ids).update(donation=donation)
+
+
+@transaction.atomic
+def checkout_completed(
+    donation: Donation,
+    *,
+    customer_id: str,
+    subscription_id: str,
+    payment_intent_id: str,
+    amount: Decimal,
+    currency: str,
+    paid: bool,
+    created,
+    email: str = "",
+):
+    donation = Donation.objects.select_for_update().get(pk=donation.pk)
+    donation.email = donation.email or email
+    donation.stripe_customer_id = customer_id or donation.stripe_customer_id
+    donation.stripe_subscription_id = subscription_id or donation.stripe_subscription_id
+    donation.stripe_payment_intent_id = payment_intent_id or donation.stripe_payment_intent_id
+    if donation.status in (D.PENDING, D.PAST_DUE):
+        donation.status = D.ACTIVE if donation.frequency == Donation.Frequency.MONTHLY else D.PAID
+    donation.save()
+    # A monthly gift's money arrives with each paid invoice; a one-off gift's with this.
+    if paid and donation.frequency == Donation.Frequency.ONCE and payment_intent_id:
+        record_gift(
+            donation,
+            stripe_id=payment_intent_id,
+            amount=amount,
+            currency=currency,
+            paid_at=stripe_time(created),
+        )
+    _link_refunds(donation)
+
+
+@transaction.atomic
+def record_gift(
+    donation: Donation,
+    *,
+    stripe_id: str,
+    amount: Decimal,
+    currency: str,
+    paid_at: datetime,
+    receipt_url: str = "",
+    email: str = "",
+) -> Gift:
+    if email and not donation.email:
+        Donation.objects.filter(pk=donation.pk, email="").update(email=email)
+        donation.email = email
+    gift, created = Gift.objects.get_or_create(
+        stripe_id=stripe_id,
+        defaults={
+            "donation": donation,
+            "amount": amount,
+            "currency": currency.upper(),
+            "paid_at": paid_at,
+            "receipt_url": receipt_url,
+        },
+    )
+    if created:
+        if donation.status in (D.PENDING, D.PAST_DUE):
+            monthly = donation.frequency == Donation.Frequency.MONTHLY
+            donation.status = D.ACTIVE if monthly else D.PAID
+            donation.save(update_fields=["status", "updated_at"])
+        _link_refunds(donation)
+        transaction.on_commit(lambda: notifications.send_receipt.delay(gift.pk))
+    return gift
+
+
+def payment_failed(donation: Donation):
+    if donation.status == D.CANCELLED:
+        return
+    Donation.objects.filter(pk=donation.pk).update(status=D.PAST_DUE)
+    transaction.on_commit(lambda: notifications.send_payment_failed.delay(donation.pk))
+
+
+def subscription_cancelled(donation: Donation):
+    Donation.objects.filter(pk=donation.pk).update(status=D.CANCELLED)
+
+
+def donation_for_stripe_ids(
+    *, subscription_id="", payment_intent_id="", customer_id="", invoice_id=""
+) -> Donation | None:
+    lookups = [
+        ("stripe_subscription_id", subscription_id),
+        ("stripe_payment_intent_id", payment_intent_id),
+        ("stripe_customer_id", customer_id),
+    ]
+    for field, value in lookups:
+        if value:
+            found = Donation.objects.filter(**{field: value}).first()
+            if found:
+                return found
+    if invoice_id:
+        gift = Gift.objects.filter(stripe_id=invoice_id).select_related("donation").first()
+        if gift:
+            return gift.donation
+    return None
+
+
+@transaction.atomic
+def record_refund(
+    *,
+    charge_id: str,
+    payment_intent_id: str,
+    invoice_id: str,
+    customer_id: str,
+    amount: Decimal,
+    currency: str,
+    refunded_at: datetime,
+) -> Refund:
+    """Keep the refunded amount of a charge (the latest total Stripe reports for it)."""
+    donation = donation_for_stripe_ids(
+        payment_intent_id=payment_intent_id, customer_id=customer_id, invoice_id=invoice_id
+    )
+    refund, _ = Refund.objects.update_or_create(
+        stripe_charge_id=charge_id,
+        defaults={
+            "donation": donation,
+            "payment_intent_id": payment_intent_id,
+            "invoice_id": invoice_id,
+            "customer_id": customer_id,
+            "amount": amount,
+            "currency": currency.upper(),
+            "refunded_at": refunded_at,
+        },
+    )
+    return refund
+
+
+def portal_url(donation: Donation, return_url: str) -> str:
+    if not donation.stripe_customer_id:
+        raise PaymentServiceUnavailable("This gift has not reached Stripe yet.")
+    try:
+        return stripe_gateway.customer_portal_url(donation.stripe_customer_id, return_url)
+    except stripe_gateway.StripeError as error:
+        logger.warning("Stripe could not open a customer portal: %s", type(error).__name__)
+        raise PaymentServiceUnavailable from error
+
+
+def request_manage_links(email: str):
+    """Mail the manage links of every gift made with this address (silently none)."""
+    transaction.on_commit(lambda: notifications.send_manage_links.delay(email))

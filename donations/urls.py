@@ -1,0 +1,16 @@
+from django.urls import path
+
+from donations import views
+
+app_name = "donations"
+
+urlpatterns = [
+    path("donate/", views.donate, name="donate"),
+    path("donate/thanks/", views.thanks, name="thanks"),
+    path("donate/manage/", views.request_manage_link, name="manage-request"),
+    path("donate/manage/<str:token>/", views.manage, name="manage"),
+    path("donate/my-gifts/", views.my_gifts, name="mine"),
+    path("donate/stripe-webhook/", views.stripe_webhook, name="stripe-webhook"),
+    path("funding/", views.funding, name="funding"),
+    path("funding.csv", views.funding_csv, name="funding-csv"),
+]

@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class BenefitsConfig(AppConfig):
+    name = "sponsors.benefits"
+    label = "benefits"
+    verbose_name = "Sponsor benefits"

@@ -1,0 +1,120 @@
+"""Benefit delivery workflows: create the items a sponsorship is owed, take the sponsor's
+assets, mark items delivered, and remind both sides before things are due."""
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
+from django.db import transaction
+from django.utils import timezone
+
+from sponsors import logos
+from sponsors.benefits import notifications
+from sponsors.benefits.models import Benefit, Delivery
+from sponsors.models import Sponsorship
+
+OWED_STATUSES = (Sponsorship.Status.ACTIVE, Sponsorship.Status.EXPIRING)
+REMIND_AGAIN_AFTER_DAYS = 7
+
+
+def ensure_deliveries(sponsorships) -> int:
+    """Create the missing delivery items of active sponsorships; returns how many."""
+    created = 0
+    for sponsorship in sponsorships:
+        if sponsorship.status not in OWED_STATUSES:
+            continue
+        start = sponsorship.starts_on or timezone.localdate()
+        for benefit in sponsorship.tier.benefit_items.all():
+            needs_sponsor = benefit.asset != Benefit.Asset.NONE
+            _, was_created = Delivery.objects.get_or_create(
+                sponsorship=sponsorship,
+                benefit=benefit,
+                defaults={
+                    "state": Delivery.State.WAITING if needs_sponsor else Delivery.State.TO_DO,
+                    "due_on": start + timedelta(days=benefit.due_days),
+                },
+            )
+            created += was_created
+    return created
+
+
+def ensure_all_deliveries() -> int:
+    owed = Sponsorship.objects.filter(status__in=OWED_STATUSES).select_related("tier")
+    return ensure_deliveries(owed.prefetch_related("tier__benefit_items"))
+
+
+def _validated_logo(delivery: Delivery, upload):
+    clean, _thumbnail = logos.process_logo(upload)
+    extension = clean.name.rsplit(".", 1)[-1].lower()
+    accepted = delivery.benefit.formats
+    if accepted and extension not in accepted and not (extension == "jpg" and "jpeg" in accepted):
+        names = ", ".join(f.upper() for f in accepted)
+        raise ValidationError(
+            f"This benefit needs the logo as {names}; this file is {extension.upper()}."
+        )
+    return clean
+
+
+def submit(delivery: Delivery, *, upload=None, text: str = "", url: str = "") -> Delivery:
+    """The sponsor hands over what the benefit needs. Raises ValidationError and changes nothing."""
+    benefit = delivery.benefit
+    if delivery.state == Delivery.State.DELIVERED:
+        raise ValidationError("This benefit has already been delivered.")
+    if benefit.asset == Benefit.Asset.LOGO:
+        if upload is None:
+            raise ValidationError("Choose the logo file to upload.")
+        delivery.asset_file = _validated_logo(delivery, upload)
+    elif benefit.asset == Benefit.Asset.TEXT:
+        text = text.strip()
+        if not text:
+            raise ValidationError("Type the text.")
+        if len(text) > benefit.text_max_length:
+            raise ValidationError(
+                f"The text is {len(text)} characters; this benefit takes at most {benefit.text_max_length}."
+            )
+        delivery.asset_text = text
+    elif benefit.asset == Benefit.Asset.LINK:
+        URLValidator(schemes=["https", "http"])(url)
+        delivery.asset_url = url
+    else:
+        raise ValidationError("This benefit needs nothing from you.")
+    delivery.state = Delivery.State.TO_DO
+    delivery.submitted_at = timezone.now()
+    delivery.save()
+    return delivery
+
+
+@transaction.atomic
+def mark_delivered(deliveries, staff_user) -> int:
+    now = timezone.now()
+    return (
+        Delivery.objects.filter(pk__in=[d.pk for d in deliveries])
+        .outstanding()
+        .update(state=Delivery.State.DELIVERED, delivered_at=now, delivered_by=staff_user)
+    )
+
+
+def send_reminders(today=None) -> tuple[int, int]:
+    """Remind sponsors of what they owe and staff of what they owe; returns both counts.
+
+    Items due within BENEFIT_REMINDER_DAYS (or overdue) are reminded once a week at most.
+    """
+    today = today or timezone.localdate()
+    horizon = today + timedelta(days=settings.BENEFIT_REMINDER_DAYS)
+    quiet_since = today - timedelta(days=REMIND_AGAIN_AFTER_DAYS - 1)
+    due = Delivery.objects.due_by(horizon).not_reminded_since(quiet_since)
+    waiting = list(due.filter(state=Delivery.State.WAITING).values_list("sponsorship", flat=True))
+    to_do = list(due.filter(state=Delivery.State.TO_DO).values_list("pk", flat=True))
+    sponsorships = sorted(set(waiting))
+    with transaction.atomic():
+        due.filter(state__in=[Delivery.State.WAITING, Delivery.State.TO_DO]).update(
+            reminded_on=today
+        )
+        for sponsorship_id in sponsorships:
+            transaction.on_commit(
+                lambda s=sponsorship_id: notifications.remind_sponsor.delay(s, horizon.isoformat())
+            )
+        if to_do:
+            transaction.on_commit(lambda: notifications.remind_staff.delay(to_do))
+    return len(sponsorships), len(to_do)

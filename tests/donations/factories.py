@@ -1,0 +1,39 @@
+import uuid
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import factory
+
+from donations.models import Donation, FundingGoal, Gift
+
+
+class DonationFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Donation
+
+    reference = factory.LazyFunction(uuid.uuid4)
+    email = factory.Sequence(lambda n: f"donor{n}@example.org")
+    amount = Decimal("25.00")
+    currency = "EUR"
+    frequency = Donation.Frequency.ONCE
+    stripe_checkout_session_id = factory.Sequence(lambda n: f"cs_test_{n}")
+
+
+class GiftFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Gift
+
+    donation = factory.SubFactory(DonationFactory, status=Donation.Status.PAID)
+    stripe_id = factory.Sequence(lambda n: f"pi_test_{n}")
+    amount = factory.LazyAttribute(lambda gift: gift.donation.amount)
+    currency = factory.LazyAttribute(lambda gift: gift.donation.currency)
+    paid_at = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
+
+
+class FundingGoalFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = FundingGoal
+
+    year = 2026
+    currency = "EUR"
+    amount = Decimal("100000")

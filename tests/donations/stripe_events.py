@@ -1,0 +1,78 @@
+"""Stripe-shaped webhook events for donations, signed as Stripe signs them."""
+
+import hashlib
+import hmac
+import json
+import time
+
+WEBHOOK_SECRET = "whsec_test_donations"
+URL = "/donate/stripe-webhook/"
+
+
+def signed(payload: str, secret=WEBHOOK_SECRET, timestamp=None) -> str:
+    timestamp = int(time.time()) if timestamp is None else timestamp
+    signature = hmac.new(secret.encode(), f"{timestamp}.{payload}".encode(), hashlib.sha256)
+    return f"t={timestamp},v1={signature.hexdigest()}"
+
+
+def post(client, event, **kwargs):
+    payload = event if isinstance(event, str) else json.dumps(event)
+    return client.post(
+        URL,
+        payload,
+        content_type="application/json",
+        HTTP_STRIPE_SIGNATURE=signed(payload, **kwargs),
+    )
+
+
+def event(event_id, type_, obj):
+    return {
+        "id": event_id,
+        "object": "event",
+        "type": type_,
+        "created": int(time.time()),
+        "data": {"object": obj},
+        "api_version": "2025-03-31.basil",
+        "livemode": False,
+    }
+
+
+def checkout_completed(donation, *, mode="payment", event_id="evt_cs_1", **extra):
+    obj = {
+        "id": donation.stripe_checkout_session_id,
+        "object": "checkout.session",
+        "mode": mode,
+        "client_reference_id": str(donation.reference),
+        "metadata": {"donation": str(donation.reference)},
+        "customer": "cus_donor_1",
+        "customer_details": {"email": "giver@example.org"},
+        "payment_status": "paid",
+        "amount_total": int(donation.amount * 100),
+        "currency": donation.currency.lower(),
+        "created": 1773144000,
+        "payment_intent": "pi_donation_1" if mode == "payment" else None,
+        "subscription": "sub_donation_1" if mode == "subscription" else None,
+        **extra,
+    }
+    return event(event_id, "checkout.session.completed", obj)
+
+
+def invoice_paid(donation, *, invoice_id="in_donation_1", event_id="evt_in_1", amount=None):
+    obj = {
+        "id": invoice_id,
+        "object": "invoice",
+        "customer": "cus_donor_1",
+        "customer_email": "giver@example.org",
+        "amount_paid": int((amount or donation.amount) * 100),
+        "currency": donation.currency.lower(),
+        "created": 1773144000,
+        "hosted_invoice_url": f"https://invoice.stripe.com/i/{invoice_id}",
+        "parent": {
+            "type": "subscription_details",
+            "subscription_details": {
+                "subscription": "sub_donation_1",
+                "metadata": {"donation": str(donation.reference)},
+            },
+        },
+    }
+    return event(event_id, "invoice.paid", obj)

@@ -1,0 +1,133 @@
+"""The public funding page: income by month and programme that no single gift can be read from."""
+
+from datetime import UTC, datetime
+from decimal import Decimal
+
+import pytest
+from django.test import TestCase
+
+from donations.funding import OTHER, Contribution, publishable_rows
+from sponsors.models import Payment, Sponsorship
+from tests.donations.factories import FundingGoalFactory, GiftFactory
+from tests.sponsors.factories import OrganisationFactory, ProgrammeFactory, TierFactory
+
+MARCH = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
+APRIL = datetime(2026, 4, 2, 12, 0, tzinfo=UTC)
+
+
+def contributions(row, programme, amounts):
+    return [
+        Contribution(row, programme, f"{programme}-{i}", Decimal(a)) for i, a in enumerate(amounts)
+    ]
+
+
+def test_cells_with_enough_contributors_are_published():
+    [row] = publishable_rows(contributions("2026-03", "donor", [10, 20, 30]), ["donor"], minimum=3)
+    assert row.cells == {"donor": Decimal(60)}
+    assert row.total == Decimal(60)
+
+
+def test_small_cells_are_combined_and_withheld_when_still_small():
+    items = contributions("2026-03", "donor", [1] * 5) + contributions(
+        "2026-03", "member", [500, 700]
+    )
+    [row] = publishable_rows(items, ["sponsor", "member", "donor"], minimum=5)
+    assert row.cells == {"sponsor": 0, "donor": Decimal(5), OTHER: None}
+    assert row.withheld
+    assert row.total is None  # the total minus the donors would give the members away
+
+
+def test_small_cells_combined_into_enough_contributors_are_published():
+    items = contributions("2026-03", "member", [100, 200, 300]) + contributions(
+        "2026-03", "sponsor", [1000, 2000]
+    )
+    [row] = publishable_rows(items, ["sponsor", "member", "donor"], minimum=5)
+    assert row.cells == {"donor": 0, OTHER: Decimal(3600)}  # merged programmes have no cell
+    assert row.total == Decimal(3600)
+
+
+def test_the_same_contributor_twice_counts_once():
+    items = [Contribution("2026-03", "donor", "ada", Decimal(5))] * 4
+    [row] = publishable_rows(items, ["donor"], minimum=2)
+    assert row.cells == {OTHER: None}
+
+
+def sponsor_payment(kind, amount, when):
+    programme = ProgrammeFactory(kind=kind, name=kind.title())
+    sponsorship = Sponsorship.objects.create(
+        organisation=OrganisationFactory(),
+        tier=TierFactory(programme=programme),
+        payment_method=Sponsorship.Payment.CARD_ONCE,
+        terms={},
+    )
+    Payment.objects.create(
+        sponsorship=sponsorship,
+        stripe_id=f"pi_{sponsorship.pk}",
+        amount=amount,
+        currency="EUR",
+        paid_at=when,
+    )
+
+
+class FundingPageTests(TestCase):
+    @classmethod
+    def setUpTestData(cls):
+        for amount in (10, 20, 30, 40, 50):
+            GiftFactory(donation__amount=amount, paid_at=MARCH)
+        GiftFactory(donation__amount=500, paid_at=APRIL)
+        sponsor_payment("member", Decimal("5000"), MARCH)
+        FundingGoalFactory(amount=Decimal("1000"), description="two release engineers")
+
+    def test_published_figures_withheld_ones_and_the_goal(self):
+        with self.settings(FUNDING_MIN_CONTRIBUTORS=5):
+            response = self.client.get("/funding/?year=2026")
+        self.assertEqual(response.status_code, 200)
+        self.assertContains(
+            response, '<td class="num" data-label="Individual donors">150.00</td>', html=True
+        )
+        self.assertContains(
+            response,
+            '<td class="num" data-label="Smaller programmes combined"><span class="withheld">withheld</span></td>',
+            html=True,
+        )
+        self.assertNotContains(response, "5,000")
+        self.assertNotContains(response, "500.00")  # April's single gift
+        self.assertContains(
+            response,
+            '<p class="facts-line"><strong>6</strong> individual donors gave in 2026.</p>',
+            html=True,
+        )
+        self.assertContains(response, "of the 2026 goal of 1,000 EUR: two release engineers")
+        self.assertContains(response, "<strong>At least 65%</strong>", html=True)
+
+    def test_the_csv_has_the_same_figures(self):
+        with self.settings(FUNDING_MIN_CONTRIBUTORS=5):
+            response = self.client.get("/funding.csv?year=2026")
+        self.assertEqual(response["Content-Type"], "text/csv; charset=utf-8")
+        lines = response.content.decode().splitlines()
+        self.assertEqual(
+            lines[0],
+            "month,currency,Sponsors,Members,Individual donors,Smaller programmes combined,total",
+        )
+        self.assertIn("2026-03,EUR,0.00,,150.00,withheld,withheld", lines)
+        self.assertIn("2026-04,EUR,0.00,0.00,,withheld,withheld", lines)
+        self.assertIn("2026,EUR,0.00,,650.00,withheld,withheld", lines)
+
+    def test_the_page_reads_a_bounded_number_of_queries(self):
+        for amount in range(60, 100):
+            GiftFactory(donation__amount=amount, paid_at=APRIL)
+        with self.assertNumQueries(6):
+            self.client.get("/funding/?year=2026")
+
+    def test_hostile_years_are_not_found(self):
+        for year in ("abc", "1999", "3000", "2026%00", "٢٠٢٦"):
+            self.assertEqual(self.client.get("/funding/", {"year": year}).status_code, 404)
+
+
+@pytest.mark.django_db
+def test_the_donor_wall_shows_only_names_donors_chose(client):
+    GiftFactory(donation__public_name="Grace H.", donation__show_on_wall=True, paid_at=MARCH)
+    GiftFactory(donation__public_name="Secret", donation__show_on_wall=False, paid_at=MARCH)
+    page = client.get("/funding/?year=2026").content.decode()
+    assert "Grace H." in page
+    assert "Secret" not in page

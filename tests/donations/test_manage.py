@@ -1,0 +1,89 @@
+"""Donors manage their gifts without an account, through the signed link in every receipt."""
+
+from types import SimpleNamespace
+
+import pytest
+import stripe
+
+from donations.signing import manage_token
+from tests.donations.factories import GiftFactory
+from tests.foundation.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+PORTAL_URL = "https://billing.stripe.com/p/session/test_portal"
+
+
+@pytest.fixture
+def portal(monkeypatch):
+    opened = []
+
+    def create(**kwargs):
+        opened.append(kwargs)
+        return SimpleNamespace(url=PORTAL_URL)
+
+    monkeypatch.setattr(stripe.billing_portal.Session, "create", create)
+    return opened
+
+
+def test_the_link_shows_the_gift_and_opens_stripes_portal(client, portal):
+    gift = GiftFactory(donation__stripe_customer_id="cus_donor_7")
+    url = f"/donate/manage/{manage_token(gift.donation.reference)}/"
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "25.00 EUR, one-off" in page.content.decode()
+    response = client.post(url)
+    assert response.status_code == 302
+    assert response["Location"] == PORTAL_URL
+    assert portal == [{"customer": "cus_donor_7", "return_url": f"http://testserver{url}"}]
+
+
+@pytest.mark.parametrize("token", ["nonsense", "a" * 300, "%00", "x:y:z"])
+def test_a_tampered_link_is_not_found(client, portal, token):
+    GiftFactory(donation__stripe_customer_id="cus_donor_7")
+    assert client.get(f"/donate/manage/{token}/").status_code == 404
+    assert client.post(f"/donate/manage/{token}/").status_code == 404
+    assert portal == []
+
+
+def test_stripe_unreachable_while_managing_is_a_plain_message(client, monkeypatch):
+    def down(**kwargs):
+        raise stripe.APIConnectionError("connection refused")
+
+    monkeypatch.setattr(stripe.billing_portal.Session, "create", down)
+    gift = GiftFactory(donation__stripe_customer_id="cus_donor_7")
+    response = client.post(f"/donate/manage/{manage_token(gift.donation.reference)}/", follow=True)
+    assert response.status_code == 200
+    assert "cannot be reached right now" in response.content.decode()
+
+
+def test_a_lost_link_is_sent_again_only_to_the_donors_address(
+    client, mailoutbox, django_capture_on_commit_callbacks
+):
+    gift = GiftFactory(donation__email="ada@example.org")
+    with django_capture_on_commit_callbacks(execute=True):
+        known = client.post("/donate/manage/", {"email": "ADA@example.org"}, follow=True)
+        unknown = client.post("/donate/manage/", {"email": "eve@example.org"}, follow=True)
+    message = "If we have gifts from that address, a message with their links is on its way."
+    assert message in known.content.decode()
+    assert message in unknown.content.decode()
+    [mail] = mailoutbox
+    assert mail.to == ["ada@example.org"]
+    assert manage_token(gift.donation.reference) in mail.body
+
+
+def test_signed_in_donors_see_their_gifts_and_nobody_elses(client):
+    user = UserFactory(email="grace@example.org")
+    user.emailaddress_set.create(email="grace@example.org", verified=True, primary=True)
+    GiftFactory(donation__email="grace@example.org", donation__amount=40)
+    GiftFactory(donation__user=user, donation__email="other@example.org", donation__amount=15)
+    GiftFactory(donation__email="someone@example.org", donation__amount=99)
+    client.force_login(user)
+    page = client.get("/donate/my-gifts/").content.decode()
+    assert "40.00 EUR" in page and "15.00 EUR" in page
+    assert "99.00" not in page
+
+
+def test_my_gifts_asks_strangers_to_sign_in(client):
+    response = client.get("/donate/my-gifts/")
+    assert response.status_code == 302
+    assert "/accounts/login/" in response["Location"]

@@ -1,0 +1,188 @@
+"""Stripe events for donations: verified, processed once each, in any order, never a 500."""
+
+import time
+from decimal import Decimal
+
+import pytest
+
+from donations.models import Donation, DonationStripeEvent, Gift, Refund
+from tests.donations import stripe_events
+from tests.donations.factories import DonationFactory
+
+pytestmark = pytest.mark.django_db
+S = Donation.Status
+
+
+@pytest.fixture
+def deliver(client, django_capture_on_commit_callbacks):
+    def post(event, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return stripe_events.post(client, event, **kwargs)
+
+    return post
+
+
+def test_a_one_off_gift_is_recorded_and_receipted_with_a_manage_link(deliver, mailoutbox):
+    donation = DonationFactory(email="", amount=Decimal("50"))
+    response = deliver(stripe_events.checkout_completed(donation))
+    assert response.status_code == 200
+    assert response.content == b"processed\n"
+    donation.refresh_from_db()
+    assert donation.status == S.PAID
+    assert donation.email == "giver@example.org"
+    assert donation.stripe_customer_id == "cus_donor_1"
+    gift = Gift.objects.get()
+    assert (gift.stripe_id, gift.amount, gift.currency) == ("pi_donation_1", Decimal("50"), "EUR")
+    [mail] = mailoutbox
+    assert mail.to == ["giver@example.org"]
+    assert mail.subject == "Your gift to the MariaDB Foundation: receipt for 50.00 EUR"
+    assert "http://127.0.0.1:8000/donate/manage/" in mail.body
+
+
+def test_the_same_event_twice_records_one_gift_and_one_receipt(deliver, mailoutbox):
+    donation = DonationFactory()
+    deliver(stripe_events.checkout_completed(donation))
+    replay = deliver(stripe_events.checkout_completed(donation))
+    assert replay.content == b"duplicate\n"
+    assert Gift.objects.count() == 1
+    assert len(mailoutbox) == 1
+
+
+def test_a_monthly_gift_in_any_order_records_each_invoice_once(deliver, mailoutbox):
+    donation = DonationFactory(frequency=Donation.Frequency.MONTHLY, email="")
+    # Stripe may deliver the first invoice before the checkout session.
+    assert deliver(stripe_events.invoice_paid(donation)).content == b"processed\n"
+    deliver(stripe_events.checkout_completed(donation, mode="subscription"))
+    deliver(stripe_events.invoice_paid(donation, invoice_id="in_donation_2", event_id="evt_in_2"))
+    donation.refresh_from_db()
+    assert donation.status == S.ACTIVE
+    assert donation.stripe_subscription_id == "sub_donation_1"
+    assert donation.email == "giver@example.org"
+    assert sorted(Gift.objects.values_list("stripe_id", flat=True)) == [
+        "in_donation_1",
+        "in_donation_2",
+    ]
+    assert [mail.to for mail in mailoutbox] == [["giver@example.org"]] * 2
+    assert "cancel the monthly gift" in mailoutbox[0].body
+
+
+def test_a_failed_payment_and_a_cancellation_are_recorded(deliver, mailoutbox):
+    donation = DonationFactory(
+        frequency=Donation.Frequency.MONTHLY,
+        status=S.ACTIVE,
+        stripe_subscription_id="sub_donation_1",
+    )
+    failed = stripe_events.invoice_paid(donation, event_id="evt_fail")
+    failed["type"] = "invoice.payment_failed"
+    deliver(failed)
+    donation.refresh_from_db()
+    assert donation.status == S.PAST_DUE
+    assert "could not be charged" in mailoutbox[0].subject
+    deleted = stripe_events.event(
+        "evt_del",
+        "customer.subscription.deleted",
+        {"id": "sub_donation_1", "object": "subscription"},
+    )
+    assert deliver(deleted).content == b"processed\n"
+    donation.refresh_from_db()
+    assert donation.status == S.CANCELLED
+
+
+def test_a_refund_is_recorded_even_before_its_gift_is_known(deliver):
+    donation = DonationFactory()
+    refund = stripe_events.event(
+        "evt_refund",
+        "charge.refunded",
+        {
+            "id": "ch_1",
+            "object": "charge",
+            "payment_intent": "pi_donation_1",
+            "customer": "cus_donor_1",
+            "amount_refunded": 1000,
+            "currency": "eur",
+            "created": 1773144000,
+        },
+    )
+    assert deliver(refund).content == b"processed\n"
+    assert Refund.objects.get().donation is None
+    deliver(stripe_events.checkout_completed(donation))
+    recorded = Refund.objects.get()
+    assert recorded.donation == donation
+    assert recorded.amount == Decimal("10")
+
+
+def test_a_forged_signature_is_refused(client):
+    donation = DonationFactory()
+    response = stripe_events.post(
+        client, stripe_events.checkout_completed(donation), secret="whsec_someone_else"
+    )
+    assert response.status_code == 400
+    assert not Gift.objects.exists()
+    assert not DonationStripeEvent.objects.exists()
+
+
+def test_a_signature_dated_in_the_future_is_refused(client):
+    donation = DonationFactory()
+    tomorrow = int(time.time()) + 86400
+    response = stripe_events.post(
+        client, stripe_events.checkout_completed(donation), timestamp=tomorrow
+    )
+    assert response.status_code == 400
+    assert not Gift.objects.exists()
+
+
+def test_a_stale_signature_is_refused(client):
+    donation = DonationFactory()
+    response = stripe_events.post(
+        client, stripe_events.checkout_completed(donation), timestamp=int(time.time()) - 3600
+    )
+    assert response.status_code == 400
+
+
+def _with_amount(donation, value):
+    event = stripe_events.checkout_completed(donation)
+    event["data"]["object"]["amount_total"] = value
+    return event
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda donation: "[1, 2, 3]",
+        lambda donation: "not json",
+        lambda donation: {"type": "checkout.session.completed", "data": {"object": {}}},
+        lambda donation: {"id": "evt_x", "type": "checkout.session.completed"},
+        lambda donation: {"id": "evt_x", "type": "checkout.session.completed", "data": []},
+        lambda donation: {"id": "evt_x", "type": ["x"], "data": {"object": {}}},
+        lambda donation: stripe_events.event(
+            "evt_x", "checkout.session.completed", {"metadata": {"donation": "not-a-uuid"}}
+        ),
+        lambda donation: stripe_events.event(
+            "evt_x",
+            "checkout.session.completed",
+            {"metadata": {"donation": "6f1c2a36-0bb5-4a0e-9c53-000000000000"}},
+        ),
+        lambda donation: _with_amount(donation, "12.5"),
+        lambda donation: _with_amount(donation, -100),
+        lambda donation: stripe_events.event("evt_x", "charge.refunded", {"id": 5}),
+        lambda donation: stripe_events.event(
+            "evt_x", "invoice.paid", {"id": "in_1", "metadata": ["donation"]}
+        ),
+    ],
+)
+def test_signed_events_of_unexpected_shape_never_answer_500(client, make):
+    donation = DonationFactory()
+    response = stripe_events.post(client, make(donation))
+    assert response.status_code in (200, 400)
+    if response.status_code == 200:
+        assert response.content == b"ignored\n"
+    assert not Gift.objects.exists()
+    donation.refresh_from_db()
+    assert donation.status == S.PENDING
+
+
+def test_an_oversized_event_is_refused_before_it_is_read(client):
+    response = client.post(
+        stripe_events.URL, "x", content_type="application/json", CONTENT_LENGTH=str(5 * 1024 * 1024)
+    )
+    assert response.status_code == 413
