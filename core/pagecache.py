@@ -52,16 +52,26 @@ LOCAL_MAX_PAGES = 500
 WARNING_QUIET_SECONDS = 30
 
 # Apps whose models public pages show; any save or delete there rebuilds the pages.
-CONTENT_APPS = ["foundation", "sponsors", "releases", "repoconfig", "benchmarks", "trends"]
+CONTENT_APPS = [
+    "foundation",
+    "sponsors",
+    "releases",
+    "repoconfig",
+    "benchmarks",
+    "trends",
+    "donations",
+]
 # Models of those apps that no public page shows (or, for rollups, that change only in
 # bulk: their RollupState row is saved in the same transaction).
 NOT_SHOWN = {
     "foundation.contactmessage",
-    "sponsors.payment",
     "sponsors.sponsorshipevent",
     "sponsors.stripeevent",
     "sponsors.invitation",
     "trends.rollup",
+    # A donation shows publicly only through its gifts (saved when Stripe confirms one).
+    "donations.donation",
+    "donations.donationstripeevent",
 }
 ADMIN_PATH_PREFIX = "/admin/"
 # Paths that are never shared: accounts, staff, APIs with their own caching, endpoints.
@@ -74,6 +84,9 @@ PRIVATE_PATH_PREFIXES = (
     "/feedback_plugin/",
     "/healthz",
     "/stripe/",
+    "/donate/manage/",
+    "/donate/my-gifts/",
+    "/donate/stripe-webhook/",
 )
 
 _scheduled_changes: list[Callable[[datetime], datetime | None]] = []

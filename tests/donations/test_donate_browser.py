@@ -16,7 +16,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_a_monthly_gift_from_the_form_to_the_thank_you_page(live_server, browser, monkeypatch, width):
+def test_a_monthly_gift_from_the_form_to_the_thank_you_page(
+    live_server, browser, monkeypatch, width
+):
     sessions = []
 
     def create_session(**kwargs):

@@ -4,9 +4,13 @@ from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
-from django.test import TestCase
+from django.db import connection
+from django.test import Client, TestCase
+from django.test.utils import CaptureQueriesContext
 
+from core.pagecache import HIT_HEADER
 from donations.funding import OTHER, Contribution, publishable_rows
+from donations.signing import manage_token
 from sponsors.models import Payment, Sponsorship
 from tests.donations.factories import FundingGoalFactory, GiftFactory
 from tests.sponsors.factories import OrganisationFactory, ProgrammeFactory, TierFactory
@@ -116,8 +120,9 @@ class FundingPageTests(TestCase):
     def test_the_page_reads_a_bounded_number_of_queries(self):
         for amount in range(60, 100):
             GiftFactory(donation__amount=amount, paid_at=APRIL)
-        with self.assertNumQueries(6):
+        with CaptureQueriesContext(connection) as queries:
             self.client.get("/funding/?year=2026")
+        self.assertLessEqual(len(queries), 8)
 
     def test_hostile_years_are_not_found(self):
         for year in ("abc", "1999", "3000", "2026%00", "٢٠٢٦"):
@@ -131,3 +136,22 @@ def test_the_donor_wall_shows_only_names_donors_chose(client):
     page = client.get("/funding/?year=2026").content.decode()
     assert "Grace H." in page
     assert "Secret" not in page
+
+
+@pytest.mark.django_db
+def test_a_recorded_gift_rebuilds_the_shared_funding_page(settings):
+    settings.FUNDING_MIN_CONTRIBUTORS = 1
+    first = Client().get("/funding/?year=2026")
+    assert "Grace H." not in first.content.decode()
+    GiftFactory(donation__public_name="Grace H.", donation__show_on_wall=True, paid_at=MARCH)
+    assert "Grace H." in Client().get("/funding/?year=2026").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_donors_manage_page_is_never_shared(client):
+    gift = GiftFactory()
+    url = f"/donate/manage/{manage_token(gift.donation.reference)}/"
+    Client().get(url)
+    response = Client().get(url)
+    assert response.status_code == 200
+    assert response.get(HIT_HEADER) != "hit"
