@@ -191,6 +191,10 @@ RATELIMIT_VIEW = "core.views.rate_limited"
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="whsec_local_development")
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+# Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.
+STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
+# The year whose tiers are offered; empty means the current calendar year.
+SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
 
 # Feedback plugin endpoint (feedback app).
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)

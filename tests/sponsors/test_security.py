@@ -83,8 +83,10 @@ def test_dashboard_lists_only_own_organisations(client, world):
 
 def test_profile_changes_wait_for_staff_approval(client, world):
     client.force_login(world["owner"])
-    client.post(f"/sponsors/organisations/{world['org'].pk}/profile/",
-                {"name": "New Name", "website": "https://new.example", "description": "x"})  # fmt: skip
+    client.post(
+        f"/sponsors/organisations/{world['org'].pk}/profile/",
+        {"name": "New Name", "website": "https://new.example", "description": "x"},
+    )
     org = Organisation.objects.get()
     assert org.name != "New Name" and org.pending_changes["name"] == "New Name"
     services.approve_profile_change(org)
