@@ -119,13 +119,21 @@ def sanitise_svg(data: bytes) -> bytes:
     return tostring(root, encoding="utf-8")
 
 
+def too_large(size: int) -> ValidationError:
+    return ValidationError(f"The logo is {size // 1024} KiB; the limit is {MAX_BYTES // 1024} KiB.")
+
+
 def process_logo(upload, height=120):
-    """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError."""
-    data = upload.read()
+    """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError.
+
+    The size is checked before a byte is read (Django has streamed a large upload to a
+    temporary file, not to memory), and no more than the limit is ever read.
+    """
+    if upload.size > MAX_BYTES:
+        raise too_large(upload.size)
+    data = upload.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise ValidationError(
-            f"The logo is {len(data) // 1024} KiB; the limit is {MAX_BYTES // 1024} KiB."
-        )
+        raise too_large(len(data))
     stem = re.sub(r"[^A-Za-z0-9_-]", "-", upload.name.rsplit(".", 1)[0])[:50] or "logo"
     if data.lstrip()[:5] in (b"<?xml", b"<svg ") or upload.name.lower().endswith(".svg"):
         return ContentFile(sanitise_svg(data), name=f"{stem}.svg"), None

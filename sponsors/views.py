@@ -1,4 +1,5 @@
 import logging
+from functools import wraps
 
 from django.conf import settings
 from django.contrib import messages
@@ -8,10 +9,10 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
-from sponsors import services, webhooks
+from sponsors import logos, services, webhooks
 from sponsors.forms import (
     ApplicationForm,
     CardForm,
@@ -23,6 +24,38 @@ from sponsors.forms import (
 from sponsors.models import Invitation, Organisation, Programme, Sponsorship, Tier
 
 logger = logging.getLogger(__name__)
+
+# A logo plus the other fields of its form; nginx has its own, larger limit.
+LOGO_REQUEST_LIMIT = logos.MAX_BYTES + 64 * 1024
+
+
+def refuse_oversized_logo(redirect_to):
+    """Refuse a logo upload by its declared length before a byte of the body is read.
+
+    The CSRF check reads the body, so it runs after this one; a refused request changes
+    nothing. Django reads no body whose length it is not told.
+    """
+
+    def decorator(view):
+        protected = csrf_protect(view)
+
+        @csrf_exempt
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            declared = request.META.get("CONTENT_LENGTH") or "0"
+            length = int(declared) if declared.isdigit() else 0
+            if request.method == "POST" and length > LOGO_REQUEST_LIMIT:
+                messages.error(
+                    request,
+                    f"The upload is {length // 1024} KiB; "
+                    f"a logo may be up to {logos.MAX_BYTES // 1024} KiB.",
+                )
+                return redirect(redirect_to(request, *args, **kwargs))
+            return protected(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
 
 
 def programmes(request):
@@ -50,6 +83,7 @@ def supporters(request):
 
 
 @login_required
+@refuse_oversized_logo(lambda request, tier_id: request.path)
 def apply(request, tier_id):
     tier = get_object_or_404(Tier.objects.offered(), pk=tier_id)
     form = ApplicationForm(request.POST or None, user=request.user)
@@ -213,6 +247,7 @@ def edit_profile(request, pk):
 
 @require_POST
 @login_required
+@refuse_oversized_logo(lambda request, pk: reverse("sponsors:organisation", args=[pk]))
 def upload_logo(request, pk):
     org = _own_organisation(request, pk)
     form = LogoForm(request.POST, request.FILES)
