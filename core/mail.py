@@ -14,5 +14,6 @@ MAIL_TASK_OPTIONS = {"autoretry_for": (OSError,), "retry_backoff": True, "max_re
 
 def send_templated_mail(template_prefix: str, context: dict, recipients: list[str]) -> int:
     subject = " ".join(render_to_string(f"{template_prefix}_subject.txt", context).split())
-    body = render_to_string(f"{template_prefix}_body.txt", context)
+    # Template files end with a newline after their last tag; the mail ends with one.
+    body = render_to_string(f"{template_prefix}_body.txt", context).rstrip("\n") + "\n"
     return send_mail(subject, body, settings.DEFAULT_FROM_EMAIL, recipients)

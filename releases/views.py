@@ -42,9 +42,11 @@ class DownloadView(TemplateView):
         files = list(chosen_release.files.all()) if chosen_release else []
         os_choice, package_choice = get.get("os", ""), get.get("package", "")
         shown = [
-            f for f in files
-            if (not os_choice or f.os == os_choice) and (not package_choice or f.package_type == package_choice)
-        ]  # fmt: skip
+            f
+            for f in files
+            if (not os_choice or f.os == os_choice)
+            and (not package_choice or f.package_type == package_choice)
+        ]
         mirrors, mirror = _mirror(self.request)
         context.update(
             series_list=series,

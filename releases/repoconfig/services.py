@@ -129,9 +129,13 @@ def options(today=None) -> dict:
         distribution = rel.distribution
         entry = distros.setdefault(
             distribution.slug,
-            {"slug": distribution.slug, "name": distribution.name, "family": distribution.family,
-             "releases": []},
-        )  # fmt: skip
+            {
+                "slug": distribution.slug,
+                "name": distribution.name,
+                "family": distribution.family,
+                "releases": [],
+            },
+        )
         entry["releases"].append(
             {
                 "key": rel.key,

@@ -31,12 +31,25 @@ def worker_queue(settings):
         "CELERY_TASK_ALWAYS_EAGER": "false",
     }
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool=solo",
-         "--concurrency=1", "-Q", queue, "--without-gossip", "--without-mingle",
-         "--without-heartbeat", "--loglevel=WARNING"],
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "--pool=solo",
+            "--concurrency=1",
+            "-Q",
+            queue,
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=WARNING",
+        ],
         cwd=ROOT,
         env=env,
-    )  # fmt: skip
+    )
     previous = celery_app.conf.task_always_eager
     celery_app.conf.task_always_eager = False
     try:

@@ -4,6 +4,7 @@ from decimal import Decimal
 import pytest
 from django.core import mail
 from django.utils import timezone
+from pytest_django.asserts import assertContains
 
 from sponsors import services
 from sponsors.models import Sponsorship, SponsorshipEvent
@@ -122,9 +123,12 @@ def test_supporters_page_is_cached_and_refreshed_on_change(
     assert sponsorship.organisation.name not in client.get("/supporters/").content.decode()
     with django_capture_on_commit_callbacks(execute=True):
         services.approve(sponsorship, staff)
-    html = client.get("/supporters/").content.decode()
-    assert f"Thank you, {sponsorship.organisation.name}!" in html
-    assert "Gold sponsors" in html
+    response = client.get("/supporters/")
+    tier = sponsorship.tier
+    assertContains(response, f'<h2 id="tier-{tier.pk}">Gold sponsors</h2>', html=True)
+    assertContains(
+        response, f'<p class="thanks">Thank you, {sponsorship.organisation.name}! </p>', html=True
+    )
 
 
 # Webhooks ---------------------------------------------------------------------------------
