@@ -10,6 +10,7 @@ from django.core.files.base import ContentFile
 from PIL import Image, UnidentifiedImageError
 
 MAX_BYTES = 1024 * 1024
+THUMBNAIL_HEIGHT = 120  # px, when the tier does not say
 RASTER_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
 SVG_NS = "http://www.w3.org/2000/svg"
 ALLOWED_ELEMENTS = {
@@ -123,7 +124,7 @@ def too_large(size: int) -> ValidationError:
     return ValidationError(f"The logo is {size // 1024} KiB; the limit is {MAX_BYTES // 1024} KiB.")
 
 
-def process_logo(upload, height=120):
+def process_logo(upload, height=THUMBNAIL_HEIGHT):
     """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError.
 
     The size is checked before a byte is read (Django has streamed a large upload to a

@@ -117,6 +117,10 @@ class SponsorshipQuerySet(models.QuerySet):
     def for_user(self, user):
         return self.filter(organisation__managers=user)
 
+    def open(self):
+        """Sponsorships that hold a place in their tier and can still be cancelled."""
+        return self.exclude(status__in=Sponsorship.CLOSED_STATUSES)
+
     def on_supporters_page(self):
         """Active and expiring sponsorships, highest tiers first, then by name."""
         return self.filter(
@@ -134,6 +138,8 @@ class Sponsorship(models.Model):
         EXPIRING = "expiring", "Expiring soon"
         LAPSED = "lapsed", "Lapsed"
         CANCELLED = "cancelled", "Cancelled"
+
+    CLOSED_STATUSES = (Status.REJECTED, Status.CANCELLED, Status.LAPSED)
 
     class Payment(models.TextChoices):
         CARD_ANNUAL = "card_annual", "Card, renewed every year"
@@ -166,6 +172,10 @@ class Sponsorship(models.Model):
     @property
     def is_paid(self):
         return self.paid_at is not None
+
+    @property
+    def is_open(self):
+        return self.status not in self.CLOSED_STATUSES
 
 
 class SponsorshipEvent(models.Model):

@@ -86,7 +86,9 @@ def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = ""):
 
 
 @transaction.atomic
-def create_organisation(user, *, logo_upload=None, logo_height=120, **fields) -> Organisation:
+def create_organisation(
+    user, *, logo_upload=None, logo_height=logos.THUMBNAIL_HEIGHT, **fields
+) -> Organisation:
     """Raises ValidationError (and creates nothing) when the logo is refused."""
     organisation = Organisation.objects.create(**fields)
     organisation.managers.add(user)
@@ -96,7 +98,7 @@ def create_organisation(user, *, logo_upload=None, logo_height=120, **fields) ->
 
 
 @transaction.atomic
-def store_logo(organisation: Organisation, upload, height=120):
+def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT):
     """Validate and store a logo and its thumbnail. Raises ValidationError, storing nothing."""
     clean, thumbnail = logos.process_logo(upload, height)
     organisation.logo.save(clean.name, clean, save=False)
@@ -121,7 +123,7 @@ def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
 def apply(organisation: Organisation, tier: Tier, payment_method: str, actor) -> Sponsorship:
     tier = Tier.objects.select_for_update().get(pk=tier.pk)
     if tier.capacity is not None:
-        taken = tier.sponsorships.exclude(status__in=[S.REJECTED, S.CANCELLED, S.LAPSED]).count()
+        taken = tier.sponsorships.open().count()
         if taken >= tier.capacity:
             raise TierFull(f"The {tier.name} tier is full this year.")
     sponsorship = Sponsorship.objects.create(

@@ -9,7 +9,7 @@ from django.http.multipartparser import MultiPartParser
 from django.test import Client
 from django.test.client import BOUNDARY, encode_multipart
 from PIL import Image
-from pytest_django.asserts import assertContains
+from pytest_django.asserts import assertContains, assertNotContains
 
 from sponsors import services
 from sponsors.logos import process_logo, sanitise_svg
@@ -233,3 +233,12 @@ def test_a_logo_upload_still_needs_its_csrf_token(world):
     )
     assert response.status_code == 403
     assert not Organisation.objects.get().logo
+
+
+def test_only_open_sponsorships_offer_cancel(client, world):
+    client.force_login(world["owner"])
+    cancel_url = f"/sponsors/sponsorships/{world['sponsorship'].pk}/cancel/"
+    page = f"/sponsors/organisations/{world['org'].pk}/"
+    assertContains(client.get(page), f'action="{cancel_url}"', count=1)
+    services.reject(world["sponsorship"], None)
+    assertNotContains(client.get(page), f'action="{cancel_url}"')
