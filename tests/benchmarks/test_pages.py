@@ -8,6 +8,7 @@ from rest_framework.authtoken.models import Token
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, Suite
 from benchmarks.services import import_run
+from tests.foundation.factories import NewsPostFactory
 
 pytestmark = pytest.mark.django_db
 DATA = Path(__file__).parent / "data"
@@ -131,8 +132,6 @@ def test_raw_files_download(client, demo):
 
 
 def test_chart_shortcode_in_a_news_post(client, demo):
-    from tests.foundation.factories import NewsPostFactory
-
     NewsPostFactory(slug="with-chart", body="Look:\n\n[[benchmark-chart thread-pool 1]]\n")
     html = client.get("/news/with-chart/").content.decode()
     assert 'data-benchmark-chart="embed-thread-pool-1"' in html

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from foundation.models import NewsPost
 from releases import services
 from releases.models import Release, Series
+from releases.repoconfig.models import Mirror
 from releases.versions import parse_release_version, validate_series_version
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
@@ -17,8 +18,6 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def mirrors():
-    from releases.repoconfig.models import Mirror
-
     Mirror.objects.create(
         mirror_id="osuosl",
         name="OSUOSL",
