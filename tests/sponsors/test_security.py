@@ -242,3 +242,26 @@ def test_only_open_sponsorships_offer_cancel(client, world):
     assertContains(client.get(page), f'action="{cancel_url}"', count=1)
     services.reject(world["sponsorship"], None)
     assertNotContains(client.get(page), f'action="{cancel_url}"')
+
+
+def test_an_application_with_an_oversized_logo_is_refused_before_it_is_parsed(client, monkeypatch):
+    parsed = []
+    real_parse = MultiPartParser.parse
+    monkeypatch.setattr(MultiPartParser, "parse", lambda self: parsed.append(1) or real_parse(self))
+    tier = TierFactory()
+    client.force_login(UserFactory())
+    response = client.post(
+        f"/sponsors/apply/{tier.pk}/",
+        {
+            "payment_method": "invoice",
+            "org-name": "Big Logo Ltd",
+            "org-website": "https://big.example",
+            "org-billing_name": "Accounts",
+            "org-billing_email": "billing@big.example",
+            "org-logo_upload": SimpleUploadedFile("big.png", png_of(2 * 1024 * 1024)),
+        },
+        follow=True,
+    )
+    assert parsed == []
+    assertContains(response, "a logo may be up to 1024 KiB")
+    assert not Organisation.objects.filter(name="Big Logo Ltd").exists()
