@@ -55,8 +55,13 @@ class SuiteAdmin(admin.ModelAdmin):
                     messages.SUCCESS,
                 )
                 return redirect("admin:benchmarks_suite_change", suite.pk)
-        context = {**self.admin_site.each_context(request), "form": form, "suite": suite, "opts": self.model._meta,
-                   "title": f"Import a run into {suite}"}  # fmt: skip
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "suite": suite,
+            "opts": self.model._meta,
+            "title": f"Import a run into {suite}",
+        }
         return render(request, "admin/benchmarks/import_run.html", context)
 
 

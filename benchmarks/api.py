@@ -59,7 +59,10 @@ class RunUploadAPI(APIView):
         except ImportFailed as error:
             return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
         return Response(
-            {"run": run.pk, "url": request.build_absolute_uri(run.get_absolute_url()),
-             "measurements": run.measurements.count()},
+            {
+                "run": run.pk,
+                "url": request.build_absolute_uri(run.get_absolute_url()),
+                "measurements": run.measurements.count(),
+            },
             status=status.HTTP_201_CREATED,
-        )  # fmt: skip
+        )

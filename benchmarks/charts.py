@@ -38,8 +38,12 @@ def suite_charts(runs):
             rows = [[str(v), *[values.get((label, v)) for label in run_labels]] for v in xs]
             headers = [x, *run_labels]
         else:
-            datasets = [{"label": f"{metric} ({unit})" if unit else metric,
-                         "data": [m.value for _, m in pairs]}]  # fmt: skip
+            datasets = [
+                {
+                    "label": f"{metric} ({unit})" if unit else metric,
+                    "data": [m.value for _, m in pairs],
+                }
+            ]
             chart = {"type": "bar", "labels": [run.label for run, _ in pairs], "x_title": ""}
             rows = [[run.label, m.display or m.value] for run, m in pairs]
             headers = ["Run", f"{metric} ({unit})" if unit else metric]

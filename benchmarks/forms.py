@@ -12,8 +12,10 @@ class RunUploadForm(forms.Form):
     file = forms.FileField(
         help_text="Raw output: sysbench text, YCSB text or JSON, JMH JSON, hyperfine JSON, or a CSV/TSV table"
     )
-    importer = forms.ChoiceField(choices=[("", "Detect from the content"), *[(name, name) for name in IMPORTERS]],
-                                 required=False)  # fmt: skip
+    importer = forms.ChoiceField(
+        choices=[("", "Detect from the content"), *[(name, name) for name in IMPORTERS]],
+        required=False,
+    )
     parameters = forms.CharField(
         required=False, help_text='JSON, e.g. {"threads": 64} (for CSV: "metric" and "unit")'
     )

@@ -39,8 +39,18 @@ def _store_points(run: Run, points) -> None:
 
 
 @transaction.atomic
-def import_run(*, suite: Suite, label: str, raw: bytes, file_name: str, importer: str = "",
-               parameters: dict | None = None, variant: dict | None = None, user=None, **environment) -> Run:  # fmt: skip
+def import_run(
+    *,
+    suite: Suite,
+    label: str,
+    raw: bytes,
+    file_name: str,
+    importer: str = "",
+    parameters: dict | None = None,
+    variant: dict | None = None,
+    user=None,
+    **environment,
+) -> Run:
     """Parse raw output and store it as a run with its measurements and the raw file.
 
     Raises ImportFailed (naming the line) and stores nothing when the file does not parse.

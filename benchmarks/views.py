@@ -58,8 +58,17 @@ def compare(request, slug):
             other = b_values.get((m.metric, json.dumps(m.parameters, sort_keys=True)))
             if other:
                 change = percent_change(m.value, other.value, m.higher_is_better)
-                rows.append({"metric": m.metric, "parameters": m.parameters, "unit": m.unit, "a": m.value,
-                             "b": other.value, "change": change, "better": m.higher_is_better})  # fmt: skip
+                rows.append(
+                    {
+                        "metric": m.metric,
+                        "parameters": m.parameters,
+                        "unit": m.unit,
+                        "a": m.value,
+                        "b": other.value,
+                        "change": change,
+                        "better": m.higher_is_better,
+                    }
+                )
     context = {"suite": suite, "runs": list(runs.values()), "a": a, "b": b, "rows": rows}
     return render(request, "benchmarks/compare.html", context)
 
@@ -76,17 +85,36 @@ def export_json(request, slug):
         "suite": suite.slug,
         "title": suite.title,
         "runs": [
-            {"id": run.pk, "label": run.label, "variant": run.variant,
-             "environment": {"hardware": run.hardware, "os": run.os, "server_version": run.server_version,
-                             "server_config": run.server_config, "client": run.client,
-                             "date": run.run_date.isoformat() if run.run_date else None},
-             "measurements": [{"metric": m.metric, "unit": m.unit, "higher_is_better": m.higher_is_better,
-                               "parameters": m.parameters, "value": m.value, "min": m.minimum,
-                               "median": m.median, "max": m.maximum, "stddev": m.stddev}
-                              for m in run.measurements.all()]}
+            {
+                "id": run.pk,
+                "label": run.label,
+                "variant": run.variant,
+                "environment": {
+                    "hardware": run.hardware,
+                    "os": run.os,
+                    "server_version": run.server_version,
+                    "server_config": run.server_config,
+                    "client": run.client,
+                    "date": run.run_date.isoformat() if run.run_date else None,
+                },
+                "measurements": [
+                    {
+                        "metric": m.metric,
+                        "unit": m.unit,
+                        "higher_is_better": m.higher_is_better,
+                        "parameters": m.parameters,
+                        "value": m.value,
+                        "min": m.minimum,
+                        "median": m.median,
+                        "max": m.maximum,
+                        "stddev": m.stddev,
+                    }
+                    for m in run.measurements.all()
+                ],
+            }
             for run in suite.runs.all()
         ],
-    }  # fmt: skip
+    }
     response = JsonResponse(data)
     patch_cache_control(response, public=True, max_age=300)
     return response
@@ -97,11 +125,37 @@ def export_csv(request, slug):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{suite.slug}.csv"'
     writer = csv.writer(response)
-    writer.writerow(["run", "label", "metric", "unit", "higher_is_better", "parameters", "value", "min", "median",
-                     "max", "stddev"])  # fmt: skip
+    writer.writerow(
+        [
+            "run",
+            "label",
+            "metric",
+            "unit",
+            "higher_is_better",
+            "parameters",
+            "value",
+            "min",
+            "median",
+            "max",
+            "stddev",
+        ]
+    )
     for run, m in _rows(suite):
-        writer.writerow([run.pk, run.label, m.metric, m.unit, m.higher_is_better, json.dumps(m.parameters),
-                         m.value, m.minimum, m.median, m.maximum, m.stddev])  # fmt: skip
+        writer.writerow(
+            [
+                run.pk,
+                run.label,
+                m.metric,
+                m.unit,
+                m.higher_is_better,
+                json.dumps(m.parameters),
+                m.value,
+                m.minimum,
+                m.median,
+                m.maximum,
+                m.stddev,
+            ]
+        )
     patch_cache_control(response, public=True, max_age=300)
     return response
 

@@ -203,6 +203,10 @@ RATELIMIT_VIEW = "core.views.rate_limited"
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="whsec_local_development")
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+# Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.
+STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
+# The year whose tiers are offered; empty means the current calendar year.
+SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
 
 # Donations and the public funding page (donations app). Stripe gives each webhook
 # endpoint its own signing secret: /donate/stripe-webhook/ has this one.

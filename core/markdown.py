@@ -8,6 +8,8 @@ someone types into Markdown never reach a page.
 import markdown as markdown_lib
 import nh3
 
+from core.shortcodes import expand
+
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em",
     "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s",
@@ -32,8 +34,6 @@ def render_markdown(text: str, *, shortcodes: bool = False) -> str:
         markdown_lib.markdown(text or "", extensions=EXTENSIONS, output_format="html")
     )
     if shortcodes:
-        from core.shortcodes import expand
-
         html = expand(html)
     return html
 

@@ -135,23 +135,33 @@ def load(log):
         )
     for name, office in BOARD:
         BoardSeat.objects.update_or_create(
-            person=people[name], term_start=INTERIM_START,
+            person=people[name],
+            term_start=INTERIM_START,
             defaults={"constituency": BoardSeat.Constituency.INTERIM, "office": office},
-        )  # fmt: skip
+        )
     Role.objects.update_or_create(
-        kind=Role.Kind.ADVISOR, title="Advisor to the board", person=people["Mike Milinkovich"],
-        defaults={"description": "Attends the board's meetings; the planned governance is modelled on the Eclipse Foundation's."},
-    )  # fmt: skip
+        kind=Role.Kind.ADVISOR,
+        title="Advisor to the board",
+        person=people["Mike Milinkovich"],
+        defaults={
+            "description": "Attends the board's meetings; the planned governance is modelled on the Eclipse Foundation's."
+        },
+    )
     for order, (title, name, description) in enumerate(STAFF):
         Role.objects.update_or_create(
-            kind=Role.Kind.STAFF, order=order,
+            kind=Role.Kind.STAFF,
+            order=order,
             defaults={"title": title, "person": people.get(name), "description": description},
-        )  # fmt: skip
+        )
     Role.objects.update_or_create(
-        kind=Role.Kind.COUNCIL, order=0,
-        defaults={"title": "Engineering council (being formed)", "person": None,
-                  "description": "Modelled on the current MariaDB captains."},
-    )  # fmt: skip
+        kind=Role.Kind.COUNCIL,
+        order=0,
+        defaults={
+            "title": "Engineering council (being formed)",
+            "person": None,
+            "description": "Modelled on the current MariaDB captains.",
+        },
+    )
     for name, relationship, url, description in AFFILIATIONS:
         Affiliation.objects.update_or_create(
             name=name,
@@ -160,29 +170,45 @@ def load(log):
 
     bylaws, _ = GovernanceDocument.objects.update_or_create(
         slug="bylaws",
-        defaults={"title": "Bylaws", "kind": GovernanceDocument.Kind.BYLAWS,
-                  "summary": "The rules by which the foundation is governed."},
-    )  # fmt: skip
+        defaults={
+            "title": "Bylaws",
+            "kind": GovernanceDocument.Kind.BYLAWS,
+            "summary": "The rules by which the foundation is governed.",
+        },
+    )
     now = timezone.now()
     DocumentVersion.objects.update_or_create(
-        document=bylaws, number=1,
-        defaults={"status": DocumentVersion.Status.ADOPTED, "body": BYLAWS_V1, "adopted_on": INTERIM_START},
-    )  # fmt: skip
+        document=bylaws,
+        number=1,
+        defaults={
+            "status": DocumentVersion.Status.ADOPTED,
+            "body": BYLAWS_V1,
+            "adopted_on": INTERIM_START,
+        },
+    )
     DocumentVersion.objects.update_or_create(
-        document=bylaws, number=2,
-        defaults={"status": DocumentVersion.Status.DISCUSSION, "body": BYLAWS_V2,
-                  "change_summary": "Permanent governance: a board split between contributors and members.",
-                  "comments_open": now - timedelta(days=7), "comments_close": now + timedelta(days=60)},
-    )  # fmt: skip
+        document=bylaws,
+        number=2,
+        defaults={
+            "status": DocumentVersion.Status.DISCUSSION,
+            "body": BYLAWS_V2,
+            "change_summary": "Permanent governance: a board split between contributors and members.",
+            "comments_open": now - timedelta(days=7),
+            "comments_close": now + timedelta(days=60),
+        },
+    )
 
     meeting, _ = BoardMeeting.objects.update_or_create(
         date=date(2013, 6, 20),
-        defaults={"title": "Interim board meeting", "is_published": True,
-                  "decisions": "- Join the Open Source Initiative as an Affiliate Member.\n"
-                               "- Become a licensee of the Open Invention Network.\n"
-                               "- Put new bylaws to public discussion in August 2013.",
-                  "minutes": "*Demo minutes written for this site, summarising the quarterly update.*"},
-    )  # fmt: skip
+        defaults={
+            "title": "Interim board meeting",
+            "is_published": True,
+            "decisions": "- Join the Open Source Initiative as an Affiliate Member.\n"
+            "- Become a licensee of the Open Invention Network.\n"
+            "- Put new bylaws to public discussion in August 2013.",
+            "minutes": "*Demo minutes written for this site, summarising the quarterly update.*",
+        },
+    )
     meeting.attendees.set([people[name] for name, _ in BOARD] + [people["Mike Milinkovich"]])
 
     for file_name, title, author, categories, tags, published in POSTS:
@@ -195,9 +221,16 @@ def load(log):
         )
         post, _ = NewsPost.objects.update_or_create(
             slug=slugify(title)[:200],
-            defaults={"title": title, "body": body, "summary": summary[:300], "status": NewsPost.Status.PUBLISHED,
-                      "published_at": published, "author": people.get(author), "author_name": author},
-        )  # fmt: skip
+            defaults={
+                "title": title,
+                "body": body,
+                "summary": summary[:300],
+                "status": NewsPost.Status.PUBLISHED,
+                "published_at": published,
+                "author": people.get(author),
+                "author_name": author,
+            },
+        )
         post.categories.set(
             [
                 Category.objects.get_or_create(slug=slugify(c), defaults={"name": c})[0]

@@ -20,10 +20,6 @@ class Person(models.Model):
     def __str__(self):
         return self.name
 
-    @property
-    def link_list(self):
-        return [line.strip() for line in self.links.splitlines() if line.strip()]
-
 
 class BoardSeatQuerySet(models.QuerySet):
     def current(self, today=None):

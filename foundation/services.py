@@ -4,6 +4,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
+from foundation import mail
 from foundation.models import (
     Category,
     ContactMessage,
@@ -63,8 +64,6 @@ def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:
 @transaction.atomic
 def receive_contact_message(form) -> ContactMessage:
     """Store the enquiry, then mail staff once the transaction has committed."""
-    from foundation.tasks import mail_contact_message_to_staff
-
     message = form.save()
-    transaction.on_commit(lambda: mail_contact_message_to_staff.delay(message.pk))
+    transaction.on_commit(lambda: mail.mail_contact_message_to_staff.delay(message.pk))
     return message

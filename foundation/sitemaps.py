@@ -18,8 +18,15 @@ class PagesSitemap(Sitemap):
     changefreq = "weekly"
 
     def items(self):
-        return ["home", "foundation:about", "foundation:board", "foundation:staff", "foundation:governance",
-                "foundation:news-list", "foundation:contact"]  # fmt: skip
+        return [
+            "home",
+            "foundation:about",
+            "foundation:board",
+            "foundation:staff",
+            "foundation:governance",
+            "foundation:news-list",
+            "foundation:contact",
+        ]
 
     def location(self, item):
         return reverse(item)

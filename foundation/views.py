@@ -146,11 +146,16 @@ def document_comment(request, slug, number):
     return render(
         request,
         "foundation/document.html",
-        {"version": version, "document": version.document, "form": form, "open": version.discussion_is_open(),
-         "comments": version.comments.filter(is_public=True).select_related("author"),
-         "versions": version.document.versions.exclude(status=DocumentVersion.Status.DRAFT)},
+        {
+            "version": version,
+            "document": version.document,
+            "form": form,
+            "open": version.discussion_is_open(),
+            "comments": version.comments.filter(is_public=True).select_related("author"),
+            "versions": version.document.versions.exclude(status=DocumentVersion.Status.DRAFT),
+        },
         status=400,
-    )  # fmt: skip
+    )
 
 
 class MeetingArchiveView(TemplateView):
@@ -232,8 +237,11 @@ def news_comment(request, slug):
     post = get_object_or_404(NewsPost.objects.published(), slug=slug)
     form = CommentForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Your comment could not be published: " + " ".join(
-            error for errors in form.errors.values() for error in errors))  # fmt: skip
+        messages.error(
+            request,
+            "Your comment could not be published: "
+            + " ".join(error for errors in form.errors.values() for error in errors),
+        )
         return redirect(post.get_absolute_url() + "#comment-form")
     try:
         services.comment_on_post(post, request.user, form.cleaned_data["body"])

@@ -14,8 +14,18 @@ class SeriesAdmin(admin.ModelAdmin):
 class ReleaseFileInline(admin.TabularInline):
     model = ReleaseFile
     extra = 0
-    fields = ["os", "architecture", "package_type", "file_name", "path", "size", "sha256", "sha512",
-              "signature_path", "order"]  # fmt: skip
+    fields = [
+        "os",
+        "architecture",
+        "package_type",
+        "file_name",
+        "path",
+        "size",
+        "sha256",
+        "sha512",
+        "signature_path",
+        "order",
+    ]
 
 
 @admin.register(Release)

@@ -19,8 +19,17 @@ cacheable = [cache_control(public=True, max_age=300), conditional]
 class ReleaseFileSerializer(serializers.ModelSerializer):
     class Meta:
         model = ReleaseFile
-        fields = ["file_name", "os", "architecture", "package_type", "path", "size", "sha256", "sha512",
-                  "signature_path"]  # fmt: skip
+        fields = [
+            "file_name",
+            "os",
+            "architecture",
+            "package_type",
+            "path",
+            "size",
+            "sha256",
+            "sha512",
+            "signature_path",
+        ]
 
 
 class ReleaseSerializer(serializers.ModelSerializer):
@@ -47,8 +56,15 @@ class SeriesSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Series
-        fields = ["version", "name", "status", "support_type", "first_release_date", "eol_date",
-                  "releases"]  # fmt: skip
+        fields = [
+            "version",
+            "name",
+            "status",
+            "support_type",
+            "first_release_date",
+            "eol_date",
+            "releases",
+        ]
 
 
 class SeriesDetailSerializer(SeriesSerializer):

@@ -53,28 +53,42 @@ def load(log):
     for version, (name, status, support, first, eol, description) in SERIES.items():
         series[version], _ = Series.objects.update_or_create(
             version=version,
-            defaults={"name": name, "status": status, "support_type": support,
-                      "first_release_date": first, "eol_date": eol, "description": description},
-        )  # fmt: skip
+            defaults={
+                "name": name,
+                "status": status,
+                "support_type": support,
+                "first_release_date": first,
+                "eol_date": eol,
+                "description": description,
+            },
+        )
     for version, series_version, maturity, released, notes in RELEASES:
         release, _ = Release.objects.update_or_create(
             version=version,
             defaults={
-                "series": series[series_version], "maturity": maturity, "release_date": released,
+                "series": series[series_version],
+                "maturity": maturity,
+                "release_date": released,
                 "release_notes": notes + "\n\n*Demo content: see the MariaDB knowledge base for "
                 "the full release notes.*",
                 "changelog": "*Demo content: the changelog lists every change merged for this "
                 "release.*",
             },
-        )  # fmt: skip
+        )
         for order, (os_, arch, package, file_name, directory) in enumerate(files_for(version)):
             ReleaseFile.objects.update_or_create(
-                release=release, file_name=file_name,
-                defaults={"os": os_, "architecture": arch, "package_type": package,
-                          "path": directory + file_name, "order": order,
-                          "sha256": placeholder_checksum(file_name, "sha256"),
-                          "sha512": placeholder_checksum(file_name, "sha512"),
-                          "signature_path": directory + file_name + ".asc"},
-            )  # fmt: skip
+                release=release,
+                file_name=file_name,
+                defaults={
+                    "os": os_,
+                    "architecture": arch,
+                    "package_type": package,
+                    "path": directory + file_name,
+                    "order": order,
+                    "sha256": placeholder_checksum(file_name, "sha256"),
+                    "sha512": placeholder_checksum(file_name, "sha512"),
+                    "signature_path": directory + file_name + ".asc",
+                },
+            )
         services.publish_release(release)
     log(f"releases: {Series.objects.count()} series, {Release.objects.count()} releases")

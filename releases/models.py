@@ -1,13 +1,13 @@
-from datetime import date
-
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from releases.versions import (
     parse_release_version,
     series_sort_key,
     validate_release_version,
+    validate_series_version,
 )
 
 
@@ -30,6 +30,7 @@ class Series(models.Model):
     version = models.CharField(
         max_length=20,
         unique=True,
+        validators=[validate_series_version],
         help_text="The series identifier, e.g. 10.11, 11.4 or 11.rolling.",
     )
     name = models.CharField(max_length=60, blank=True, help_text="e.g. MariaDB 10.11")
@@ -58,7 +59,7 @@ class Series(models.Model):
 
     @property
     def is_eol_today(self):
-        return self.is_eol(date.today())
+        return self.is_eol(timezone.localdate())
 
     @property
     def sort_key(self):

@@ -1,8 +1,9 @@
-from datetime import UTC, date, datetime, time
+from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.views.generic import TemplateView
 
@@ -33,7 +34,7 @@ class DownloadView(TemplateView):
         get = self.request.GET
         chosen_series = next((s for s in series if s.version == get.get("series")), None)
         chosen_series = chosen_series or next(
-            (s for s in series if not s.is_eol(date.today())), None
+            (s for s in series if not s.is_eol(timezone.localdate())), None
         )
         releases = list(chosen_series.releases.all()) if chosen_series else []
         chosen_release = next((r for r in releases if r.version == get.get("release")), None)
@@ -41,9 +42,11 @@ class DownloadView(TemplateView):
         files = list(chosen_release.files.all()) if chosen_release else []
         os_choice, package_choice = get.get("os", ""), get.get("package", "")
         shown = [
-            f for f in files
-            if (not os_choice or f.os == os_choice) and (not package_choice or f.package_type == package_choice)
-        ]  # fmt: skip
+            f
+            for f in files
+            if (not os_choice or f.os == os_choice)
+            and (not package_choice or f.package_type == package_choice)
+        ]
         mirrors, mirror = _mirror(self.request)
         context.update(
             series_list=series,
@@ -57,7 +60,7 @@ class DownloadView(TemplateView):
             package_choice=package_choice,
             mirrors=mirrors,
             mirror=mirror,
-            today=date.today(),
+            today=timezone.localdate(),
         )
         return context
 
@@ -71,7 +74,7 @@ class SeriesView(TemplateView):
         context.update(
             series=series,
             releases=list(series.releases.published().by_version()),
-            is_eol=series.is_eol(date.today()),
+            is_eol=series.is_eol(timezone.localdate()),
         )
         return context
 
@@ -93,7 +96,7 @@ class ReleaseView(TemplateView):
             files=list(release.files.all()),
             mirrors=mirrors,
             mirror=mirror,
-            is_eol=release.series.is_eol(date.today()),
+            is_eol=release.series.is_eol(timezone.localdate()),
         )
         return context
 

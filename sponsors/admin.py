@@ -51,7 +51,7 @@ class OrganisationAdmin(admin.ModelAdmin):
     def has_pending_changes(self, obj):
         return bool(obj.pending_changes)
 
-    @admin.action(description="Publish the proposed profile changes")
+    @admin.action(description="Publish the proposed profile changes", permissions=["change"])
     def approve_profile_changes(self, request, queryset):
         for organisation in queryset:
             services.approve_profile_change(organisation)
@@ -117,15 +117,15 @@ class SponsorshipAdmin(admin.ModelAdmin):
         if ok:
             self.message_user(request, f"{ok} sponsorships {done}.", messages.SUCCESS)
 
-    @admin.action(description="Approve the selected applications")
+    @admin.action(description="Approve the selected applications", permissions=["change"])
     def approve(self, request, queryset):
         self._each(request, queryset, services.approve, "approved")
 
-    @admin.action(description="Reject the selected applications")
+    @admin.action(description="Reject the selected applications", permissions=["change"])
     def reject(self, request, queryset):
         self._each(request, queryset, services.reject, "rejected")
 
-    @admin.action(description="Cancel the selected sponsorships")
+    @admin.action(description="Cancel the selected sponsorships", permissions=["change"])
     def cancel(self, request, queryset):
         self._each(request, queryset, services.cancel, "cancelled")
 

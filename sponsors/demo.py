@@ -79,18 +79,32 @@ def load(log):
     tiers = {}
     for order, (kind, name, price, height, placement, seat) in enumerate(TIERS):
         tiers[name], _ = Tier.objects.update_or_create(
-            programme=programmes[kind], slug=slugify(name), year=year,
-            defaults={"name": name, "annual_price": price, "currency": "EUR", "logo_height": height,
-                      "placement": placement, "advisory_seat": seat, "order": order,
-                      "benefits": f"- {placement}\n- Thanks in the foundation's news" + ("\n- A seat on the advisory list" if seat else "")},
-        )  # fmt: skip
+            programme=programmes[kind],
+            slug=slugify(name),
+            year=year,
+            defaults={
+                "name": name,
+                "annual_price": price,
+                "currency": "EUR",
+                "logo_height": height,
+                "placement": placement,
+                "advisory_seat": seat,
+                "order": order,
+                "benefits": f"- {placement}\n- Thanks in the foundation's news"
+                + ("\n- A seat on the advisory list" if seat else ""),
+            },
+        )
     today = timezone.localdate()
     for tier_name, names in SPONSORS.items():
         for name in names:
             organisation, created = Organisation.objects.get_or_create(
-                name=name, defaults={"website": f"https://www.example.com/{slugify(name)}",
-                                     "billing_name": f"{name} (demo)", "billing_email": "billing@example.com"},
-            )  # fmt: skip
+                name=name,
+                defaults={
+                    "website": f"https://www.example.com/{slugify(name)}",
+                    "billing_name": f"{name} (demo)",
+                    "billing_email": "billing@example.com",
+                },
+            )
             if created or not organisation.logo:
                 organisation.logo.save(
                     f"{slugify(name)}-placeholder.svg", ContentFile(placeholder_logo(name))
@@ -98,10 +112,15 @@ def load(log):
             if not organisation.sponsorships.exists():
                 tier = tiers[tier_name]
                 sponsorship = Sponsorship.objects.create(
-                    organisation=organisation, tier=tier, terms=tier.terms(), status=Sponsorship.Status.ACTIVE,
-                    payment_method=Sponsorship.Payment.INVOICE, paid_at=timezone.now(), starts_on=today,
+                    organisation=organisation,
+                    tier=tier,
+                    terms=tier.terms(),
+                    status=Sponsorship.Status.ACTIVE,
+                    payment_method=Sponsorship.Payment.INVOICE,
+                    paid_at=timezone.now(),
+                    starts_on=today,
                     ends_on=today + timedelta(days=365),
-                )  # fmt: skip
+                )
                 SponsorshipEvent.objects.create(
                     sponsorship=sponsorship, to_status="active", note="demo content"
                 )

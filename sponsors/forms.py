@@ -16,14 +16,20 @@ class OrganisationForm(forms.ModelForm):
 
 
 class ApplicationForm(forms.Form):
-    organisation = forms.ModelChoiceField(queryset=Organisation.objects.none(), required=False,
-                                          empty_label="A new organisation (fill in below)")  # fmt: skip
-    payment_method = forms.ChoiceField(choices=Sponsorship.Payment.choices, widget=forms.RadioSelect,
-                                       initial=Sponsorship.Payment.CARD_ANNUAL)  # fmt: skip
+    organisation = forms.ModelChoiceField(
+        queryset=Organisation.objects.none(),
+        required=False,
+        empty_label="A new organisation (fill in below)",
+    )
+    payment_method = forms.ChoiceField(
+        choices=Sponsorship.Payment.choices,
+        widget=forms.RadioSelect,
+        initial=Sponsorship.Payment.CARD_ANNUAL,
+    )
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["organisation"].queryset = Organisation.objects.filter(managers=user)
+        self.fields["organisation"].queryset = Organisation.objects.managed_by(user)
 
 
 class CardForm(forms.Form):
@@ -35,6 +41,15 @@ class CardForm(forms.Form):
     exp_month = forms.IntegerField(min_value=1, max_value=12, label="Expiry month")
     exp_year = forms.IntegerField(min_value=2024, max_value=2100, label="Expiry year")
     cvc = forms.CharField(max_length=4, label="CVC")
+
+    def card(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "number": data["number"].replace(" ", ""),
+            "exp_month": data["exp_month"],
+            "exp_year": data["exp_year"],
+            "cvc": data["cvc"],
+        }
 
 
 class ProfileForm(forms.Form):

@@ -10,15 +10,73 @@ from django.core.files.base import ContentFile
 from PIL import Image, UnidentifiedImageError
 
 MAX_BYTES = 1024 * 1024
+THUMBNAIL_HEIGHT = 120  # px, when the tier does not say
 RASTER_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
 SVG_NS = "http://www.w3.org/2000/svg"
-ALLOWED_ELEMENTS = {"svg", "g", "path", "rect", "circle", "ellipse", "line", "polyline", "polygon", "text", "tspan",
-                    "defs", "lineargradient", "radialgradient", "stop", "title", "desc", "clippath", "use"}  # fmt: skip
-ALLOWED_ATTRIBUTES = {"viewbox", "width", "height", "x", "y", "x1", "x2", "y1", "y2", "cx", "cy", "r", "rx", "ry",
-                      "d", "points", "fill", "fill-rule", "fill-opacity", "stroke", "stroke-width", "stroke-linecap",
-                      "stroke-linejoin", "opacity", "transform", "offset", "stop-color", "stop-opacity", "id",
-                      "class", "gradientunits", "gradienttransform", "clip-path", "font-family", "font-size",
-                      "font-weight", "text-anchor", "xmlns", "version", "preserveaspectratio", "href"}  # fmt: skip
+ALLOWED_ELEMENTS = {
+    "svg",
+    "g",
+    "path",
+    "rect",
+    "circle",
+    "ellipse",
+    "line",
+    "polyline",
+    "polygon",
+    "text",
+    "tspan",
+    "defs",
+    "lineargradient",
+    "radialgradient",
+    "stop",
+    "title",
+    "desc",
+    "clippath",
+    "use",
+}
+ALLOWED_ATTRIBUTES = {
+    "viewbox",
+    "width",
+    "height",
+    "x",
+    "y",
+    "x1",
+    "x2",
+    "y1",
+    "y2",
+    "cx",
+    "cy",
+    "r",
+    "rx",
+    "ry",
+    "d",
+    "points",
+    "fill",
+    "fill-rule",
+    "fill-opacity",
+    "stroke",
+    "stroke-width",
+    "stroke-linecap",
+    "stroke-linejoin",
+    "opacity",
+    "transform",
+    "offset",
+    "stop-color",
+    "stop-opacity",
+    "id",
+    "class",
+    "gradientunits",
+    "gradienttransform",
+    "clip-path",
+    "font-family",
+    "font-size",
+    "font-weight",
+    "text-anchor",
+    "xmlns",
+    "version",
+    "preserveaspectratio",
+    "href",
+}
 LOCAL_REFERENCE = re.compile(r"^#[A-Za-z][\w.-]*$")
 URL_VALUE = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.I)
 
@@ -62,13 +120,21 @@ def sanitise_svg(data: bytes) -> bytes:
     return tostring(root, encoding="utf-8")
 
 
-def process_logo(upload, height=120):
-    """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError."""
-    data = upload.read()
+def too_large(size: int) -> ValidationError:
+    return ValidationError(f"The logo is {size // 1024} KiB; the limit is {MAX_BYTES // 1024} KiB.")
+
+
+def process_logo(upload, height=THUMBNAIL_HEIGHT):
+    """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError.
+
+    The size is checked before a byte is read (Django has streamed a large upload to a
+    temporary file, not to memory), and no more than the limit is ever read.
+    """
+    if upload.size > MAX_BYTES:
+        raise too_large(upload.size)
+    data = upload.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
-        raise ValidationError(
-            f"The logo is {len(data) // 1024} KiB; the limit is {MAX_BYTES // 1024} KiB."
-        )
+        raise too_large(len(data))
     stem = re.sub(r"[^A-Za-z0-9_-]", "-", upload.name.rsplit(".", 1)[0])[:50] or "logo"
     if data.lstrip()[:5] in (b"<?xml", b"<svg ") or upload.name.lower().endswith(".svg"):
         return ContentFile(sanitise_svg(data), name=f"{stem}.svg"), None

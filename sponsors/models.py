@@ -29,7 +29,7 @@ class TierQuerySet(models.QuerySet):
 
 
 def current_year():
-    return getattr(settings, "SPONSORSHIP_YEAR", None) or timezone.localdate().year
+    return settings.SPONSORSHIP_YEAR or timezone.localdate().year
 
 
 class Tier(models.Model):
@@ -68,10 +68,21 @@ class Tier(models.Model):
     def terms(self):
         """What a sponsorship copies when it is applied for."""
         return {
-            "programme": self.programme.kind, "tier": self.name, "year": self.year,
-            "annual_price": str(self.annual_price), "currency": self.currency, "logo_height": self.logo_height,
-            "placement": self.placement, "advisory_seat": self.advisory_seat, "benefits": self.benefits,
-        }  # fmt: skip
+            "programme": self.programme.kind,
+            "tier": self.name,
+            "year": self.year,
+            "annual_price": str(self.annual_price),
+            "currency": self.currency,
+            "logo_height": self.logo_height,
+            "placement": self.placement,
+            "advisory_seat": self.advisory_seat,
+            "benefits": self.benefits,
+        }
+
+
+class OrganisationQuerySet(models.QuerySet):
+    def managed_by(self, user):
+        return self.filter(managers=user)
 
 
 class Organisation(models.Model):
@@ -90,6 +101,8 @@ class Organisation(models.Model):
     stripe_customer_id = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = OrganisationQuerySet.as_manager()
+
     class Meta:
         ordering = ["name"]
 
@@ -104,8 +117,15 @@ class SponsorshipQuerySet(models.QuerySet):
     def for_user(self, user):
         return self.filter(organisation__managers=user)
 
+    def open(self):
+        """Sponsorships that hold a place in their tier and can still be cancelled."""
+        return self.exclude(status__in=Sponsorship.CLOSED_STATUSES)
+
     def on_supporters_page(self):
-        return self.filter(status__in=[Sponsorship.Status.ACTIVE, Sponsorship.Status.EXPIRING])
+        """Active and expiring sponsorships, highest tiers first, then by name."""
+        return self.filter(
+            status__in=[Sponsorship.Status.ACTIVE, Sponsorship.Status.EXPIRING]
+        ).order_by("tier__programme__order", "tier__order", "organisation__name")
 
 
 class Sponsorship(models.Model):
@@ -118,6 +138,8 @@ class Sponsorship(models.Model):
         EXPIRING = "expiring", "Expiring soon"
         LAPSED = "lapsed", "Lapsed"
         CANCELLED = "cancelled", "Cancelled"
+
+    CLOSED_STATUSES = (Status.REJECTED, Status.CANCELLED, Status.LAPSED)
 
     class Payment(models.TextChoices):
         CARD_ANNUAL = "card_annual", "Card, renewed every year"
@@ -150,6 +172,10 @@ class Sponsorship(models.Model):
     @property
     def is_paid(self):
         return self.paid_at is not None
+
+    @property
+    def is_open(self):
+        return self.status not in self.CLOSED_STATUSES
 
 
 class SponsorshipEvent(models.Model):

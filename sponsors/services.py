@@ -6,6 +6,7 @@ applied ──staff approve──▶ awaiting payment ──paid──▶ active
 any open state ──sponsor or staff cancel──▶ cancelled
 """
 
+import logging
 from datetime import date, timedelta
 from decimal import Decimal
 
@@ -14,9 +15,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import pagecache
-from sponsors import stripe_gateway
-from sponsors.models import Organisation, Payment, Sponsorship, SponsorshipEvent, Tier
+from sponsors import logos, mail, stripe_gateway, stripe_tasks
+from sponsors.models import Invitation, Organisation, Payment, Sponsorship, SponsorshipEvent, Tier
 
+logger = logging.getLogger(__name__)
 S = Sponsorship.Status
 GRACE_DAYS = 14
 REMINDER_DAYS = (30, 7)
@@ -49,6 +51,19 @@ class PaymentFailed(SponsorshipError):
     pass
 
 
+class StripeUnavailable(PaymentFailed):
+    """Stripe could not be reached; nothing was charged and the invoice remains possible."""
+
+    def __init__(self):
+        super().__init__(
+            "Our payment provider cannot be reached just now, so nothing was charged. "
+            "Please try again in a few minutes, or pay by invoice instead."
+        )
+
+
+PAYABLE = {S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT}
+
+
 def invalidate_supporters_page():
     cache.delete(SUPPORTERS_CACHE_KEY)
     # Whole pages built between the commit and the line above hold the old list.
@@ -70,23 +85,48 @@ def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = ""):
     sponsorship.status = to
     sponsorship.save()
     transaction.on_commit(invalidate_supporters_page)
-    from sponsors.tasks import send_sponsorship_mail
-
-    transaction.on_commit(lambda: send_sponsorship_mail.delay(sponsorship.pk, to))
+    transaction.on_commit(lambda: mail.send_sponsorship_mail.delay(sponsorship.pk, to))
 
 
 @transaction.atomic
-def create_organisation(user, **fields) -> Organisation:
+def create_organisation(
+    user, *, logo_upload=None, logo_height=logos.THUMBNAIL_HEIGHT, **fields
+) -> Organisation:
+    """Raises ValidationError (and creates nothing) when the logo is refused."""
     organisation = Organisation.objects.create(**fields)
     organisation.managers.add(user)
+    if logo_upload:
+        store_logo(organisation, logo_upload, logo_height)
     return organisation
+
+
+@transaction.atomic
+def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT):
+    """Validate and store a logo and its thumbnail. Raises ValidationError, storing nothing."""
+    clean, thumbnail = logos.process_logo(upload, height)
+    organisation.logo.save(clean.name, clean, save=False)
+    if thumbnail:
+        organisation.logo_thumbnail.save(thumbnail.name, thumbnail, save=False)
+    else:
+        organisation.logo_thumbnail = ""
+    organisation.save()
+    transaction.on_commit(invalidate_supporters_page)
+
+
+@transaction.atomic
+def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
+    invitation = Invitation.objects.create(
+        organisation=organisation, email=email, invited_by=invited_by
+    )
+    transaction.on_commit(lambda: mail.send_invitation.delay(invitation.pk))
+    return invitation
 
 
 @transaction.atomic
 def apply(organisation: Organisation, tier: Tier, payment_method: str, actor) -> Sponsorship:
     tier = Tier.objects.select_for_update().get(pk=tier.pk)
     if tier.capacity is not None:
-        taken = tier.sponsorships.exclude(status__in=[S.REJECTED, S.CANCELLED, S.LAPSED]).count()
+        taken = tier.sponsorships.open().count()
         if taken >= tier.capacity:
             raise TierFull(f"The {tier.name} tier is full this year.")
     sponsorship = Sponsorship.objects.create(
@@ -98,11 +138,19 @@ def apply(organisation: Organisation, tier: Tier, payment_method: str, actor) ->
     return sponsorship
 
 
+def _stripe_failure(error, fallback: str) -> PaymentFailed:
+    if isinstance(error, stripe_gateway.UNREACHABLE):
+        logger.warning("Stripe unreachable: %s", type(error).__name__)
+        return StripeUnavailable()
+    return PaymentFailed(error.user_message or fallback)
+
+
 def pay_by_card(sponsorship: Sponsorship, payment_method_id: str):
     """Charge or subscribe through Stripe. Success is recorded by the webhook, not here."""
     organisation = sponsorship.organisation
-    customer = stripe_gateway.ensure_customer(organisation)
+    terms = sponsorship.terms
     try:
+        customer = stripe_gateway.ensure_customer(organisation)
         stripe_gateway.attach_default_payment_method(customer, payment_method_id)
         if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
             sponsorship.stripe_subscription_id = stripe_gateway.subscribe(
@@ -110,12 +158,24 @@ def pay_by_card(sponsorship: Sponsorship, payment_method_id: str):
             )
         else:
             sponsorship.stripe_payment_intent_id = stripe_gateway.charge_once(
-                customer, payment_method_id, Decimal(sponsorship.terms["annual_price"]),
-                sponsorship.terms["currency"], sponsorship.pk,
-            )  # fmt: skip
+                customer,
+                payment_method_id,
+                Decimal(terms["annual_price"]),
+                terms["currency"],
+                sponsorship.pk,
+            )
     except stripe_gateway.stripe.StripeError as error:
-        raise PaymentFailed(error.user_message or "The card was declined.") from error
+        raise _stripe_failure(error, "The card was declined.") from error
     sponsorship.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
+
+
+def pay_with_card_details(sponsorship: Sponsorship, card: dict):
+    """Test mode only: the card fields go to the fake Stripe, which makes a payment method."""
+    try:
+        payment_method = stripe_gateway.card_payment_method(card)
+    except stripe_gateway.stripe.StripeError as error:
+        raise _stripe_failure(error, "The card was declined.") from error
+    pay_by_card(sponsorship, payment_method)
 
 
 def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: str) -> str:
@@ -128,16 +188,46 @@ def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: st
     try:
         session = {
             "customer_id": stripe_gateway.ensure_customer(sponsorship.organisation),
-            "sponsorship_id": sponsorship.pk, "success_url": success_url, "cancel_url": cancel_url,
-        }  # fmt: skip
+            "sponsorship_id": sponsorship.pk,
+            "success_url": success_url,
+            "cancel_url": cancel_url,
+        }
         if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
             session["plan_id"] = stripe_gateway.ensure_plan(sponsorship.tier)
         else:
-            session.update(amount=Decimal(terms["annual_price"]), currency=terms["currency"],
-                           description=f"{terms['tier']} {terms['programme']} {terms['year']}")  # fmt: skip
+            session.update(
+                amount=Decimal(terms["annual_price"]),
+                currency=terms["currency"],
+                description=f"{terms['tier']} {terms['programme']} {terms['year']}",
+            )
         return stripe_gateway.checkout_url(**session)
     except stripe_gateway.stripe.StripeError as error:
-        raise PaymentFailed(error.user_message or "Stripe could not start the payment.") from error
+        raise _stripe_failure(error, "Stripe could not start the payment.") from error
+
+
+@transaction.atomic
+def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """The sponsor gives up on the card (Stripe unreachable, or no card at hand).
+
+    Before approval the invoice goes out when staff approve; after approval it goes out now.
+    """
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if sponsorship.is_paid or sponsorship.status not in PAYABLE:
+        raise InvalidTransition("This sponsorship needs no payment now.")
+    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+        return sponsorship
+    sponsorship.payment_method = Sponsorship.Payment.INVOICE
+    sponsorship.save(update_fields=["payment_method"])
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=sponsorship.status,
+        to_status=sponsorship.status,
+        actor=actor,
+        note="payment by invoice instead of card",
+    )
+    if sponsorship.status == S.AWAITING_PAYMENT:
+        transaction.on_commit(lambda: stripe_tasks.send_invoice.delay(sponsorship.pk))
+    return sponsorship
 
 
 @transaction.atomic
@@ -154,8 +244,12 @@ def link_stripe_objects(sponsorship_id: int, *, subscription_id="", payment_inte
     if changed:
         sponsorship.save(update_fields=changed)
         if note:
-            SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=sponsorship.status,
-                                            to_status=sponsorship.status, note=note)  # fmt: skip
+            SponsorshipEvent.objects.create(
+                sponsorship=sponsorship,
+                from_status=sponsorship.status,
+                to_status=sponsorship.status,
+                note=note,
+            )
     return sponsorship
 
 
@@ -168,20 +262,8 @@ def approve(sponsorship: Sponsorship, actor):
     else:
         _move(sponsorship, S.AWAITING_PAYMENT, actor)
         if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-            transaction.on_commit(lambda: send_invoice(sponsorship.pk))
+            transaction.on_commit(lambda: stripe_tasks.send_invoice.delay(sponsorship.pk))
     return sponsorship
-
-
-def send_invoice(sponsorship_id: int):
-    """Stripe emails an invoice to the billing contact; its invoice.paid webhook activates."""
-    sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
-    customer = stripe_gateway.ensure_customer(sponsorship.organisation)
-    invoice_id = stripe_gateway.send_invoice(
-        customer, Decimal(sponsorship.terms["annual_price"]), sponsorship.terms["currency"], sponsorship.pk,
-        f"{sponsorship.terms['tier']} {sponsorship.terms['programme']} {sponsorship.terms['year']}",
-    )  # fmt: skip
-    SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=sponsorship.status,
-                                    to_status=sponsorship.status, note=f"invoice {invoice_id} sent")  # fmt: skip
 
 
 @transaction.atomic
@@ -206,9 +288,14 @@ def record_payment(
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
     _payment, created = Payment.objects.get_or_create(
         stripe_id=stripe_id,
-        defaults={"sponsorship": sponsorship, "amount": amount, "currency": currency.upper(), "paid_at": paid_at,
-                  "receipt_url": receipt_url},
-    )  # fmt: skip
+        defaults={
+            "sponsorship": sponsorship,
+            "amount": amount,
+            "currency": currency.upper(),
+            "paid_at": paid_at,
+            "receipt_url": receipt_url,
+        },
+    )
     if not created:
         return sponsorship
     first = sponsorship.paid_at is None
@@ -222,11 +309,19 @@ def record_payment(
     elif sponsorship.status == S.ACTIVE and not first:
         sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + timedelta(days=365)
         sponsorship.save(update_fields=["ends_on"])
-        SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=S.ACTIVE, to_status=S.ACTIVE,
-                                        note=f"renewed by payment {stripe_id}")  # fmt: skip
+        SponsorshipEvent.objects.create(
+            sponsorship=sponsorship,
+            from_status=S.ACTIVE,
+            to_status=S.ACTIVE,
+            note=f"renewed by payment {stripe_id}",
+        )
     else:
-        SponsorshipEvent.objects.create(sponsorship=sponsorship, from_status=sponsorship.status,
-                                        to_status=sponsorship.status, note=f"payment {stripe_id} received")  # fmt: skip
+        SponsorshipEvent.objects.create(
+            sponsorship=sponsorship,
+            from_status=sponsorship.status,
+            to_status=sponsorship.status,
+            note=f"payment {stripe_id} received",
+        )
     return sponsorship
 
 
@@ -238,7 +333,7 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled"):
     _move(sponsorship, S.CANCELLED, actor, note)
     if sponsorship.stripe_subscription_id:
         subscription_id = sponsorship.stripe_subscription_id
-        transaction.on_commit(lambda: stripe_gateway.cancel_subscription(subscription_id))
+        transaction.on_commit(lambda: stripe_tasks.cancel_subscription.delay(subscription_id))
     return sponsorship
 
 
@@ -260,8 +355,6 @@ def subscription_ended(subscription_id: str):
 
 def run_renewals(today: date | None = None) -> dict:
     """Daily: reminders 30 and 7 days before the end, expiring state, lapse after the grace period."""
-    from sponsors.tasks import send_renewal_reminder
-
     today = today or timezone.localdate()
     counts = {"reminders": 0, "expiring": 0, "lapsed": 0}
     open_ = Sponsorship.objects.filter(status__in=[S.ACTIVE, S.EXPIRING], ends_on__isnull=False)
@@ -281,7 +374,7 @@ def run_renewals(today: date | None = None) -> dict:
                     sponsorship.reminders_sent = [*sponsorship.reminders_sent, key]
                     sponsorship.save(update_fields=["reminders_sent"])
                     transaction.on_commit(
-                        lambda s=sponsorship.pk, d=days: send_renewal_reminder.delay(s, d)
+                        lambda s=sponsorship.pk, d=days: mail.send_renewal_reminder.delay(s, d)
                     )
                     counts["reminders"] += 1
     return counts
@@ -301,6 +394,13 @@ def approve_profile_change(organisation: Organisation):
     organisation.pending_changes = {}
     organisation.save()
     transaction.on_commit(invalidate_supporters_page)
+
+
+def payment_failed(sponsorship_id: int):
+    """Stripe reported a failed charge: tell the sponsor after the commit."""
+    transaction.on_commit(
+        lambda: mail.send_sponsorship_mail.delay(sponsorship_id, "payment_failed")
+    )
 
 
 @transaction.atomic

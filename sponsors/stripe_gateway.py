@@ -1,15 +1,21 @@
 """Every call to Stripe goes through here (one seam for tests and for the fake server)."""
 
+import time
 from decimal import Decimal
 
 import stripe
 from django.conf import settings
 
+# Stripe could not be reached or asked us to slow down: worth retrying later.
+UNREACHABLE = (stripe.APIConnectionError, stripe.RateLimitError)
+
 
 def _configure():
     stripe.api_key = settings.STRIPE_SECRET_KEY
-    if settings.STRIPE_API_BASE:
-        stripe.api_base = settings.STRIPE_API_BASE
+    stripe.api_base = settings.STRIPE_API_BASE or stripe.DEFAULT_API_BASE
+    client = stripe.default_http_client
+    if client is None or getattr(client, "_timeout", None) != settings.STRIPE_TIMEOUT:
+        stripe.default_http_client = stripe.new_default_http_client(timeout=settings.STRIPE_TIMEOUT)
 
 
 def minor_units(amount: Decimal) -> int:
@@ -20,9 +26,10 @@ def ensure_customer(organisation) -> str:
     _configure()
     if not organisation.stripe_customer_id:
         customer = stripe.Customer.create(
-            email=organisation.billing_email, name=organisation.billing_name,
+            email=organisation.billing_email,
+            name=organisation.billing_name,
             metadata={"organisation": str(organisation.pk)},
-        )  # fmt: skip
+        )
         organisation.stripe_customer_id = customer.id
         organisation.save(update_fields=["stripe_customer_id"])
     return organisation.stripe_customer_id
@@ -72,9 +79,13 @@ def charge_once(
 ) -> str:
     _configure()
     intent = stripe.PaymentIntent.create(
-        amount=minor_units(amount), currency=currency.lower(), customer=customer_id,
-        payment_method=payment_method_id, confirm=True, metadata={"sponsorship": str(sponsorship_id)},
-    )  # fmt: skip
+        amount=minor_units(amount),
+        currency=currency.lower(),
+        customer=customer_id,
+        payment_method=payment_method_id,
+        confirm=True,
+        metadata={"sponsorship": str(sponsorship_id)},
+    )
     return intent.id
 
 
@@ -97,35 +108,67 @@ def checkout_url(
     """
     _configure()
     metadata = {"sponsorship": str(sponsorship_id)}
-    common = {"customer": customer_id, "client_reference_id": str(sponsorship_id), "metadata": metadata,
-              "success_url": success_url, "cancel_url": cancel_url}  # fmt: skip
+    common = {
+        "customer": customer_id,
+        "client_reference_id": str(sponsorship_id),
+        "metadata": metadata,
+        "success_url": success_url,
+        "cancel_url": cancel_url,
+    }
     if plan_id:
         session = stripe.checkout.Session.create(
-            mode="subscription", line_items=[{"price": plan_id, "quantity": 1}],
-            subscription_data={"metadata": metadata}, **common,
-        )  # fmt: skip
+            mode="subscription",
+            line_items=[{"price": plan_id, "quantity": 1}],
+            subscription_data={"metadata": metadata},
+            **common,
+        )
     else:
         session = stripe.checkout.Session.create(
             mode="payment",
-            line_items=[{"quantity": 1, "price_data": {
-                "currency": currency.lower(), "unit_amount": minor_units(amount),
-                "product_data": {"name": description}}}],
-            payment_intent_data={"metadata": metadata}, **common,
-        )  # fmt: skip
+            line_items=[
+                {
+                    "quantity": 1,
+                    "price_data": {
+                        "currency": currency.lower(),
+                        "unit_amount": minor_units(amount),
+                        "product_data": {"name": description},
+                    },
+                }
+            ],
+            payment_intent_data={"metadata": metadata},
+            **common,
+        )
     return session.url
 
 
 def send_invoice(
     customer_id: str, amount: Decimal, currency: str, sponsorship_id: int, description: str
 ) -> str:
-    """An invoice Stripe emails to the customer, due in 30 days."""
+    """An invoice Stripe emails to the customer, due in 30 days.
+
+    Idempotency keys make a retry after a lost answer reuse what Stripe already made.
+    """
     _configure()
     metadata = {"sponsorship": str(sponsorship_id)}
-    stripe.InvoiceItem.create(customer=customer_id, amount=minor_units(amount), currency=currency.lower(),
-                              description=description, metadata=metadata)  # fmt: skip
-    invoice = stripe.Invoice.create(customer=customer_id, collection_method="send_invoice", days_until_due=30,
-                                    metadata=metadata, pending_invoice_items_behavior="include")  # fmt: skip
-    stripe.Invoice.finalize_invoice(invoice.id)
+    key = f"sponsorship-{sponsorship_id}-invoice"
+    stripe.InvoiceItem.create(
+        customer=customer_id,
+        amount=minor_units(amount),
+        currency=currency.lower(),
+        description=description,
+        metadata=metadata,
+        idempotency_key=f"{key}-item",
+    )
+    invoice = stripe.Invoice.create(
+        customer=customer_id,
+        collection_method="send_invoice",
+        days_until_due=30,
+        metadata=metadata,
+        pending_invoice_items_behavior="include",
+        idempotency_key=key,
+    )
+    if invoice.status == "draft":
+        stripe.Invoice.finalize_invoice(invoice.id)
     stripe.Invoice.send_invoice(invoice.id)
     return invoice.id
 
@@ -135,6 +178,21 @@ def cancel_subscription(subscription_id: str):
     stripe.Subscription.delete(subscription_id)
 
 
-def verify_webhook(payload: bytes, signature: str):
-    """Raises stripe.SignatureVerificationError or ValueError when the event is not genuine."""
-    return stripe.Webhook.construct_event(payload, signature, settings.STRIPE_WEBHOOK_SECRET)
+def verify_webhook(payload: bytes, signature: str) -> str:
+    """The payload as text when it is Stripe's and dated within the tolerance.
+
+    Raises stripe.SignatureVerificationError, or ValueError for bytes that are not UTF-8.
+    The SDK refuses only signatures older than the tolerance; one dated further in the
+    future is refused here too.
+    """
+    text = payload.decode("utf-8")
+    tolerance = stripe.Webhook.DEFAULT_TOLERANCE
+    stripe.WebhookSignature.verify_header(
+        text, signature, settings.STRIPE_WEBHOOK_SECRET, tolerance
+    )
+    fields = dict(part.split("=", 1) for part in signature.split(",") if "=" in part)
+    if int(fields["t"]) > time.time() + tolerance:
+        raise stripe.SignatureVerificationError(
+            "Timestamp in the future, outside the tolerance zone", signature, text
+        )
+    return text

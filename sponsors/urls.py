@@ -9,6 +9,11 @@ urlpatterns = [
     path("sponsors/apply/<int:tier_id>/", views.apply, name="apply"),
     path("sponsors/dashboard/", views.dashboard, name="dashboard"),
     path("sponsors/sponsorships/<int:pk>/pay/", views.pay, name="pay"),
+    path(
+        "sponsors/sponsorships/<int:pk>/pay-by-invoice/",
+        views.pay_by_invoice,
+        name="pay-by-invoice",
+    ),
     path("sponsors/sponsorships/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("sponsors/organisations/<int:pk>/", views.organisation, name="organisation"),
     path("sponsors/organisations/<int:pk>/profile/", views.edit_profile, name="edit-profile"),

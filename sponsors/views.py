@@ -1,17 +1,18 @@
 import logging
+from functools import wraps
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
-from sponsors import logos, services, stripe_gateway, webhooks
+from sponsors import logos, services, webhooks
 from sponsors.forms import (
     ApplicationForm,
     CardForm,
@@ -23,6 +24,38 @@ from sponsors.forms import (
 from sponsors.models import Invitation, Organisation, Programme, Sponsorship, Tier
 
 logger = logging.getLogger(__name__)
+
+# A logo plus the other fields of its form; nginx has its own, larger limit.
+LOGO_REQUEST_LIMIT = logos.MAX_BYTES + 64 * 1024
+
+
+def refuse_oversized_logo(redirect_to):
+    """Refuse a logo upload by its declared length before a byte of the body is read.
+
+    The CSRF check reads the body, so it runs after this one; a refused request changes
+    nothing. Django reads no body whose length it is not told.
+    """
+
+    def decorator(view):
+        protected = csrf_protect(view)
+
+        @csrf_exempt
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            declared = request.META.get("CONTENT_LENGTH") or "0"
+            length = int(declared) if declared.isdigit() else 0
+            if request.method == "POST" and length > LOGO_REQUEST_LIMIT:
+                messages.error(
+                    request,
+                    f"The upload is {length // 1024} KiB; "
+                    f"a logo may be up to {logos.MAX_BYTES // 1024} KiB.",
+                )
+                return redirect(redirect_to(request, *args, **kwargs))
+            return protected(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
 
 
 def programmes(request):
@@ -36,10 +69,9 @@ def programmes(request):
 def supporters(request):
     html = cache.get(services.SUPPORTERS_CACHE_KEY)
     if html is None:
-        active = (
-            Sponsorship.objects.on_supporters_page().select_related("organisation", "tier__programme")
-            .order_by("tier__programme__order", "tier__order", "organisation__name")
-        )  # fmt: skip
+        active = Sponsorship.objects.on_supporters_page().select_related(
+            "organisation", "tier__programme"
+        )
         groups = {}
         for sponsorship in active:
             groups.setdefault(sponsorship.tier, []).append(sponsorship)
@@ -51,6 +83,7 @@ def supporters(request):
 
 
 @login_required
+@refuse_oversized_logo(lambda request, tier_id: request.path)
 def apply(request, tier_id):
     tier = get_object_or_404(Tier.objects.offered(), pk=tier_id)
     form = ApplicationForm(request.POST or None, user=request.user)
@@ -59,12 +92,9 @@ def apply(request, tier_id):
         organisation = form.cleaned_data["organisation"]
         if organisation is None and organisation_form.is_valid():
             try:
-                with transaction.atomic():
-                    data = dict(organisation_form.cleaned_data)
-                    upload = data.pop("logo_upload")
-                    organisation = services.create_organisation(request.user, **data)
-                    if upload:
-                        _store_logo(organisation, upload, tier.logo_height)
+                organisation = services.create_organisation(
+                    request.user, logo_height=tier.logo_height, **organisation_form.cleaned_data
+                )
             except ValidationError as error:
                 organisation = None
                 organisation_form.add_error("logo_upload", error)
@@ -99,45 +129,71 @@ def _own_sponsorship(request, pk):
 
 
 def _own_organisation(request, pk):
-    return get_object_or_404(Organisation.objects.filter(managers=request.user), pk=pk)
+    return get_object_or_404(Organisation.objects.managed_by(request.user), pk=pk)
 
 
 @login_required
 def pay(request, pk):
     sponsorship = _own_sponsorship(request, pk)
-    if sponsorship.is_paid or sponsorship.status not in ("applied", "approved", "awaiting_payment"):
+    if sponsorship.is_paid or sponsorship.status not in services.PAYABLE:
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
-    test_mode = bool(stripe_gateway.settings.STRIPE_API_BASE)
+    test_mode = bool(settings.STRIPE_API_BASE)
     form = CardForm(request.POST or None) if test_mode else None
     error = ""
+    unavailable = False
     if request.method == "POST" and not test_mode:
         try:
-            return redirect(services.start_checkout(
-                sponsorship,
-                success_url=request.build_absolute_uri(reverse("sponsors:dashboard")) + "?paid=1",
-                cancel_url=request.build_absolute_uri(request.path),
-            ))  # fmt: skip
+            return redirect(
+                services.start_checkout(
+                    sponsorship,
+                    success_url=request.build_absolute_uri(reverse("sponsors:dashboard"))
+                    + "?paid=1",
+                    cancel_url=request.build_absolute_uri(request.path),
+                )
+            )
+        except services.StripeUnavailable as failure:
+            error, unavailable = str(failure), True
         except services.PaymentFailed as failure:
             error = f"The payment could not be started: {failure}"
     elif request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            payment_method = stripe_gateway.card_payment_method(
-                {"number": data["number"].replace(" ", ""), "exp_month": data["exp_month"],
-                 "exp_year": data["exp_year"], "cvc": data["cvc"]}
-            )  # fmt: skip
-            services.pay_by_card(sponsorship, payment_method)
-        except (services.PaymentFailed, stripe_gateway.stripe.StripeError) as failure:
+            services.pay_with_card_details(sponsorship, form.card())
+        except services.StripeUnavailable as failure:
+            error, unavailable = str(failure), True
+        except services.PaymentFailed as failure:
             form.add_error(None, f"The payment did not go through: {failure}")
         else:
             messages.success(
                 request, "Thank you! Your payment is confirmed as soon as Stripe tells us."
             )
             return redirect("sponsors:dashboard")
-    context = {"sponsorship": sponsorship, "form": form, "test_mode": test_mode, "error": error}
+    context = {
+        "sponsorship": sponsorship,
+        "form": form,
+        "test_mode": test_mode,
+        "error": error,
+        "offer_invoice": unavailable,
+    }
     failed = bool(error or (form is not None and form.errors))
-    return render(request, "sponsors/pay.html", context, status=400 if failed else 200)
+    status = 503 if unavailable else 400 if failed else 200
+    return render(request, "sponsors/pay.html", context, status=status)
+
+
+@require_POST
+@login_required
+def pay_by_invoice(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    try:
+        sponsorship = services.pay_by_invoice_instead(sponsorship, request.user)
+    except services.InvalidTransition as error:
+        messages.info(request, str(error))
+    else:
+        when = "now" if sponsorship.status == "awaiting_payment" else "once staff approve"
+        messages.success(
+            request, f"Thank you! Stripe emails an invoice to the billing contact {when}."
+        )
+    return redirect("sponsors:dashboard")
 
 
 @login_required
@@ -146,7 +202,7 @@ def dashboard(request):
         messages.success(
             request, "Thank you! Your payment is confirmed here as soon as Stripe tells us."
         )
-    organisations = Organisation.objects.filter(managers=request.user).prefetch_related(
+    organisations = Organisation.objects.managed_by(request.user).prefetch_related(
         "sponsorships__payments", "sponsorships__events"
     )
     return render(request, "sponsors/dashboard.html", {"organisations": organisations})
@@ -189,25 +245,15 @@ def edit_profile(request, pk):
     return redirect(org.get_absolute_url())
 
 
-def _store_logo(org, upload, height=120):
-    clean, thumbnail = logos.process_logo(upload, height)
-    org.logo.save(clean.name, clean, save=False)
-    if thumbnail:
-        org.logo_thumbnail.save(thumbnail.name, thumbnail, save=False)
-    else:
-        org.logo_thumbnail = ""
-    org.save()
-    transaction.on_commit(services.invalidate_supporters_page)
-
-
 @require_POST
 @login_required
+@refuse_oversized_logo(lambda request, pk: reverse("sponsors:organisation", args=[pk]))
 def upload_logo(request, pk):
     org = _own_organisation(request, pk)
     form = LogoForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            _store_logo(org, form.cleaned_data["logo"])
+            services.store_logo(org, form.cleaned_data["logo"])
             messages.success(request, "The logo was updated.")
         except ValidationError as error:
             messages.error(request, " ".join(error.messages))
@@ -219,20 +265,10 @@ def upload_logo(request, pk):
 @require_POST
 @login_required
 def invite(request, pk):
-    from django.core.mail import send_mail
-
     org = _own_organisation(request, pk)
     form = InviteForm(request.POST)
     if form.is_valid():
-        invitation = Invitation.objects.create(
-            organisation=org, email=form.cleaned_data["email"], invited_by=request.user
-        )
-        link = request.build_absolute_uri(
-            reverse("sponsors:accept-invitation", args=[invitation.token])
-        )
-        transaction.on_commit(lambda: send_mail(
-            f"Manage {org.name}'s sponsorship", f"{request.user.email} invites you to manage {org.name}: {link}\n",
-            None, [invitation.email]))  # fmt: skip
+        invitation = services.invite(org, form.cleaned_data["email"], request.user)
         messages.success(request, f"Invitation sent to {invitation.email}.")
     else:
         messages.error(request, "Enter a valid email address.")
@@ -267,10 +303,7 @@ def cancel(request, pk):
 @require_POST
 def stripe_webhook(request):
     try:
-        event = stripe_gateway.verify_webhook(
-            request.body, request.META.get("HTTP_STRIPE_SIGNATURE", "")
-        )
-    except (ValueError, stripe_gateway.stripe.SignatureVerificationError):
-        return HttpResponseBadRequest("invalid payload or signature\n")
-    outcome = webhooks.process(event.to_dict() if hasattr(event, "to_dict") else event)
+        outcome = webhooks.receive(request.body, request.META.get("HTTP_STRIPE_SIGNATURE", ""))
+    except webhooks.Refused as refusal:
+        return HttpResponseBadRequest(f"{refusal}\n")
     return HttpResponse(f"{outcome}\n", content_type="text/plain")

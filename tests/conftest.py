@@ -5,9 +5,10 @@ they are marked ``browser`` and need the ``live_server`` of pytest-django.
 """
 
 import os
-from pathlib import Path
 
 import pytest
+
+from tests.artifacts import ARTIFACTS
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -20,7 +21,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-quic",
 ]
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
 @pytest.fixture(autouse=True)

@@ -24,13 +24,21 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
     for index, result in enumerate(results):
         try:
             times = result.get("times") or []
-            points.append(Point(
-                metric="wall time", value=float(result["mean"]), unit="s", higher_is_better=False,
-                parameters={**(parameters or {}), **(result.get("parameters") or {})},
-                minimum=result.get("min"), maximum=result.get("max"),
-                median=result.get("median") or (statistics.median(times) if times else None),
-                stddev=result.get("stddev"), samples=times, label=result["command"],
-            ))  # fmt: skip
+            points.append(
+                Point(
+                    metric="wall time",
+                    value=float(result["mean"]),
+                    unit="s",
+                    higher_is_better=False,
+                    parameters={**(parameters or {}), **(result.get("parameters") or {})},
+                    minimum=result.get("min"),
+                    maximum=result.get("max"),
+                    median=result.get("median") or (statistics.median(times) if times else None),
+                    stddev=result.get("stddev"),
+                    samples=times,
+                    label=result["command"],
+                )
+            )
         except (KeyError, TypeError, ValueError) as error:
             raise ImportFailed(f"result {index + 1} lacks {error}", 1) from error
     return points

@@ -25,13 +25,24 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             unit = metric["scoreUnit"]
             raw = [value for fork in metric.get("rawData", []) for value in fork]
             percentiles = metric.get("scorePercentiles", {})
-            points.append(Point(
-                metric="score", value=float(metric["score"]), unit=unit,
-                higher_is_better=unit.startswith("ops/") or result.get("mode") == "thrpt",
-                parameters={**(parameters or {}), "threads": result.get("threads"), **result.get("params", {})},
-                minimum=percentiles.get("0.0"), median=percentiles.get("50.0"), maximum=percentiles.get("100.0"),
-                samples=raw, label=result["benchmark"].rsplit(".", 1)[-1],
-            ))  # fmt: skip
+            points.append(
+                Point(
+                    metric="score",
+                    value=float(metric["score"]),
+                    unit=unit,
+                    higher_is_better=unit.startswith("ops/") or result.get("mode") == "thrpt",
+                    parameters={
+                        **(parameters or {}),
+                        "threads": result.get("threads"),
+                        **result.get("params", {}),
+                    },
+                    minimum=percentiles.get("0.0"),
+                    median=percentiles.get("50.0"),
+                    maximum=percentiles.get("100.0"),
+                    samples=raw,
+                    label=result["benchmark"].rsplit(".", 1)[-1],
+                )
+            )
         except (KeyError, TypeError, ValueError) as error:
             raise ImportFailed(f"result {index + 1} lacks {error}", 1) from error
     if not points:

@@ -64,8 +64,11 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
                     Point("events per second", number(total, number_), "events/s", True, parameters)
                 )
             elif rate is not None:
-                metric = {"transactions": "transactions per second", "queries": "queries per second",
-                          "read/write requests": "queries per second"}[name]  # fmt: skip
+                metric = {
+                    "transactions": "transactions per second",
+                    "queries": "queries per second",
+                    "read/write requests": "queries per second",
+                }[name]
                 unit = "tps" if name == "transactions" else "qps"
                 if not any(p.metric == metric for p in points):
                     points.append(Point(metric, number(rate, number_), unit, True, parameters))
@@ -81,8 +84,17 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
         )
     if "avg" in latency:
         percentile = latency.get("95th", (None,))[0]
-        points.append(Point("average latency", latency["avg"][0], "ms", False, parameters,
-                            minimum=latency.get("min", (None,))[0], maximum=latency.get("max", (None,))[0]))  # fmt: skip
+        points.append(
+            Point(
+                "average latency",
+                latency["avg"][0],
+                "ms",
+                False,
+                parameters,
+                minimum=latency.get("min", (None,))[0],
+                maximum=latency.get("max", (None,))[0],
+            )
+        )
         if percentile is not None:
             points.append(Point("95th percentile latency", percentile, "ms", False, parameters))
     return points

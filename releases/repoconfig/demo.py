@@ -85,35 +85,57 @@ def load(log):
     for version, (status, support, first, eol) in SERIES.items():
         series[version], _ = Series.objects.get_or_create(
             version=version,
-            defaults={"name": f"MariaDB {version}", "status": status, "support_type": support,
-                      "first_release_date": first, "eol_date": eol},
-        )  # fmt: skip
+            defaults={
+                "name": f"MariaDB {version}",
+                "status": status,
+                "support_type": support,
+                "first_release_date": first,
+                "eol_date": eol,
+            },
+        )
 
     data = json.loads(MIRRORS.read_text())
     for mirror in data["mirrors"]:
         Mirror.objects.update_or_create(
             mirror_id=mirror["id"],
-            defaults={"name": mirror["name"], "country": mirror["country"],
-                      "base_url": mirror["base_url"], "active": True},
-        )  # fmt: skip
+            defaults={
+                "name": mirror["name"],
+                "country": mirror["country"],
+                "base_url": mirror["base_url"],
+                "active": True,
+            },
+        )
 
     derived = []
     for order, (slug, name, family, path, label, debug, releases) in enumerate(DISTRIBUTIONS):
         distribution, _ = Distribution.objects.update_or_create(
             slug=slug,
-            defaults={"name": name, "family": family, "repo_path": path, "header_label": label,
-                      "debug_component": debug, "order": order},
-        )  # fmt: skip
+            defaults={
+                "name": name,
+                "family": family,
+                "repo_path": path,
+                "header_label": label,
+                "debug_component": debug,
+                "order": order,
+            },
+        )
         for position, spec in enumerate(releases):
             if len(spec) == 3:
                 derived.append((distribution, position, spec))
                 continue
             key, label_, suite, eol, hotfixes, builds = spec
             release, _ = DistributionRelease.objects.update_or_create(
-                distribution=distribution, key=key,
-                defaults={"name": label_, "suite": suite, "eol_date": eol,
-                          "module_hotfixes": hotfixes, "order": position, "base_release": None},
-            )  # fmt: skip
+                distribution=distribution,
+                key=key,
+                defaults={
+                    "name": label_,
+                    "suite": suite,
+                    "eol_date": eol,
+                    "module_hotfixes": hotfixes,
+                    "order": position,
+                    "base_release": None,
+                },
+            )
             for version, arches in builds.items():
                 Availability.objects.update_or_create(
                     series=series[version], release=release, defaults={"architectures": arches}
@@ -122,10 +144,16 @@ def load(log):
         base_slug, base_key = base.split("/")
         base_release = DistributionRelease.objects.get(distribution__slug=base_slug, key=base_key)
         DistributionRelease.objects.update_or_create(
-            distribution=distribution, key=key,
-            defaults={"name": label_, "base_release": base_release, "order": position,
-                      "eol_date": base_release.eol_date, "module_hotfixes": False},
-        )  # fmt: skip
+            distribution=distribution,
+            key=key,
+            defaults={
+                "name": label_,
+                "base_release": base_release,
+                "order": position,
+                "eol_date": base_release.eol_date,
+                "module_hotfixes": False,
+            },
+        )
     log(
         f"repo-config: {Distribution.objects.count()} distributions, "
         f"{DistributionRelease.objects.count()} releases, {Availability.objects.count()} builds, "

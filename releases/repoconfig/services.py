@@ -1,7 +1,6 @@
 """Turn a visitor's choice into a rendered file, or a one-line reason why not."""
 
 from dataclasses import dataclass
-from datetime import date
 
 from django.conf import settings
 from django.urls import reverse
@@ -95,7 +94,7 @@ def generate(
     except RenderError as error:
         raise UnsupportedChoice(str(error)) from None
 
-    today = today or date.today()
+    today = today or timezone.localdate()
     warnings = []
     if availability.series.is_eol(today):
         warnings.append(
@@ -113,7 +112,7 @@ def generate(
 
 def options(today=None) -> dict:
     """Every valid choice, for the form's selects and GET /api/repo-config/options."""
-    today = today or date.today()
+    today = today or timezone.localdate()
     releases = list(DistributionRelease.objects.with_related())
     availability: dict[int, list[dict]] = {}
     for row in Availability.objects.select_related("series").order_by("-series__version"):
@@ -130,9 +129,13 @@ def options(today=None) -> dict:
         distribution = rel.distribution
         entry = distros.setdefault(
             distribution.slug,
-            {"slug": distribution.slug, "name": distribution.name, "family": distribution.family,
-             "releases": []},
-        )  # fmt: skip
+            {
+                "slug": distribution.slug,
+                "name": distribution.name,
+                "family": distribution.family,
+                "releases": [],
+            },
+        )
         entry["releases"].append(
             {
                 "key": rel.key,

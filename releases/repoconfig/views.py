@@ -22,9 +22,13 @@ def generator(request):
     if all(choice[name] for name in ["distro", "release", "version", "mirror"]):
         try:
             context["result"] = services.generate(
-                distro=choice["distro"], release=choice["release"], version=choice["version"],
-                mirror=choice["mirror"], arch=choice["arch"], fmt=choice["format"],
-            )  # fmt: skip
+                distro=choice["distro"],
+                release=choice["release"],
+                version=choice["version"],
+                mirror=choice["mirror"],
+                arch=choice["arch"],
+                fmt=choice["format"],
+            )
         except services.UnsupportedChoice as error:
             context["error"] = str(error)
     status = 400 if context["error"] else 200
@@ -37,9 +41,13 @@ def repo_config_api(request):
     choice = _choice(request)
     try:
         generated = services.generate(
-            distro=choice["distro"], release=choice["release"], version=choice["version"],
-            mirror=choice["mirror"], arch=choice["arch"], fmt=choice["format"],
-        )  # fmt: skip
+            distro=choice["distro"],
+            release=choice["release"],
+            version=choice["version"],
+            mirror=choice["mirror"],
+            arch=choice["arch"],
+            fmt=choice["format"],
+        )
     except services.UnsupportedChoice as error:
         return HttpResponse(f"{error}\n", status=400, content_type="text/plain; charset=utf-8")
     response = HttpResponse(generated.config.content, content_type="text/plain; charset=utf-8")

@@ -8,8 +8,5 @@ register = template.Library()
 @register.inclusion_tag("sponsors/includes/sponsor_strip.html")
 def sponsor_strip(count=12):
     """The home page's thank-you strip: active sponsors, highest tiers first."""
-    sponsors = (
-        Sponsorship.objects.on_supporters_page().select_related("organisation")
-        .order_by("tier__programme__order", "tier__order", "organisation__name")[:count]
-    )  # fmt: skip
+    sponsors = Sponsorship.objects.on_supporters_page().select_related("organisation")[:count]
     return {"sponsors": list(sponsors)}

@@ -72,8 +72,9 @@ def test_wide_table():
     )
     assert name == "table"
     assert [(p.label, p.parameters, p.value) for p in result][-2:] == [
-        ("Nofix", {"Threads": 256}, 57.62), ("Group Commit fix", {"Threads": 256}, 1669.11),
-    ]  # fmt: skip
+        ("Nofix", {"Threads": 256}, 57.62),
+        ("Group Commit fix", {"Threads": 256}, 1669.11),
+    ]
 
 
 def test_detection():

@@ -8,6 +8,7 @@ from rest_framework.authtoken.models import Token
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, Suite
 from benchmarks.services import import_run
+from tests.foundation.factories import NewsPostFactory
 
 pytestmark = pytest.mark.django_db
 DATA = Path(__file__).parent / "data"
@@ -50,8 +51,13 @@ def test_real_sysbench_runs_are_imported_with_their_environment(client, demo):
 
 
 def test_suite_pages_have_bounded_query_counts(client, demo, django_assert_max_num_queries):
-    for url in ["/benchmarks/", "/benchmarks/thread-pool/", "/benchmarks/jdbc-drivers/",
-                "/api/benchmarks/thread-pool.json", "/api/benchmarks/thread-pool.csv"]:  # fmt: skip
+    for url in [
+        "/benchmarks/",
+        "/benchmarks/thread-pool/",
+        "/benchmarks/jdbc-drivers/",
+        "/api/benchmarks/thread-pool.json",
+        "/api/benchmarks/thread-pool.csv",
+    ]:
         with django_assert_max_num_queries(8):
             assert client.get(url).status_code == 200, url
 
@@ -96,12 +102,24 @@ def test_upload_api_needs_a_staff_token_and_is_atomic(client, demo, django_user_
     )
     user.is_staff = True
     user.save()
-    response = client.post(url, {"label": "MariaDB 5.5 pool-of-threads", "importer": "sysbench",
-                                 "server_version": "5.5.21", "file": SimpleUploadedFile("out.txt", raw)}, **headers)  # fmt: skip
+    response = client.post(
+        url,
+        {
+            "label": "MariaDB 5.5 pool-of-threads",
+            "importer": "sysbench",
+            "server_version": "5.5.21",
+            "file": SimpleUploadedFile("out.txt", raw),
+        },
+        **headers,
+    )
     assert response.status_code == 201, response.content
     run = suite.runs.get(pk=response.json()["run"])
     assert run.measurements.get(metric="transactions per second").value == 7645.33
-    bad = client.post(url, {"label": "bad", "importer": "table", "file": SimpleUploadedFile("bad.csv", b"a,b\n1,x\n")}, **headers)  # fmt: skip
+    bad = client.post(
+        url,
+        {"label": "bad", "importer": "table", "file": SimpleUploadedFile("bad.csv", b"a,b\n1,x\n")},
+        **headers,
+    )
     assert bad.status_code == 400 and "line 2" in bad.json()["error"]
     assert not suite.runs.filter(label="bad").exists()
 
@@ -114,8 +132,6 @@ def test_raw_files_download(client, demo):
 
 
 def test_chart_shortcode_in_a_news_post(client, demo):
-    from tests.foundation.factories import NewsPostFactory
-
     NewsPostFactory(slug="with-chart", body="Look:\n\n[[benchmark-chart thread-pool 1]]\n")
     html = client.get("/news/with-chart/").content.decode()
     assert 'data-benchmark-chart="embed-thread-pool-1"' in html
@@ -132,8 +148,16 @@ def test_staff_import_a_run_in_the_admin(admin_client, demo):
     url = f"/admin/benchmarks/suite/{suite.pk}/import/"
     assert admin_client.get(url).status_code == 200
     raw = (DATA / "sysbench-0.4.12.txt").read_bytes()
-    response = admin_client.post(url, {"label": "MariaDB 5.5 thread-per-connection", "file": SimpleUploadedFile("o.txt", raw),
-                                       "parameters": "{}", "variant": '{"year": 2012}', "server_version": "5.5.21"})  # fmt: skip
+    response = admin_client.post(
+        url,
+        {
+            "label": "MariaDB 5.5 thread-per-connection",
+            "file": SimpleUploadedFile("o.txt", raw),
+            "parameters": "{}",
+            "variant": '{"year": 2012}',
+            "server_version": "5.5.21",
+        },
+    )
     assert response.status_code == 302
     run = suite.runs.get(label="MariaDB 5.5 thread-per-connection")
     assert run.variant == {"year": 2012} and run.attachments.count() == 1

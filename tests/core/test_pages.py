@@ -1,6 +1,14 @@
+from datetime import date, timedelta
+
 import pytest
 from django.db import DatabaseError
 from django.urls import reverse
+from django.utils import timezone
+
+from core import shortcodes
+from core.markdown import render_markdown
+from foundation.models import NewsPost
+from releases.models import Release, Series
 
 pytestmark = pytest.mark.django_db
 
@@ -17,13 +25,6 @@ def test_home_page_shows_honest_empty_states(client):
 
 
 def test_home_page_lists_published_news_and_releases(client):
-    from datetime import date, timedelta
-
-    from django.utils import timezone
-
-    from foundation.models import NewsPost
-    from releases.models import Release, Series
-
     NewsPost.objects.create(
         title="Quarterly update", slug="q", body="x", status=NewsPost.Status.PUBLISHED
     )
@@ -72,8 +73,6 @@ def test_healthz_answers_503_when_the_database_fails(client, monkeypatch):
 
 
 def test_markdown_is_rendered_and_sanitised():
-    from core.markdown import render_markdown
-
     html = render_markdown(
         "# Title\n\n<script>alert(1)</script> [x](javascript:alert(1)) "
         '<img src=x onerror="alert(1)"> **bold**'
@@ -85,9 +84,6 @@ def test_markdown_is_rendered_and_sanitised():
 
 
 def test_shortcodes_expand_only_registered_handlers_after_sanitising():
-    from core import shortcodes
-    from core.markdown import render_markdown
-
     shortcodes.register("demo-embed")(lambda *args: f'<div class="embed">{"|".join(args)}</div>')
     html = render_markdown(
         "Intro\n\n[[demo-embed a b]]\n\n[[unknown x]] <script>x</script>", shortcodes=True

@@ -2,6 +2,7 @@
 
 import pytest
 
+from foundation.models import NewsComment
 from tests.foundation.factories import NewsPostFactory, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,8 +22,6 @@ XSS_CORPUS = [
 
 
 def test_xss_corpus_in_posts_and_comments_is_inert(live_server, page):
-    from foundation.models import NewsComment
-
     post = NewsPostFactory(slug="hostile", body="\n\n".join(XSS_CORPUS))
     user = UserFactory()
     for payload in XSS_CORPUS:

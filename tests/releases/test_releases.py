@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from foundation.models import NewsPost
 from releases import services
 from releases.models import Release, Series
+from releases.repoconfig.models import Mirror
 from releases.versions import parse_release_version, validate_series_version
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
@@ -17,10 +18,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def mirrors():
-    from releases.repoconfig.models import Mirror
-
-    Mirror.objects.create(mirror_id="osuosl", name="OSUOSL", country="US",
-                          base_url="https://ftp.osuosl.org/pub/mariadb/")  # fmt: skip
+    Mirror.objects.create(
+        mirror_id="osuosl",
+        name="OSUOSL",
+        country="US",
+        base_url="https://ftp.osuosl.org/pub/mariadb/",
+    )
 
 
 def test_versions_are_ordered_by_meaning_not_text():
@@ -28,8 +31,11 @@ def test_versions_are_ordered_by_meaning_not_text():
     for version in ["10.0.9", "10.0.10", "10.0.3", "10.0.11"]:
         ReleaseFactory(series=series, version=version)
     assert list(Release.objects.by_version().values_list("version", flat=True)) == [
-        "10.0.11", "10.0.10", "10.0.9", "10.0.3",
-    ]  # fmt: skip
+        "10.0.11",
+        "10.0.10",
+        "10.0.9",
+        "10.0.3",
+    ]
     assert Release.objects.latest_in("10.0").version == "10.0.11"
 
 
@@ -63,8 +69,12 @@ def test_a_release_must_belong_to_its_series():
 
 
 def test_publishing_announces_once_and_updates_on_republish():
-    release = ReleaseFactory(series=SeriesFactory(version="10.0", status="eol"), version="10.0.3",
-                             maturity="alpha", is_published=False)  # fmt: skip
+    release = ReleaseFactory(
+        series=SeriesFactory(version="10.0", status="eol"),
+        version="10.0.3",
+        maturity="alpha",
+        is_published=False,
+    )
     services.publish_release(release)
     services.publish_release(release)
     post = NewsPost.objects.get()
@@ -77,8 +87,9 @@ def test_publishing_announces_once_and_updates_on_republish():
 
 
 def test_release_page_has_everything_the_seed_shows(client, mirrors, django_assert_max_num_queries):
-    release = ReleaseFactory(series=SeriesFactory(version="10.0", status="eol"), version="10.0.3",
-                             maturity="alpha")  # fmt: skip
+    release = ReleaseFactory(
+        series=SeriesFactory(version="10.0", status="eol"), version="10.0.3", maturity="alpha"
+    )
     file = ReleaseFileFactory(release=release)
     with django_assert_max_num_queries(8):
         response = client.get(release.get_absolute_url())
@@ -97,8 +108,15 @@ def test_download_series_and_home_query_counts_are_bounded(
 ):
     for n in range(6):
         ReleaseFileFactory(release=ReleaseFactory(version=f"11.4.{n + 2}"))
-    for url in ["/download/", "/download/11.4/", "/", "/api/releases/", "/api/releases/11.4/",
-                "/api/releases/11.4/latest", "/download/feed/"]:  # fmt: skip
+    for url in [
+        "/download/",
+        "/download/11.4/",
+        "/",
+        "/api/releases/",
+        "/api/releases/11.4/",
+        "/api/releases/11.4/latest",
+        "/download/feed/",
+    ]:
         with django_assert_max_num_queries(10):
             assert client.get(url).status_code == 200, url
 
@@ -106,8 +124,13 @@ def test_download_series_and_home_query_counts_are_bounded(
 def test_download_page_filters_files(client, mirrors):
     release = ReleaseFactory(version="11.4.5")
     ReleaseFileFactory(release=release)
-    ReleaseFileFactory(release=release, os="windows", architecture="x86_64", package_type="msi",
-                       file_name="mariadb-11.4.5-winx64.msi")  # fmt: skip
+    ReleaseFileFactory(
+        release=release,
+        os="windows",
+        architecture="x86_64",
+        package_type="msi",
+        file_name="mariadb-11.4.5-winx64.msi",
+    )
     html = client.get("/download/", {"series": "11.4", "os": "windows"}).content.decode()
     assert "mariadb-11.4.5-winx64.msi" in html
     assert "mariadb-11.4.5.tar.gz" not in html

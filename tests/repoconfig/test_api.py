@@ -43,8 +43,14 @@ def test_every_valid_combination_renders_and_parses(client, seeded):
     for distribution, release, version, arch in valid_combinations():
         formats = ["deb822", "list"] if distribution["family"] == "apt" else ["repo"]
         for fmt in formats:
-            params = {"distro": distribution["slug"], "release": release, "version": version,
-                      "mirror": "agdsn", "arch": arch, "format": fmt}  # fmt: skip
+            params = {
+                "distro": distribution["slug"],
+                "release": release,
+                "version": version,
+                "mirror": "agdsn",
+                "arch": arch,
+                "format": fmt,
+            }
             response = client.get(API, params)
             assert response.status_code == 200, (params, response.content)
             text = response.content.decode()
@@ -145,13 +151,19 @@ def test_options_list_only_valid_choices(client, seeded):
 
 
 def test_eol_warnings(seeded):
-    generated = services.generate(distro="debian", release="bullseye", version="10.6", mirror="osuosl",
-                                  today=date(2026, 11, 22))  # fmt: skip
+    generated = services.generate(
+        distro="debian",
+        release="bullseye",
+        version="10.6",
+        mirror="osuosl",
+        today=date(2026, 11, 22),
+    )
     assert any(
         "MariaDB 10.6 reached its end of life on 06 July 2026" in w for w in generated.warnings
     )
-    generated = services.generate(distro="ubuntu", release="plucky", version="11.8", mirror="osuosl",
-                                  today=date(2026, 11, 22))  # fmt: skip
+    generated = services.generate(
+        distro="ubuntu", release="plucky", version="11.8", mirror="osuosl", today=date(2026, 11, 22)
+    )
     assert any("25.04" in w and "end of life" in w for w in generated.warnings)
 
 
@@ -176,11 +188,23 @@ def run_apt(content: bytes):
             (root / sub).mkdir(parents=True)
         (root / "parts" / "mariadb.sources").write_bytes(content)
         return subprocess.run(
-            ["apt-get", "-o", "Dir::Etc::sourcelist=/dev/null", "-o", f"Dir::Etc::sourceparts={root}/parts",
-             "-o", f"Dir::State::Lists={root}/lists", "-o", f"Dir::Cache={root}/cache",
-             "update", "--print-uris"],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            [
+                "apt-get",
+                "-o",
+                "Dir::Etc::sourcelist=/dev/null",
+                "-o",
+                f"Dir::Etc::sourceparts={root}/parts",
+                "-o",
+                f"Dir::State::Lists={root}/lists",
+                "-o",
+                f"Dir::Cache={root}/cache",
+                "update",
+                "--print-uris",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
 
 def test_generator_page_without_javascript(client, seeded, django_assert_max_num_queries):

@@ -8,18 +8,29 @@ import pytest
 from releases.repoconfig.render import RenderError, RepoChoice, render
 
 GOLDEN = Path(__file__).parent / "golden"
-LIVE = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "repo-config"
+LIVE = Path(__file__).resolve().parents[1] / "fixtures" / "repo-config"
 CREATED = datetime(2026, 11, 22, 9, 30, tzinfo=UTC)
 SITE = "https://foundation.example/download/repo-config/"
 
 UBUNTU_JAMMY_1011 = RepoChoice(
-    family="apt", repo_path="ubuntu", header_label="", suite="jammy", series="10.11",
-    series_label="10.11", mirror_base="https://ftp.osuosl.org/pub/mariadb/", debug_component=True,
-)  # fmt: skip
+    family="apt",
+    repo_path="ubuntu",
+    header_label="",
+    suite="jammy",
+    series="10.11",
+    series_label="10.11",
+    mirror_base="https://ftp.osuosl.org/pub/mariadb/",
+    debug_component=True,
+)
 RHEL9_114 = RepoChoice(
-    family="yum", repo_path="rhel", header_label="RedHatEnterpriseLinux", suite="9",
-    series="11.4", series_label="11.4", mirror_base="https://mirror.bouwhuis.network/mariadb/",
-)  # fmt: skip
+    family="yum",
+    repo_path="rhel",
+    header_label="RedHatEnterpriseLinux",
+    suite="9",
+    series="11.4",
+    series_label="11.4",
+    mirror_base="https://mirror.bouwhuis.network/mariadb/",
+)
 CASES = {
     "ubuntu-jammy-10.11.sources": (UBUNTU_JAMMY_1011, "deb822"),
     "ubuntu-jammy-10.11.list": (UBUNTU_JAMMY_1011, "list"),
@@ -111,5 +122,12 @@ def test_refusals():
     with pytest.raises(RenderError, match="format 'list' is not offered for yum"):
         render(RHEL9_114, fmt="list", created=CREATED, site_url=SITE)
     with pytest.raises(RenderError, match="https"):
-        RepoChoice(family="apt", repo_path="debian", header_label="", suite="bookworm",
-                   series="11.8", series_label="11.8", mirror_base="http://insecure.example/")  # fmt: skip
+        RepoChoice(
+            family="apt",
+            repo_path="debian",
+            header_label="",
+            suite="bookworm",
+            series="11.8",
+            series_label="11.8",
+            mirror_base="http://insecure.example/",
+        )

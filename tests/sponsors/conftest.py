@@ -1,6 +1,3 @@
-import hashlib
-import hmac
-import json
 import socket
 import subprocess
 import sys
@@ -9,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-WEBHOOK_SECRET = "whsec_test_secret"
+from tests.sponsors.helpers import WEBHOOK_SECRET, sign, signed
 
 
 @pytest.fixture(autouse=True)
@@ -50,15 +47,6 @@ def fake_stripe(settings, localstripe_url):
     return localstripe_url
 
 
-def signed(event: dict, secret=WEBHOOK_SECRET, timestamp=None):
-    payload = json.dumps(event)
-    timestamp = timestamp or int(time.time())
-    signature = hmac.new(
-        secret.encode(), f"{timestamp}.{payload}".encode(), hashlib.sha256
-    ).hexdigest()
-    return payload, f"t={timestamp},v1={signature}"
-
-
 @pytest.fixture
 def post_event(client):
     def post(event, **kwargs):
@@ -73,6 +61,16 @@ def post_event(client):
     return post
 
 
-def event(event_id, type_, obj):
-    return {"id": event_id, "object": "event", "type": type_, "created": int(time.time()), "data": {"object": obj},
-            "api_version": "2024-06-20", "livemode": False}  # fmt: skip
+@pytest.fixture
+def post_payload(client):
+    """Post raw bytes with a valid signature, whatever their shape."""
+
+    def post(payload: str, **kwargs):
+        return client.post(
+            "/stripe/webhook/",
+            payload,
+            content_type="application/json",
+            HTTP_STRIPE_SIGNATURE=sign(payload, **kwargs),
+        )
+
+    return post

@@ -11,7 +11,7 @@ from django.test import Client
 
 from sponsors import services
 from sponsors.models import Sponsorship
-from tests.conftest import ARTIFACTS
+from tests.artifacts import ARTIFACTS
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

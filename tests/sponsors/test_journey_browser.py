@@ -8,16 +8,15 @@ import pytest
 import stripe
 from django.core import mail
 
+from sponsors import demo
 from sponsors.models import Sponsorship
-from tests.conftest import ARTIFACTS
-from tests.sponsors.conftest import event, signed
+from tests.artifacts import ARTIFACTS
+from tests.sponsors.helpers import event, signed
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_sponsor_journey(live_server, browser, fake_stripe, django_user_model):
-    from sponsors import demo
-
     demo.load(log=lambda m: None)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -53,8 +52,11 @@ def test_sponsor_journey(live_server, browser, fake_stripe, django_user_model):
     invoice = stripe.Invoice.retrieve(subscription.latest_invoice).to_dict()
     invoice["subscription"] = subscription.id
     payload, header = signed(event("evt_journey_1", "invoice.paid", invoice))
-    request = urllib.request.Request(live_server.url + "/stripe/webhook/", data=payload.encode(),
-                                     headers={"Stripe-Signature": header, "Content-Type": "application/json"})  # fmt: skip
+    request = urllib.request.Request(
+        live_server.url + "/stripe/webhook/",
+        data=payload.encode(),
+        headers={"Stripe-Signature": header, "Content-Type": "application/json"},
+    )
     assert urllib.request.urlopen(request).read().strip() == b"processed"
 
     # Staff approve in the admin.

@@ -4,8 +4,12 @@ import io
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.files.uploadedfile import InMemoryUploadedFile, SimpleUploadedFile
+from django.http.multipartparser import MultiPartParser
+from django.test import Client
+from django.test.client import BOUNDARY, encode_multipart
 from PIL import Image
+from pytest_django.asserts import assertContains, assertNotContains
 
 from sponsors import services
 from sponsors.logos import process_logo, sanitise_svg
@@ -83,8 +87,10 @@ def test_dashboard_lists_only_own_organisations(client, world):
 
 def test_profile_changes_wait_for_staff_approval(client, world):
     client.force_login(world["owner"])
-    client.post(f"/sponsors/organisations/{world['org'].pk}/profile/",
-                {"name": "New Name", "website": "https://new.example", "description": "x"})  # fmt: skip
+    client.post(
+        f"/sponsors/organisations/{world['org'].pk}/profile/",
+        {"name": "New Name", "website": "https://new.example", "description": "x"},
+    )
     org = Organisation.objects.get()
     assert org.name != "New Name" and org.pending_changes["name"] == "New Name"
     services.approve_profile_change(org)
@@ -158,3 +164,104 @@ def test_logo_upload_through_the_dashboard(client, world):
     org = Organisation.objects.get()
     assert org.logo.name.endswith(".svg")
     assert b"script" not in org.logo.read()
+
+
+def png_of(size: int) -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (8, 8), "navy").save(buffer, format="PNG")
+    return buffer.getvalue().ljust(size, b"\0")
+
+
+class UnreadableUpload(SimpleUploadedFile):
+    """An upload that fails the test if its bytes are read."""
+
+    def read(self, *args):
+        raise AssertionError("the logo's bytes were read before its size was checked")
+
+
+def test_an_oversized_logo_is_refused_by_its_size_before_it_is_read():
+    upload = UnreadableUpload("big.png", b"")
+    upload.size = 250 * 1024 * 1024
+    with pytest.raises(ValidationError, match="256000 KiB; the limit is 1024 KiB"):
+        process_logo(upload)
+
+
+def test_an_upload_over_the_limit_is_refused_before_the_request_body_is_parsed(
+    client, world, monkeypatch
+):
+    parsed = []
+    real_parse = MultiPartParser.parse
+    monkeypatch.setattr(MultiPartParser, "parse", lambda self: parsed.append(1) or real_parse(self))
+    client.force_login(world["owner"])
+    response = client.post(
+        f"/sponsors/organisations/{world['org'].pk}/logo/",
+        {"logo": SimpleUploadedFile("big.png", png_of(3 * 1024 * 1024))},
+        follow=True,
+    )
+    assert parsed == []  # refused on Content-Length: no byte of the body was read
+    assert response.status_code == 200
+    assertContains(response, "a logo may be up to 1024 KiB", html=False)
+    assert not Organisation.objects.get().logo
+
+
+def test_a_logo_just_over_the_limit_is_refused_without_reading_it(client, world, monkeypatch):
+    body = encode_multipart(
+        BOUNDARY, {"logo": SimpleUploadedFile("big.png", png_of(1024 * 1024 + 1))}
+    )
+    reads = []
+    monkeypatch.setattr(
+        InMemoryUploadedFile, "read", property(lambda self: reads.append(1) or self.file.read)
+    )
+    client.force_login(world["owner"])
+    response = client.post(
+        f"/sponsors/organisations/{world['org'].pk}/logo/",
+        body,
+        content_type=f"multipart/form-data;boundary={BOUNDARY}",  # sent as it is
+        follow=True,
+    )
+    assert reads == []
+    assertContains(response, "The logo is 1024 KiB; the limit is 1024 KiB.")
+    assert not Organisation.objects.get().logo
+
+
+def test_a_logo_upload_still_needs_its_csrf_token(world):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(world["owner"])
+    response = client.post(
+        f"/sponsors/organisations/{world['org'].pk}/logo/",
+        {"logo": SimpleUploadedFile("l.svg", HOSTILE_SVG)},
+    )
+    assert response.status_code == 403
+    assert not Organisation.objects.get().logo
+
+
+def test_only_open_sponsorships_offer_cancel(client, world):
+    client.force_login(world["owner"])
+    cancel_url = f"/sponsors/sponsorships/{world['sponsorship'].pk}/cancel/"
+    page = f"/sponsors/organisations/{world['org'].pk}/"
+    assertContains(client.get(page), f'action="{cancel_url}"', count=1)
+    services.reject(world["sponsorship"], None)
+    assertNotContains(client.get(page), f'action="{cancel_url}"')
+
+
+def test_an_application_with_an_oversized_logo_is_refused_before_it_is_parsed(client, monkeypatch):
+    parsed = []
+    real_parse = MultiPartParser.parse
+    monkeypatch.setattr(MultiPartParser, "parse", lambda self: parsed.append(1) or real_parse(self))
+    tier = TierFactory()
+    client.force_login(UserFactory())
+    response = client.post(
+        f"/sponsors/apply/{tier.pk}/",
+        {
+            "payment_method": "invoice",
+            "org-name": "Big Logo Ltd",
+            "org-website": "https://big.example",
+            "org-billing_name": "Accounts",
+            "org-billing_email": "billing@big.example",
+            "org-logo_upload": SimpleUploadedFile("big.png", png_of(2 * 1024 * 1024)),
+        },
+        follow=True,
+    )
+    assert parsed == []
+    assertContains(response, "a logo may be up to 1024 KiB")
+    assert not Organisation.objects.filter(name="Big Logo Ltd").exists()

@@ -1,0 +1,17 @@
+"""The foundation app's mail, sent from Celery tasks; texts are in templates/foundation/email/."""
+
+from celery import shared_task
+from django.conf import settings
+
+from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from foundation.models import ContactMessage
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def mail_contact_message_to_staff(message_id: int):
+    message = ContactMessage.objects.get(pk=message_id)
+    send_templated_mail(
+        "foundation/email/contact_message",
+        {"message": message},
+        settings.STAFF_NOTIFICATION_EMAILS,
+    )

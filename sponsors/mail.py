@@ -1,0 +1,69 @@
+"""The sponsors' mail, sent from Celery tasks; texts are in templates/sponsors/email/."""
+
+from celery import shared_task
+from django.conf import settings
+from django.urls import reverse
+
+from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from sponsors.models import Invitation, Sponsorship
+
+STATUS_MAILS = (
+    "approved",
+    "awaiting_payment",
+    "active",
+    "rejected",
+    "expiring",
+    "lapsed",
+    "cancelled",
+    "payment_failed",
+)
+
+
+def _recipients(sponsorship):
+    organisation = sponsorship.organisation
+    return sorted(
+        {organisation.billing_email, *organisation.managers.values_list("email", flat=True)} - {""}
+    )
+
+
+def _context(sponsorship, **extra):
+    return {
+        "sponsorship": sponsorship,
+        "organisation": sponsorship.organisation,
+        "dashboard_url": settings.SITE_URL + reverse("sponsors:dashboard"),
+        **extra,
+    }
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def send_sponsorship_mail(sponsorship_id: int, what: str):
+    if what not in STATUS_MAILS:
+        return
+    sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
+    send_templated_mail(
+        "sponsors/email/status", _context(sponsorship, what=what), _recipients(sponsorship)
+    )
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def send_renewal_reminder(sponsorship_id: int, days: int):
+    sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
+    send_templated_mail(
+        "sponsors/email/renewal_reminder",
+        _context(sponsorship, days=days),
+        _recipients(sponsorship),
+    )
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def send_invitation(invitation_id: int):
+    """The token travels in the mail only, never in the task's arguments."""
+    invitation = Invitation.objects.select_related("organisation", "invited_by").get(
+        pk=invitation_id
+    )
+    link = settings.SITE_URL + reverse("sponsors:accept-invitation", args=[invitation.token])
+    send_templated_mail(
+        "sponsors/email/invitation",
+        {"invitation": invitation, "organisation": invitation.organisation, "link": link},
+        [invitation.email],
+    )

@@ -1,0 +1,33 @@
+"""Stripe webhook payloads for tests: events shaped like Stripe's, signed like Stripe signs them."""
+
+import hashlib
+import hmac
+import json
+import time
+
+WEBHOOK_SECRET = "whsec_test_secret"
+
+
+def sign(payload: str, secret=WEBHOOK_SECRET, timestamp=None) -> str:
+    timestamp = timestamp or int(time.time())
+    signature = hmac.new(
+        secret.encode(), f"{timestamp}.{payload}".encode(), hashlib.sha256
+    ).hexdigest()
+    return f"t={timestamp},v1={signature}"
+
+
+def signed(event, secret=WEBHOOK_SECRET, timestamp=None):
+    payload = json.dumps(event)
+    return payload, sign(payload, secret, timestamp)
+
+
+def event(event_id, type_, obj):
+    return {
+        "id": event_id,
+        "object": "event",
+        "type": type_,
+        "created": int(time.time()),
+        "data": {"object": obj},
+        "api_version": "2024-06-20",
+        "livemode": False,
+    }

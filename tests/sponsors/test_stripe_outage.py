@@ -1,0 +1,156 @@
+"""Stripe unreachable: the sponsor gets a plain message and the invoice instead, nothing
+changes before Stripe answers, and calls made after a commit are retried tasks.
+
+"Unreachable" is real: the SDK is pointed at a closed port on this machine.
+"""
+
+import pytest
+import stripe
+from celery.exceptions import Retry
+from django.contrib.auth.models import Permission
+from pytest_django.asserts import assertContains
+
+from sponsors import services, stripe_gateway, stripe_tasks
+from sponsors.models import Organisation, Sponsorship, SponsorshipEvent
+from tests.foundation.factories import UserFactory
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = pytest.mark.django_db
+S = Sponsorship.Status
+CLOSED_PORT = "http://127.0.0.1:9"
+CARD = {"number": "4242 4242 4242 4242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
+
+
+@pytest.fixture(autouse=True)
+def _no_sdk_retries(monkeypatch):
+    # The SDK's own quick retries only slow these tests down; Celery's retries are tested.
+    monkeypatch.setattr(stripe, "max_network_retries", 0)
+
+
+def applied(client, method=Sponsorship.Payment.CARD_ANNUAL):
+    organisation = OrganisationFactory(name="Acme & Sons")
+    manager = organisation.managers.get()
+    client.force_login(manager)
+    return services.apply(organisation, TierFactory(), method, manager)
+
+
+def assert_plain_outage_page(response):
+    assert response.status_code == 503
+    page = response.content.decode()
+    assert "Our payment provider cannot be reached just now, so nothing was charged." in page
+    for leak in ("APIConnectionError", "Connection refused", "127.0.0.1:9", "Traceback", "Errno"):
+        assert leak not in page, leak
+    assertContains(
+        response,
+        '<button class="button" type="submit">Pay by invoice</button>',
+        status_code=503,
+        html=True,
+    )
+
+
+def assert_nothing_changed(sponsorship):
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.APPLIED
+    assert sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
+    assert (sponsorship.stripe_subscription_id, sponsorship.stripe_payment_intent_id) == ("", "")
+    assert Organisation.objects.get().stripe_customer_id == ""
+    assert SponsorshipEvent.objects.filter(sponsorship=sponsorship).count() == 1  # applied
+
+
+def test_test_mode_card_payment_with_stripe_unreachable(client, settings):
+    settings.STRIPE_API_BASE = CLOSED_PORT
+    sponsorship = applied(client)
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", CARD)
+    assert_plain_outage_page(response)
+    assert_nothing_changed(sponsorship)
+
+
+def test_live_checkout_with_stripe_unreachable(client, settings, monkeypatch):
+    settings.STRIPE_API_BASE = ""  # live mode: Stripe Checkout
+    monkeypatch.setattr(stripe, "DEFAULT_API_BASE", CLOSED_PORT)
+    sponsorship = applied(client)
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    assert_plain_outage_page(response)
+    assert_nothing_changed(sponsorship)
+
+
+def test_the_invoice_alternative_is_sent_when_staff_approve(
+    client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.STRIPE_API_BASE = CLOSED_PORT
+    sponsorship = applied(client)
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay-by-invoice/")
+    assert response.status_code == 302
+    sponsorship.refresh_from_db()
+    assert (sponsorship.status, sponsorship.payment_method) == (S.APPLIED, "invoice")
+    assert sponsorship.events.last().note == "payment by invoice instead of card"
+
+    # Stripe is back when staff approve: the invoice goes out (at the gateway seam).
+    sent = []
+    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(stripe_gateway, "send_invoice", lambda *args: sent.append(args) or "in_7")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.approve(sponsorship, UserFactory(is_staff=True))
+    assert [args[3] for args in sent] == [sponsorship.pk]
+    assert sponsorship.events.last().note == "invoice in_7 sent"
+
+
+def test_switching_to_invoice_after_approval_sends_the_invoice_now(
+    client, monkeypatch, django_capture_on_commit_callbacks
+):
+    sponsorship = applied(client)
+    services.approve(sponsorship, UserFactory(is_staff=True))
+    sent = []
+    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(stripe_gateway, "send_invoice", lambda *args: sent.append(args) or "in_8")
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay-by-invoice/")
+    assert len(sent) == 1
+    sponsorship.refresh_from_db()
+    assert (sponsorship.status, sponsorship.payment_method) == (S.AWAITING_PAYMENT, "invoice")
+
+
+def test_a_paid_sponsorship_cannot_switch_to_invoice(client):
+    sponsorship = applied(client)
+    Sponsorship.objects.filter(pk=sponsorship.pk).update(paid_at="2026-01-01T00:00Z")
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay-by-invoice/")
+    sponsorship.refresh_from_db()
+    assert sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
+
+
+def test_admin_cancel_with_stripe_unreachable_commits_and_retries_the_stripe_call(
+    client, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    settings.STRIPE_API_BASE = CLOSED_PORT
+    sponsorship = applied(client)
+    Sponsorship.objects.filter(pk=sponsorship.pk).update(stripe_subscription_id="sub_77")
+    staff = UserFactory(is_staff=True)
+    staff.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_sponsorship", "change_sponsorship"])
+    )
+    client.force_login(staff)
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        response = client.post(
+            "/admin/sponsors/sponsorship/",
+            {"action": "cancel", "_selected_action": [sponsorship.pk]},
+        )
+    assert response.status_code == 302  # answered before Stripe was called
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.CANCELLED
+
+    attempts = []
+    real_cancel = stripe_gateway.cancel_subscription
+
+    def counted(subscription_id):
+        attempts.append(subscription_id)
+        return real_cancel(subscription_id)
+
+    monkeypatch.setattr(stripe_gateway, "cancel_subscription", counted)
+    # Run eagerly, the task shows what a worker would do: schedule a retry, later.
+    with pytest.raises(Retry) as retry:
+        for callback in callbacks:
+            callback()
+    assert attempts == ["sub_77"]
+    assert isinstance(retry.value.exc, stripe.APIConnectionError)
+    assert 0 <= retry.value.when <= stripe_tasks.STRIPE_TASK_OPTIONS["retry_backoff"]
