@@ -213,9 +213,10 @@ SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
 STRIPE_DONATIONS_WEBHOOK_SECRET = env.str(
     "STRIPE_DONATIONS_WEBHOOK_SECRET", default="whsec_local_development_donations"
 )
-STRIPE_WEBHOOK_TOLERANCE_SECONDS = env.int("STRIPE_WEBHOOK_TOLERANCE_SECONDS", default=300)
 DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])
-DONATION_PRESET_AMOUNTS = env.list("DONATION_PRESET_AMOUNTS", cast=int, default=[10, 25, 50, 100, 250])
+DONATION_PRESET_AMOUNTS = env.list(
+    "DONATION_PRESET_AMOUNTS", cast=int, default=[10, 25, 50, 100, 250]
+)
 DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
 DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
 # A funding figure is published only when this many different contributors make it up.

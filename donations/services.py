@@ -12,7 +12,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Q
 
-from donations import notifications, stripe_gateway
+from donations import mail, stripe_gateway
 from donations.models import Donation, Gift, Refund
 
 logger = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ def record_gift(
             donation.status = D.ACTIVE if monthly else D.PAID
             donation.save(update_fields=["status", "updated_at"])
         _link_refunds(donation)
-        transaction.on_commit(lambda: notifications.send_receipt.delay(gift.pk))
+        transaction.on_commit(lambda: mail.send_receipt.delay(gift.pk))
     return gift
 
 
@@ -166,7 +166,7 @@ def payment_failed(donation: Donation):
     if donation.status == D.CANCELLED:
         return
     Donation.objects.filter(pk=donation.pk).update(status=D.PAST_DUE)
-    transaction.on_commit(lambda: notifications.send_payment_failed.delay(donation.pk))
+    transaction.on_commit(lambda: mail.send_payment_failed.delay(donation.pk))
 
 
 def subscription_cancelled(donation: Donation):
@@ -235,4 +235,4 @@ def portal_url(donation: Donation, return_url: str) -> str:
 
 def request_manage_links(email: str):
     """Mail the manage links of every gift made with this address (silently none)."""
-    transaction.on_commit(lambda: notifications.send_manage_links.delay(email))
+    transaction.on_commit(lambda: mail.send_manage_links.delay(email))

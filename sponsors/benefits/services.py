@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from sponsors import logos
-from sponsors.benefits import notifications
+from sponsors.benefits import mail
 from sponsors.benefits.models import Benefit, Delivery
 from sponsors.models import Sponsorship
 
@@ -113,8 +113,8 @@ def send_reminders(today=None) -> tuple[int, int]:
         )
         for sponsorship_id in sponsorships:
             transaction.on_commit(
-                lambda s=sponsorship_id: notifications.remind_sponsor.delay(s, horizon.isoformat())
+                lambda s=sponsorship_id: mail.remind_sponsor.delay(s, horizon.isoformat())
             )
         if to_do:
-            transaction.on_commit(lambda: notifications.remind_staff.delay(to_do))
+            transaction.on_commit(lambda: mail.remind_staff.delay(to_do))
     return len(sponsorships), len(to_do)

@@ -2,11 +2,6 @@ from celery import shared_task
 
 from sponsors.benefits import services
 
-# The reminder mail tasks live with the mail they send; imported so a worker registers them.
-from sponsors.benefits.notifications import remind_sponsor, remind_staff
-
-__all__ = ["remind_sponsor", "remind_staff", "run_benefit_reminders"]
-
 
 @shared_task
 def run_benefit_reminders():

@@ -1,32 +1,22 @@
-"""Benefit reminders by mail: Celery tasks with retries, subjects and bodies from templates."""
+"""Benefit reminders, sent from Celery tasks; texts are in templates/benefits/email/."""
 
 from datetime import date
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import send_mail
-from django.template.loader import render_to_string
 from django.urls import reverse
 
+from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from sponsors.benefits.models import Delivery
 from sponsors.models import Sponsorship
 
-MAIL_RETRY = {"autoretry_for": (OSError,), "retry_backoff": True, "max_retries": 5}
-
 
 def _send(template: str, context: dict, recipients: list[str]):
-    if not recipients:
-        return
-    subject = render_to_string(f"benefits/email/{template}_subject.txt", context)
-    send_mail(
-        subject=" ".join(subject.split()),
-        message=render_to_string(f"benefits/email/{template}_body.txt", context),
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        recipient_list=recipients,
-    )
+    if recipients:
+        send_templated_mail(f"benefits/email/{template}", context, recipients)
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(**MAIL_TASK_OPTIONS)
 def remind_sponsor(sponsorship_id: int, horizon: str):
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     items = (
@@ -46,7 +36,7 @@ def remind_sponsor(sponsorship_id: int, horizon: str):
     )
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(**MAIL_TASK_OPTIONS)
 def remind_staff(delivery_ids: list[int]):
     items = Delivery.objects.filter(pk__in=delivery_ids).select_related(
         "benefit", "sponsorship__organisation"

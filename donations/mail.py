@@ -1,18 +1,15 @@
-"""Mail to donors: Celery tasks with retries, subjects and bodies from templates.
+"""Mail to donors, sent from Celery tasks; texts are in templates/donations/email/.
 
 Services enqueue these on commit; nothing here changes the database.
 """
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import send_mail
-from django.template.loader import render_to_string
 from django.urls import reverse
 
+from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from donations.models import Donation, Gift
 from donations.signing import manage_token
-
-MAIL_RETRY = {"autoretry_for": (OSError,), "retry_backoff": True, "max_retries": 5}
 
 
 def manage_url(donation: Donation) -> str:
@@ -20,17 +17,10 @@ def manage_url(donation: Donation) -> str:
 
 
 def _send(template: str, context: dict, recipient: str):
-    subject = render_to_string(f"donations/email/{template}_subject.txt", context)
-    body = render_to_string(f"donations/email/{template}_body.txt", context)
-    send_mail(
-        subject=" ".join(subject.split()),
-        message=body,
-        from_email=settings.DEFAULT_FROM_EMAIL,
-        recipient_list=[recipient],
-    )
+    send_templated_mail(f"donations/email/{template}", context, [recipient])
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(**MAIL_TASK_OPTIONS)
 def send_receipt(gift_id: int):
     gift = Gift.objects.select_related("donation").get(pk=gift_id)
     donation = gift.donation
@@ -45,7 +35,7 @@ def send_receipt(gift_id: int):
     _send("receipt", context, donation.email)
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(**MAIL_TASK_OPTIONS)
 def send_payment_failed(donation_id: int):
     donation = Donation.objects.get(pk=donation_id)
     if not donation.email:
@@ -55,7 +45,7 @@ def send_payment_failed(donation_id: int):
     )
 
 
-@shared_task(**MAIL_RETRY)
+@shared_task(**MAIL_TASK_OPTIONS)
 def send_manage_links(email: str):
     donations = list(Donation.objects.given().filter(email__iexact=email))
     if not donations:
