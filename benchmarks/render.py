@@ -10,6 +10,7 @@ from matplotlib.figure import Figure
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#999999"]
 STYLE = {
     "svg.hashsalt": "benchmarks",  # stable element ids: the same chart gives the same bytes
+    "svg.fonttype": "none",  # text stays text: searchable, selectable, small
     "font.family": "DejaVu Sans",
     "font.size": 10,
     "axes.spines.top": False,

@@ -1,0 +1,31 @@
+import factory
+
+from benchmarks.models import Measurement, Run, Suite
+
+
+class SuiteFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Suite
+
+    slug = factory.Sequence(lambda n: f"suite-{n}")
+    title = factory.Sequence(lambda n: f"Suite {n}")
+    is_published = True
+
+
+class RunFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Run
+
+    suite = factory.SubFactory(SuiteFactory)
+    label = factory.Sequence(lambda n: f"run {n}")
+
+
+class MeasurementFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Measurement
+
+    run = factory.SubFactory(RunFactory)
+    metric = "transactions per second"
+    unit = "tps"
+    higher_is_better = True
+    value = 100.0
