@@ -73,17 +73,17 @@ def history_chart(history, index: int = 0) -> dict:
     deviations of the runs before it, the flagged runs marked."""
     values = history["values"]
     factor, unit = units.scale(values, history["unit"])
-    bands = [stats.noise_band(values, i) for i in range(len(values))]
+    bands = stats.noise_bands(values, history["steps"])
     slug = f"history-{history['slug']}-{index}"
     title = f"{history['metric']} ({unit})" if unit else history["metric"]
     where = ", ".join(f"{k}={v}" for k, v in {**history["variant"], **history["parameters"]}.items())
-    labels = [run.label + (f" ({run.run_date:%Y-%m-%d})" if run.run_date else "") for run in history["runs"]]
+    labels = [run.label for run in history["runs"]]
     flagged = {step.index for step in history["steps"]}
     rows = []
-    for i, (label, m) in enumerate(zip(labels, history["measurements"], strict=True)):
+    for i, (label, run, m) in enumerate(zip(labels, history["runs"], history["measurements"], strict=True)):
         band = bands[i]
         rows.append([
-            label, charts._cell(m, factor),
+            label, f"{run.run_date:%Y-%m-%d}" if run.run_date else "–", charts._cell(m, factor),
             "–" if band is None else f"{units.format_in(band[0], factor)}–{units.format_in(band[1], factor)}",
             "flagged" if i in flagged else "",
         ])  # fmt: skip
@@ -91,11 +91,11 @@ def history_chart(history, index: int = 0) -> dict:
         "id": slug, "data_id": f"{slug}-data", "slug": history["slug"], "metric": history["metric"],
         "type": "line", "title": title + (f" · {where}" if where else ""), "unit": unit, "factor": factor,
         "subtitle": ("higher is better" if history["higher_is_better"] else "lower is better")
-        + "; band: mean ± 2 sd of the runs before",
+        + "; band: mean ± 2 sd of the runs before, since the last change",
         "x_title": "run", "x_options": [], "labels": labels, "marks": sorted(flagged),
         "higher_is_better": history["higher_is_better"], "has_spread": True,
         "datasets": [{"label": history["metric"], "data": [v * factor for v in values],
                       "low": [b[0] * factor if b else None for b in bands],
                       "high": [b[1] * factor if b else None for b in bands]}],
-        "table": {"headers": ["Run", title, "Noise band", "Change beyond the noise"], "rows": rows},
+        "table": {"headers": ["Run", "Date", title, "Noise band", "Change beyond the noise"], "rows": rows},
     }  # fmt: skip

@@ -17,6 +17,7 @@ STYLE = {
     "axes.spines.right": False,
 }
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
+VERSION = "2"  # part of the image cache key and ETag: change it when the drawing changes
 
 
 def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> bytes:
@@ -57,14 +58,22 @@ def _lines(axes, spec):
         axes.plot(xs, ys, marker="o", markersize=3.5, linewidth=1.8, color=colour, label=dataset["label"])
         band = [(p, lo, hi) for p, lo, hi in zip(positions, dataset.get("low") or [], dataset.get("high") or [], strict=False)
                 if lo is not None and hi is not None]  # fmt: skip
-        if band:
-            bx, low, high = zip(*band, strict=True)
-            axes.fill_between(bx, low, high, color=colour, alpha=0.18, linewidth=0)
+        segment = []
+        for point in [*band, None]:  # a gap in the band (no estimate yet) is left empty
+            if point is not None and (not segment or point[0] == segment[-1][0] + 1):
+                segment.append(point)
+                continue
+            if segment:
+                bx, low, high = zip(*segment, strict=True)
+                axes.fill_between(bx, low, high, color=colour, alpha=0.18, linewidth=0)
+            segment = [point] if point is not None else []
     for line in spec.get("marks", []):
         axes.axvline(line, color="#D55E00", linestyle="--", linewidth=1)
-    axes.set_xticks(positions, spec["labels"], rotation=0 if len(positions) < 12 else 45)
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=min(3, len(spec["datasets"])),
-                frameon=False, fontsize=8)  # fmt: skip
+    crowded = sum(len(label) for label in spec["labels"]) > 70
+    axes.set_xticks(positions, spec["labels"], rotation=45 if crowded else 0, ha="right" if crowded else "center")
+    if len(spec["datasets"]) > 1:
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3 if crowded else -0.16),
+                    ncols=min(3, len(spec["datasets"])), frameon=False, fontsize=8)  # fmt: skip
 
 
 def _bars(axes, spec):
@@ -75,6 +84,6 @@ def _bars(axes, spec):
     if any(lo is not None for lo in dataset.get("low") or []):
         errors = [[v - (lo if lo is not None else v) for v, lo in zip(values, dataset["low"], strict=True)],
                   [(hi if hi is not None else v) - v for v, hi in zip(values, dataset["high"], strict=True)]]  # fmt: skip
-    axes.barh(positions, values, xerr=errors, color=[PALETTE[i % len(PALETTE)] for i in positions], height=0.6)
+    axes.barh(positions, values, xerr=errors, color=PALETTE[0], height=0.6)
     axes.set_yticks(positions, [label if len(label) < 40 else label[:38] + "…" for label in spec["labels"]])
     axes.invert_yaxis()

@@ -142,10 +142,20 @@ def lookback_z(values, window: int = LOOKBACK, threshold: float = Z_THRESHOLD,
     return steps
 
 
-def noise_band(values, index: int, window: int = LOOKBACK):
-    """Mean ± 2 standard deviations of the values before ``index`` (None without enough)."""
-    history = values[max(0, index - window) : index]
-    if len(history) < 2:
-        return None
-    mean, spread = statistics.fmean(history), statistics.stdev(history)
-    return mean - 2 * spread, mean + 2 * spread
+def noise_bands(values, steps=(), window: int = LOOKBACK):
+    """For each value, the mean ± 2 standard deviations of the values before it since the
+    last flagged step (None without two such values); never below zero for values that
+    never are."""
+    starts = sorted(step.index for step in steps)
+    floor = 0.0 if all(v >= 0 for v in values) else None
+    bands = []
+    for index in range(len(values)):
+        start = max([s for s in starts if s < index], default=0)
+        history = values[max(start, index - window) : index]
+        if len(history) < 2:
+            bands.append(None)
+            continue
+        mean, spread = statistics.fmean(history), statistics.stdev(history)
+        low = mean - 2 * spread
+        bands.append((low if floor is None else max(low, floor), mean + 2 * spread))
+    return bands

@@ -98,7 +98,7 @@ def chart_page(request, slug, metric):
 
 
 def _image_response(request, spec, fmt):
-    key = hashlib.sha256(json.dumps([spec, fmt], sort_keys=True, default=str).encode()).hexdigest()[:32]
+    key = hashlib.sha256(json.dumps([spec, fmt, images.VERSION], sort_keys=True, default=str).encode()).hexdigest()[:32]
     etag = f'"{key}"'
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()

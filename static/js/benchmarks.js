@@ -28,13 +28,13 @@
       const isBar = spec.type === "bar";
       out.push({
         label: d.label, data: d.data, borderColor: colour,
-        backgroundColor: isBar ? spec.labels.map((_, j) => colours[j % colours.length]) : colour,
+        backgroundColor: colour,
         borderWidth: 2, pointRadius: 3, spanGaps: true, order: 1,
       });
       const hasBand = !isBar && (d.low || []).some((v) => v !== null);
       if (hasBand) {
-        out.push({ label: "band-high", data: d.high, borderWidth: 0, pointRadius: 0, fill: false, spanGaps: true, order: 2 });
-        out.push({ label: "band-low", data: d.low, borderWidth: 0, pointRadius: 0, spanGaps: true, order: 2,
+        out.push({ label: "band-high", data: d.high, borderWidth: 0, pointRadius: 0, fill: false, spanGaps: false, order: 2 });
+        out.push({ label: "band-low", data: d.low, borderWidth: 0, pointRadius: 0, spanGaps: false, order: 2,
                    fill: "-1", backgroundColor: alpha(colour, 0.18) });
       }
     });
@@ -62,7 +62,7 @@
           maintainAspectRatio: false, animation: false, indexAxis: horizontal ? "y" : "x",
           color: ink,
           plugins: {
-            legend: { display: !horizontal, position: "bottom",
+            legend: { display: !horizontal && spec.datasets.length > 1, position: "bottom",
                       labels: { color: ink, filter: (item) => !item.text.startsWith("band-") } },
             tooltip: { filter: (item) => !item.dataset.label.startsWith("band-") },
           },

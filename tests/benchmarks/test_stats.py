@@ -2,7 +2,13 @@ import math
 
 import pytest
 
-from benchmarks.stats import compare_samples, lookback_z, mann_whitney, smallest_possible_p
+from benchmarks.stats import (
+    compare_samples,
+    lookback_z,
+    mann_whitney,
+    noise_bands,
+    smallest_possible_p,
+)
 from benchmarks.units import format_value, scale, significant
 
 
@@ -77,3 +83,16 @@ def test_one_unit_for_a_column():
     assert scale([0.5, 12.0, 250.0], "ms") == (1.0, "ms")
     assert scale([1500.0, 2500.0], "ms") == (1e-3, "s")
     assert significant(0.000123456) == "0.000123"
+
+
+def test_noise_bands_restart_after_a_flagged_step():
+    values = [100, 102, 98, 101, 99, 100, 50, 51, 49]
+    steps = lookback_z(values)
+    bands = noise_bands(values, steps)
+    assert bands[0] is None and bands[1] is None
+    low, high = bands[6]
+    assert 95 < low < 100 < high < 105  # the band before the step: the old level only
+    assert bands[7] is None  # one value since the step: no band yet
+    low, high = bands[8]
+    assert 45 < low < 50 < high < 56
+    assert all(band is None or band[0] >= 0 for band in noise_bands([1, 50, 2, 60, 1]))
