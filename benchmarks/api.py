@@ -62,8 +62,12 @@ class RunUploadAPI(APIView):
         serializer = RunUploadSerializer(data=request.data)
         if not serializer.is_valid():
             errors = serializer.errors
-            message = "; ".join(f"{field}: {' '.join(map(str, problems))}" for field, problems in errors.items())
-            return Response({"error": message, "fields": errors}, status=status.HTTP_400_BAD_REQUEST)
+            message = "; ".join(
+                f"{field}: {' '.join(map(str, problems))}" for field, problems in errors.items()
+            )
+            return Response(
+                {"error": message, "fields": errors}, status=status.HTTP_400_BAD_REQUEST
+            )
         data = dict(serializer.validated_data)
         upload = data.pop("file")
         try:

@@ -69,13 +69,18 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
         "subtitle": "higher is better" if first.higher_is_better else "lower is better",
     }  # fmt: skip
     spec["data_id"] = f"{spec['id']}-data"
-    has_spread = any(m.minimum is not None and m.maximum is not None and len(m.samples) > 1 for _, m in pairs)
+    has_spread = any(
+        m.minimum is not None and m.maximum is not None and len(m.samples) > 1 for _, m in pairs
+    )
 
     def scaled(value):
         return None if value is None else value * factor
 
     if x:
-        xs = sorted({json.dumps(m.parameters.get(x)) for _, m in pairs}, key=lambda v: _sort_key(json.loads(v)))
+        xs = sorted(
+            {json.dumps(m.parameters.get(x)) for _, m in pairs},
+            key=lambda v: _sort_key(json.loads(v)),
+        )
         series: OrderedDict = OrderedDict()
         for run, m in pairs:
             others = {k: v for k, v in m.parameters.items() if k != x and k in options}
@@ -91,7 +96,7 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
                 "low": [scaled(p.minimum) if p and len(p.samples) > 1 else None for p in points],
                 "high": [scaled(p.maximum) if p and len(p.samples) > 1 else None for p in points],
             })  # fmt: skip
-        for index, value in enumerate(xs):
+        for value in xs:
             row = [str(json.loads(value))]
             for entry in series.values():
                 row.append(_cell(entry["points"].get(value), factor))
@@ -117,8 +122,15 @@ def _cell(measurement, factor):
     if measurement.display:
         return measurement.display
     text = units.format_in(measurement.value, factor)
-    if len(measurement.samples) > 1 and measurement.minimum is not None and measurement.maximum is not None:
-        low, high = units.format_in(measurement.minimum, factor), units.format_in(measurement.maximum, factor)
+    if (
+        len(measurement.samples) > 1
+        and measurement.minimum is not None
+        and measurement.maximum is not None
+    ):
+        low, high = (
+            units.format_in(measurement.minimum, factor),
+            units.format_in(measurement.maximum, factor),
+        )
         text += f" ({low}–{high}, n={len(measurement.samples)})"
     return text
 
@@ -183,7 +195,9 @@ def run_choice_label(run) -> str:
         parts.append(_describe(variant))
     measurements = list(run.measurements.all())
     for key in varying_parameters(measurements)[:2]:
-        values = sorted({m.parameters.get(key) for m in measurements if key in m.parameters}, key=_sort_key)
+        values = sorted(
+            {m.parameters.get(key) for m in measurements if key in m.parameters}, key=_sort_key
+        )
         parts.append(f"{key} {values[0]}–{values[-1]}" if len(values) > 1 else f"{key} {values[0]}")
     if not varying_parameters(measurements) and measurements and measurements[0].parameters:
         parts.append(_describe(measurements[0].parameters))

@@ -13,7 +13,9 @@ from benchmarks import charts, stats, units
 
 def _by_parameters(run, metric):
     return OrderedDict(
-        (json.dumps(m.parameters, sort_keys=True), m) for m in run.measurements.all() if m.metric == metric
+        (json.dumps(m.parameters, sort_keys=True), m)
+        for m in run.measurements.all()
+        if m.metric == metric
     )
 
 

@@ -93,7 +93,9 @@ def _environment(directory=SYSBENCH):
         "server_version": facts.get("server", "").replace("/usr/sbin/mariadbd  ", ""),
         "client": facts.get("client", ""),
         "run_date": date.fromisoformat(facts["date"]) if "date" in facts else None,
-        "notes": "; ".join(facts[key] for key in ("seconds per point", "repetitions") if key in facts),
+        "notes": "; ".join(
+            facts[key] for key in ("seconds per point", "repetitions") if key in facts
+        ),
         "source": "bench/sysbench_runs.sh on this project's machine, shared with other work",
     }
 
@@ -129,7 +131,9 @@ def _read_write_suites():
                                  variant={"innodb_flush_log_at_trx_commit": int(setting)},
                                  server_config=f"--innodb-flush-log-at-trx-commit={setting}", **environment)  # fmt: skip
         for path in sorted((READ_WRITE / label).glob("threads-*-rep-*.txt")):
-            services.add_raw_output(run, raw=path.read_bytes(), file_name=f"{label}-{path.name}", importer="sysbench")
+            services.add_raw_output(
+                run, raw=path.read_bytes(), file_name=f"{label}-{path.name}", importer="sysbench"
+            )
     runs_file = READ_WRITE / "history" / "runs.txt"
     if not runs_file.exists():
         return
@@ -146,7 +150,9 @@ def _read_write_suites():
                                  **{**environment, "run_date": date.fromisoformat(stamp[:10]),
                                     "notes": f"started {stamp}; 3 repetitions of 10 s"})  # fmt: skip
         for path in sorted((READ_WRITE / "history").glob(f"{name}-rep-*.txt")):
-            services.add_raw_output(run, raw=path.read_bytes(), file_name=path.name, importer="sysbench")
+            services.add_raw_output(
+                run, raw=path.read_bytes(), file_name=path.name, importer="sysbench"
+            )
 
 
 @transaction.atomic

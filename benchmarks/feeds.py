@@ -12,7 +12,9 @@ from benchmarks.models import Measurement, Run, Suite
 
 
 def _suites(slug=None):
-    runs = Run.objects.prefetch_related(Prefetch("measurements", queryset=Measurement.objects.order_by("id")))
+    runs = Run.objects.prefetch_related(
+        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
+    )
     suites = Suite.objects.published().prefetch_related(Prefetch("runs", queryset=runs))
     return [get_object_or_404(suites, slug=slug)] if slug else list(suites)
 
@@ -55,7 +57,9 @@ class ChangesFeed(Feed):
         return item["run"].get_absolute_url()
 
     def item_guid(self, item):
-        return f"{item['run'].get_absolute_url()}#{item['slug']}-{sorted(item['parameters'].items())}"
+        return (
+            f"{item['run'].get_absolute_url()}#{item['slug']}-{sorted(item['parameters'].items())}"
+        )
 
     def item_guid_is_permalink(self, item):
         return False

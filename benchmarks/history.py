@@ -76,11 +76,15 @@ def history_chart(history, index: int = 0) -> dict:
     bands = stats.noise_bands(values, history["steps"])
     slug = f"history-{history['slug']}-{index}"
     title = f"{history['metric']} ({unit})" if unit else history["metric"]
-    where = ", ".join(f"{k}={v}" for k, v in {**history["variant"], **history["parameters"]}.items())
+    where = ", ".join(
+        f"{k}={v}" for k, v in {**history["variant"], **history["parameters"]}.items()
+    )
     labels = [run.label for run in history["runs"]]
     flagged = {step.index for step in history["steps"]}
     rows = []
-    for i, (label, run, m) in enumerate(zip(labels, history["runs"], history["measurements"], strict=True)):
+    for i, (label, run, m) in enumerate(
+        zip(labels, history["runs"], history["measurements"], strict=True)
+    ):
         band = bands[i]
         rows.append([
             label, f"{run.run_date:%Y-%m-%d}" if run.run_date else "–", charts._cell(m, factor),

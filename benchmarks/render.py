@@ -55,7 +55,9 @@ def _lines(axes, spec):
         if not points:
             continue
         xs, ys = zip(*points, strict=True)
-        axes.plot(xs, ys, marker="o", markersize=3.5, linewidth=1.8, color=colour, label=dataset["label"])
+        axes.plot(
+            xs, ys, marker="o", markersize=3.5, linewidth=1.8, color=colour, label=dataset["label"]
+        )
         band = [(p, lo, hi) for p, lo, hi in zip(positions, dataset.get("low") or [], dataset.get("high") or [], strict=False)
                 if lo is not None and hi is not None]  # fmt: skip
         segment = []
@@ -70,7 +72,12 @@ def _lines(axes, spec):
     for line in spec.get("marks", []):
         axes.axvline(line, color="#D55E00", linestyle="--", linewidth=1)
     crowded = sum(len(label) for label in spec["labels"]) > 70
-    axes.set_xticks(positions, spec["labels"], rotation=45 if crowded else 0, ha="right" if crowded else "center")
+    axes.set_xticks(
+        positions,
+        spec["labels"],
+        rotation=45 if crowded else 0,
+        ha="right" if crowded else "center",
+    )
     if len(spec["datasets"]) > 1:
         axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3 if crowded else -0.16),
                     ncols=min(3, len(spec["datasets"])), frameon=False, fontsize=8)  # fmt: skip
@@ -85,5 +92,7 @@ def _bars(axes, spec):
         errors = [[v - (lo if lo is not None else v) for v, lo in zip(values, dataset["low"], strict=True)],
                   [(hi if hi is not None else v) - v for v, hi in zip(values, dataset["high"], strict=True)]]  # fmt: skip
     axes.barh(positions, values, xerr=errors, color=PALETTE[0], height=0.6)
-    axes.set_yticks(positions, [label if len(label) < 40 else label[:38] + "…" for label in spec["labels"]])
+    axes.set_yticks(
+        positions, [label if len(label) < 40 else label[:38] + "…" for label in spec["labels"]]
+    )
     axes.invert_yaxis()

@@ -44,7 +44,9 @@ def check_tags(name: str, value) -> dict:
         try:
             value = json.loads(value or "{}")
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise ImportFailed(f"{name}: not valid JSON ({getattr(error, 'msg', error)})") from error
+            raise ImportFailed(
+                f"{name}: not valid JSON ({getattr(error, 'msg', error)})"
+            ) from error
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -52,7 +54,9 @@ def check_tags(name: str, value) -> dict:
             f'{name}: expected a JSON object such as {{"threads": 64}}, got {type(value).__name__}'
         )
     for key, item in value.items():
-        if not isinstance(item, str | int | float | bool) or (isinstance(item, float) and item != item):
+        if not isinstance(item, str | int | float | bool) or (
+            isinstance(item, float) and item != item
+        ):
             raise ImportFailed(
                 f"{name}: the value of {key!r} must be a number, a string or true/false, "
                 f"not {type(item).__name__}"

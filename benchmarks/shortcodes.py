@@ -14,8 +14,15 @@ from core.shortcodes import register
 
 @register("benchmark-chart")
 def benchmark_chart(slug, metric="1", *options):
-    runs = Run.objects.prefetch_related(Prefetch("measurements", queryset=Measurement.objects.order_by("id")))
-    suite = Suite.objects.published().prefetch_related(Prefetch("runs", queryset=runs)).filter(slug=slug).first()
+    runs = Run.objects.prefetch_related(
+        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
+    )
+    suite = (
+        Suite.objects.published()
+        .prefetch_related(Prefetch("runs", queryset=runs))
+        .filter(slug=slug)
+        .first()
+    )
     if suite is None:
         raise LookupError(f"no published benchmark suite {slug}")
     all_runs = list(suite.runs.all())
@@ -28,8 +35,10 @@ def benchmark_chart(slug, metric="1", *options):
     query = f"?x={x}" if x and chart["x_title"] == x else ""
     chart["links"] = {
         "page": page + query,
-        "svg": reverse("benchmarks:chart-svg", kwargs={"slug": slug, "metric": metric_slug}) + query,
-        "png": reverse("benchmarks:chart-png", kwargs={"slug": slug, "metric": metric_slug}) + query,
+        "svg": reverse("benchmarks:chart-svg", kwargs={"slug": slug, "metric": metric_slug})
+        + query,
+        "png": reverse("benchmarks:chart-png", kwargs={"slug": slug, "metric": metric_slug})
+        + query,
     }
     figure = render_to_string("benchmarks/includes/chart.html", {"chart": chart, "suite": suite})
     scripts = "".join(

@@ -9,7 +9,9 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
-from benchmarks import charts, compare as comparison, history, render as images
+from benchmarks import charts, history
+from benchmarks import compare as comparison
+from benchmarks import render as images
 from benchmarks.models import Attachment, Measurement, Run, Suite
 
 IMAGE_MAX_AGE = 3600
@@ -93,12 +95,20 @@ def chart_page(request, slug, metric):
     x = _x(request)
     chart = _chart_or_404(suite, metric, x)
     chart["links"] = _image_links(suite, chart, x)
-    embed = f"[[benchmark-chart {suite.slug} {chart['slug']}" + (f" x:{x}" if chart["links"]["page"].count("?x=") else "") + "]]"
-    return render(request, "benchmarks/chart.html", {"suite": suite, "chart": chart, "embed": embed, "x": x})
+    embed = (
+        f"[[benchmark-chart {suite.slug} {chart['slug']}"
+        + (f" x:{x}" if chart["links"]["page"].count("?x=") else "")
+        + "]]"
+    )
+    return render(
+        request, "benchmarks/chart.html", {"suite": suite, "chart": chart, "embed": embed, "x": x}
+    )
 
 
 def _image_response(request, spec, fmt):
-    key = hashlib.sha256(json.dumps([spec, fmt, images.VERSION], sort_keys=True, default=str).encode()).hexdigest()[:32]
+    key = hashlib.sha256(
+        json.dumps([spec, fmt, images.VERSION], sort_keys=True, default=str).encode()
+    ).hexdigest()[:32]
     etag = f'"{key}"'
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()

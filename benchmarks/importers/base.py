@@ -21,7 +21,9 @@ class Point:
     stddev: float | None = None
     samples: list = field(default_factory=list)
     label: str = ""  # a variant inside one file (CSV columns, JMH benchmarks, hyperfine commands)
-    headline: bool = True  # charted on the suite page; the other figures are listed and charted on demand
+    headline: bool = (
+        True  # charted on the suite page; the other figures are listed and charted on demand
+    )
 
 
 class Parsed(NamedTuple):

@@ -2,7 +2,6 @@
 as a sample; a ``-P``/``-L`` scan becomes one series with the parameter as x."""
 
 import json
-import os
 import statistics
 
 from benchmarks.importers.base import ImportFailed, Point, scalar
@@ -27,13 +26,26 @@ def _load(text):
     return results
 
 
+def _common_start(texts):
+    """The characters all texts start with (a scanned value may sit inside a word: 4M)."""
+    first, last = min(texts), max(texts)
+    length = 0
+    while length < min(len(first), len(last)) and first[length] == last[length]:
+        length += 1
+    return first[:length]
+
+
 def _series_labels(results):
     """Commands of one scan share a template: name it by replacing the scanned part with {name}."""
     groups: dict = {}
     for index, result in enumerate(results):
         parameters = result.get("parameters") or {}
         names = list(parameters)
-        key = (tuple(names), tuple((n, parameters[n]) for n in names[1:])) if names else ("command", index)
+        key = (
+            (tuple(names), tuple((n, parameters[n]) for n in names[1:]))
+            if names
+            else ("command", index)
+        )
         groups.setdefault(key, []).append(index)
     labels = {}
     for key, members in groups.items():
@@ -42,8 +54,8 @@ def _series_labels(results):
             for i in members:
                 labels[i] = results[i]["command"]
             continue
-        prefix = os.path.commonprefix(commands)
-        suffix = os.path.commonprefix([c[len(prefix):][::-1] for c in commands])[::-1]
+        prefix = _common_start(commands)
+        suffix = _common_start([c[len(prefix) :][::-1] for c in commands])[::-1]
         template = f"{prefix}{{{key[0][0]}}}{suffix}"
         for i in members:
             labels[i] = template
@@ -67,7 +79,9 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             ))  # fmt: skip
             for name, key in (("user time", "user"), ("system time", "system")):
                 if result.get(key) is not None:
-                    points.append(Point(name, float(result[key]), "s", False, headline=False, **common))
+                    points.append(
+                        Point(name, float(result[key]), "s", False, headline=False, **common)
+                    )
             memory = result.get("memory_usage_byte") or []
             if memory:
                 points.append(Point("peak memory", statistics.mean(memory), "B", False, samples=memory,

@@ -46,7 +46,11 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             ))  # fmt: skip
             error = metric.get("scoreError")
             if isinstance(error, int | float) and error == error:
-                points.append(Point("score error (99.9%)", float(error), unit, False, headline=False, **common))
+                points.append(
+                    Point(
+                        "score error (99.9%)", float(error), unit, False, headline=False, **common
+                    )
+                )
             for name, secondary in (result.get("secondaryMetrics") or {}).items():
                 secondary_unit = secondary.get("scoreUnit", "")
                 samples = [float(v) for fork in secondary.get("rawData", []) for v in fork]

@@ -124,8 +124,14 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             raise ImportFailed(f"{metric!r} appears twice: two reports in one file?", line)
         seen.add(metric)
         points.append(
-            Point(metric, number(value, line), unit, higher, dict(parameters),
-                  headline=metric in HEADLINE or metric.endswith("percentile latency"))  # fmt: skip
+            Point(
+                metric,
+                number(value, line),
+                unit,
+                higher,
+                dict(parameters),
+                headline=metric in HEADLINE or metric.endswith("percentile latency"),
+            )
         )
 
     block = sub = None
@@ -137,7 +143,10 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             continue
         last_line = line_number
         if stripped in HEADERS or stripped in (*LATENCY_BLOCKS, "Threads fairness:"):
-            if stripped in LATENCY_BLOCKS and block in ("General statistics:", "Test execution summary:"):
+            if stripped in LATENCY_BLOCKS and block in (
+                "General statistics:",
+                "Test execution summary:",
+            ):
                 sub = stripped
             else:
                 block, sub = stripped, None
@@ -156,7 +165,13 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
         if sub == "queries performed:":
             pair = KEY_VALUE.match(line)
             if pair and pair.group("key") in QUERY_KINDS:
-                add(QUERY_KINDS[pair.group("key")], pair.group("value"), "queries", True, line_number)
+                add(
+                    QUERY_KINDS[pair.group("key")],
+                    pair.group("value"),
+                    "queries",
+                    True,
+                    line_number,
+                )
                 continue
             sub = None
         if block in LATENCY_BLOCKS or sub in LATENCY_BLOCKS:
@@ -169,7 +184,9 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
         if block == "Threads fairness:":
             fairness = FAIRNESS.match(line)
             if not fairness:
-                raise ImportFailed(f"unexpected line in Threads fairness: {stripped[:60]!r}", line_number)
+                raise ImportFailed(
+                    f"unexpected line in Threads fairness: {stripped[:60]!r}", line_number
+                )
             what = fairness.group("key")
             unit = "events" if what == "events" else "s"
             add(f"{what} per thread (average)", fairness.group("avg"), unit, True, line_number)
@@ -179,7 +196,9 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
         if counted and counted.group("name") in COUNTED:
             count_metric, rate_metric, unit, higher = COUNTED[counted.group("name")]
             if counted.group("rate") is None:
-                raise ImportFailed(f"{counted.group('name')!r} has no rate: the line is cut", line_number)
+                raise ImportFailed(
+                    f"{counted.group('name')!r} has no rate: the line is cut", line_number
+                )
             add(count_metric, counted.group("count"), count_metric, higher, line_number)
             add(rate_metric, counted.group("rate"), unit, higher, line_number)
             continue
@@ -203,15 +222,30 @@ def _check_complete(seen, blocks_seen, lines, last_line):
     """Refuse a report cut short: every block it started, and the blocks that follow, must be whole."""
     required = []
     if "SQL statistics:" in blocks_seen or "OLTP test statistics:" in blocks_seen:
-        required += ["read queries", "write queries", "other queries", "total queries", "transactions per second"]
+        required += [
+            "read queries",
+            "write queries",
+            "other queries",
+            "total queries",
+            "transactions per second",
+        ]
     if "SQL statistics:" in blocks_seen:
         required += ["queries per second", "ignored errors per second", "reconnects per second"]
     required += ["total time", "events"]
-    if "Latency (ms):" in blocks_seen or "Throughput:" in blocks_seen or "SQL statistics:" in blocks_seen:
+    if (
+        "Latency (ms):" in blocks_seen
+        or "Throughput:" in blocks_seen
+        or "SQL statistics:" in blocks_seen
+    ):
         required += ["minimum latency", "average latency", "maximum latency", "latency sum",
                      "events per thread (average)", "execution time per thread (average)"]  # fmt: skip
     else:
-        required += ["minimum latency", "average latency", "maximum latency", "events per thread (average)"]
+        required += [
+            "minimum latency",
+            "average latency",
+            "maximum latency",
+            "events per thread (average)",
+        ]
     missing = [metric for metric in required if metric not in seen]
     if missing:
         where = lines[last_line - 1].strip()[:60] if last_line else ""

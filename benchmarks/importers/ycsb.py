@@ -40,12 +40,16 @@ def _point(operation, measurement, value, parameters, line):
     if measurement == "Operations":
         return Point(f"{prefix} operations", figure, "operations", True, parameters, headline=False)
     with_unit = WITH_UNIT.match(measurement)
-    name, unit = (with_unit.group("name"), with_unit.group("unit")) if with_unit else (measurement, "")
+    name, unit = (
+        (with_unit.group("name"), with_unit.group("unit")) if with_unit else (measurement, "")
+    )
     if name in LATENCY_NAMES:
         unit = UNITS.get(unit, unit) + ("²" if name == "LatencyVariance" else "")
         return Point(f"{prefix} {LATENCY_NAMES[name]}", figure, unit, False, parameters,
                      headline=headline and name == "AverageLatency")  # fmt: skip
-    return Point(f"{prefix} {name.lower()}", figure, UNITS.get(unit, unit), False, parameters, headline=False)
+    return Point(
+        f"{prefix} {name.lower()}", figure, UNITS.get(unit, unit), False, parameters, headline=False
+    )
 
 
 def _rows(text):
@@ -84,7 +88,8 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
     for operation, measurements in operations.items():
         if "Operations" in measurements and "AverageLatency(us)" not in measurements:
             raise ImportFailed(
-                f"the output is incomplete: {operation} has an operation count but no average latency", last
+                f"the output is incomplete: {operation} has an operation count but no average latency",
+                last,
             )
     return points
 

@@ -36,8 +36,12 @@ def test_real_sweep_comparison_says_changed_or_within_noise_per_thread_count(cli
     rows = re.findall(r'<tr class="cmp-([a-z ]+)"><th scope="row">threads=(\d+)', section)
     assert [int(threads) for _, threads in rows] == [1, 2, 4, 8, 16, 32, 64]
     for css, threads in rows:
-        mine = a.measurements.get(metric="transactions per second", parameters__threads=int(threads))
-        theirs = b.measurements.get(metric="transactions per second", parameters__threads=int(threads))
+        mine = a.measurements.get(
+            metric="transactions per second", parameters__threads=int(threads)
+        )
+        theirs = b.measurements.get(
+            metric="transactions per second", parameters__threads=int(threads)
+        )
         assert len(mine.samples) == len(theirs.samples) == 5  # five real repetitions each
         verdict = stats.compare_samples(mine.samples, theirs.samples)
         if verdict.word == "within noise":
@@ -61,9 +65,13 @@ def test_runs_measured_at_different_thread_counts_are_still_compared(client):
 def test_the_run_picker_never_shows_two_identical_entries(client):
     suite = SuiteFactory()
     for day, variant in [(1, {"build": "a"}), (2, {"build": "a"}), (2, {"build": "b"})]:
-        run = RunFactory(suite=suite, label="nightly", variant=variant, run_date=date(2026, 11, day))
+        run = RunFactory(
+            suite=suite, label="nightly", variant=variant, run_date=date(2026, 11, day)
+        )
         _measure(run, 100.0, threads=8)
-    twin = RunFactory(suite=suite, label="nightly", variant={"build": "b"}, run_date=date(2026, 11, 2))
+    twin = RunFactory(
+        suite=suite, label="nightly", variant={"build": "b"}, run_date=date(2026, 11, 2)
+    )
     _measure(twin, 101.0, threads=8)
     html = client.get(f"/benchmarks/{suite.slug}/compare/").content.decode()
     options = re.findall(r'<select id="a" name="a">(.*?)</select>', html)[0]
@@ -75,7 +83,9 @@ def test_the_run_picker_never_shows_two_identical_entries(client):
 def _history_suite(values):
     suite = SuiteFactory()
     for index, value in enumerate(values):
-        run = RunFactory(suite=suite, label=f"build {index + 1}", order=index, run_date=date(2026, 11, 1 + index))
+        run = RunFactory(
+            suite=suite, label=f"build {index + 1}", order=index, run_date=date(2026, 11, 1 + index)
+        )
         _measure(run, value, threads=8)
     return suite
 
@@ -84,7 +94,10 @@ def test_a_regression_beyond_the_noise_is_flagged_on_the_suite_page_and_in_the_f
     suite = _history_suite([1000, 1012, 995, 1004, 998, 1007, 1001, 640, 652, 645])
     page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
     assert "Changes beyond the noise" in page
-    assert re.search(r"<strong>Regression</strong>: transactions per second threads=8 in <a [^>]+>build 8</a>", page)
+    assert re.search(
+        r"<strong>Regression</strong>: transactions per second threads=8 in <a [^>]+>build 8</a>",
+        page,
+    )
     assert page.count("<strong>Regression</strong>") == 1
     feed = client.get(f"/benchmarks/{suite.slug}/regressions.atom")
     assert feed["Content-Type"].startswith("application/atom+xml")
@@ -107,13 +120,18 @@ def test_chart_images_by_url_with_cache_headers(client, demo):
     svg = client.get(f"{base}.svg")
     assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
     assert "max-age=3600" in svg["Cache-Control"] and "public" in svg["Cache-Control"]
-    texts = [t.text for t in ElementTree.fromstring(svg.content).iter("{http://www.w3.org/2000/svg}text")]
+    texts = [
+        t.text for t in ElementTree.fromstring(svg.content).iter("{http://www.w3.org/2000/svg}text")
+    ]
     assert "flush-at-commit-1" in texts and "64" in texts
     png = client.get(f"{base}.png")
     assert png.content.startswith(b"\x89PNG\r\n\x1a\n") and png["Content-Type"] == "image/png"
     again = client.get(f"{base}.png", HTTP_IF_NONE_MATCH=png["ETag"])
     assert again.status_code == 304
-    assert client.get("/benchmarks/oltp-read-write-durability/charts/no-such-metric.svg").status_code == 404
+    assert (
+        client.get("/benchmarks/oltp-read-write-durability/charts/no-such-metric.svg").status_code
+        == 404
+    )
     page = client.get("/benchmarks/oltp-read-write-durability/").content.decode()
     assert f'href="{base}.svg"' in page and f'href="{base}.png"' in page
 
@@ -122,7 +140,11 @@ def test_figures_are_scaled_and_rounded(client, demo):
     page = client.get("/benchmarks/oltp-read-write-durability/").content.decode()
     tables = "".join(re.findall(r"<table>.*?</table>", page, flags=re.S))
     assert not re.search(r"\d\.\d{5,}", tables)
-    latency = json.loads(page.split('id="chart-average-latency-data" type="application/json">')[1].split("</script>")[0])
+    latency = json.loads(
+        page.split('id="chart-average-latency-data" type="application/json">')[1].split(
+            "</script>"
+        )[0]
+    )
     assert latency["unit"] == "ms"
 
 
@@ -133,11 +155,15 @@ def test_any_parameter_can_be_the_x_axis(client):
         for threads in (1, 2):
             _measure(run, batch * threads, metric="score", batch=batch, threads=threads)
     default = client.get(f"/benchmarks/{suite.slug}/charts/score/").content.decode()
-    spec = json.loads(default.split('id="chart-score-data" type="application/json">')[1].split("</script>")[0])
+    spec = json.loads(
+        default.split('id="chart-score-data" type="application/json">')[1].split("</script>")[0]
+    )
     assert spec["x_title"] == "threads" and spec["labels"] == ["1", "2"]
     assert [d["label"] for d in spec["datasets"]] == ["driver · batch=8", "driver · batch=64"]
     by_batch = client.get(f"/benchmarks/{suite.slug}/charts/score/?x=batch").content.decode()
-    spec = json.loads(by_batch.split('id="chart-score-data" type="application/json">')[1].split("</script>")[0])
+    spec = json.loads(
+        by_batch.split('id="chart-score-data" type="application/json">')[1].split("</script>")[0]
+    )
     assert spec["x_title"] == "batch" and spec["labels"] == ["8", "64"]
     assert client.get(f"/benchmarks/{suite.slug}/charts/score.svg?x=batch").status_code == 200
 
@@ -159,6 +185,8 @@ def test_the_real_history_flags_the_smaller_buffer_pool_and_nothing_else(client,
     runs = list(suite.runs.prefetch_related("measurements"))
     found = history.changes(runs)
     assert {(c["run"].label, c["kind"]) for c in found} == {("run 09", "regression")}
-    assert "innodb-buffer-pool-size=8M" in Run.objects.get(suite=suite, label="run 09").server_config
+    assert (
+        "innodb-buffer-pool-size=8M" in Run.objects.get(suite=suite, label="run 09").server_config
+    )
     feed = client.get("/benchmarks/regressions.atom").content.decode()
     assert "Regression: transactions per second" in feed and "in run 09" in feed

@@ -1,6 +1,5 @@
-from pathlib import Path
-
 import json
+from pathlib import Path
 
 import pytest
 
@@ -108,7 +107,10 @@ def test_real_outputs_made_here_keep_every_figure(name):
     """Golden files: outputs of Debian's sysbench 1.0.20 and hyperfine 1.15 on this machine."""
     result = points(name)
     expected = GOLDEN[name]
-    assert (result.importer, result.metadata.get("tool")) == (expected["importer"], expected["tool"])
+    assert (result.importer, result.metadata.get("tool")) == (
+        expected["importer"],
+        expected["tool"],
+    )
     assert [[p.label, p.metric, p.value, p.unit, p.higher_is_better, p.parameters, len(p.samples)]
             for p in result.points] == expected["points"]  # fmt: skip
 
@@ -128,7 +130,10 @@ def test_sysbench_keeps_counts_errors_latency_sum_and_fairness():
         "execution time per thread (average)": 599.9649, "execution time per thread (stddev)": 0.02,
     }  # fmt: skip
     assert not metrics[("ignored errors per second", "")].higher_is_better
-    assert not metrics[("latency sum", "")].headline and metrics[("transactions per second", "")].headline
+    assert (
+        not metrics[("latency sum", "")].headline
+        and metrics[("transactions per second", "")].headline
+    )
 
 
 def test_sysbench_any_percentile_and_the_tool_version():
@@ -162,7 +167,10 @@ def test_a_sysbench_report_cut_anywhere_is_refused_with_the_line_it_stopped_at(n
     for line, cut in _cuts(text):
         with pytest.raises(ImportFailed) as refused:
             parse(cut, "sysbench")
-        assert f"line {line}" in str(refused.value) or refused.value.line == line, (line, str(refused.value))
+        assert f"line {line}" in str(refused.value) or refused.value.line == line, (
+            line,
+            str(refused.value),
+        )
 
 
 def test_ycsb_keeps_every_row_per_operation():
@@ -193,7 +201,9 @@ def test_jmh_keeps_jdk_vm_params_and_iterations():
     assert result.metadata["tool"] == "JMH 1.29"
     score = by_metric(result)[("score", "wellHelloThere")]
     assert score.samples == [3.376842765688582e9, 3.37651988895058e9, 3.375353964729294e9]
-    assert by_metric(result)[("score error (99.9%)", "wellHelloThere")].value == 1.4287985743935993e7
+    assert (
+        by_metric(result)[("score error (99.9%)", "wellHelloThere")].value == 1.4287985743935993e7
+    )
     with_params = json.loads((DATA / "jmh.json").read_text())
     with_params[0]["params"] = {"driver": "mariadb", "batch": "64"}
     with_params.append({**with_params[0], "params": {"driver": "mariadb", "batch": "8"}})

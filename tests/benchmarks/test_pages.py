@@ -117,15 +117,21 @@ def test_raw_files_download(client, demo):
 def test_chart_shortcode_in_a_news_post(client, demo):
     from tests.foundation.factories import NewsPostFactory
 
-    NewsPostFactory(slug="with-chart", body="Look:\n\n[[benchmark-chart thread-pool 95th-percentile-latency]]\n")
+    NewsPostFactory(
+        slug="with-chart", body="Look:\n\n[[benchmark-chart thread-pool 95th-percentile-latency]]\n"
+    )
     html = client.get("/news/with-chart/").content.decode()
     chart_id = "embed-thread-pool-95th-percentile-latency"
     assert f'data-benchmark-chart="{chart_id}"' in html
     assert "chart.umd.min.js" in html
-    embedded = json.loads(html.split(f'id="{chart_id}-data" type="application/json">')[1].split("</script>")[0])
+    embedded = json.loads(
+        html.split(f'id="{chart_id}-data" type="application/json">')[1].split("</script>")[0]
+    )
     page = client.get("/benchmarks/thread-pool/").content.decode()
     on_page = json.loads(
-        page.split('id="chart-95th-percentile-latency-data" type="application/json">')[1].split("</script>")[0]
+        page.split('id="chart-95th-percentile-latency-data" type="application/json">')[1].split(
+            "</script>"
+        )[0]
     )
     assert embedded["metric"] == on_page["metric"] == "95th percentile latency"
     assert embedded["datasets"] == on_page["datasets"] and embedded["labels"] == on_page["labels"]

@@ -46,7 +46,10 @@ def test_mann_whitney_complete_separation():
 
 def test_verdicts_say_what_the_samples_allow():
     assert compare_samples([100, 101, 99, 100.5, 99.5], [120, 121, 119, 122, 118]).word == "changed"
-    assert compare_samples([100, 101, 99, 100.5, 99.5], [100.2, 99.1, 101.3, 99.8, 100.4]).word == "within noise"
+    assert (
+        compare_samples([100, 101, 99, 100.5, 99.5], [100.2, 99.1, 101.3, 99.8, 100.4]).word
+        == "within noise"
+    )
     assert compare_samples([1, 2, 3], [4, 5, 6]).word == "too few repetitions"
     assert compare_samples([1], [4, 5, 6]).word == "no repetitions"
 

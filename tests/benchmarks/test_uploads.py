@@ -27,7 +27,9 @@ def suite():
 
 @pytest.fixture
 def staff_token(django_user_model):
-    user = django_user_model.objects.create_user("bot", "bot@example.org", "pw-123456789x", is_staff=True)
+    user = django_user_model.objects.create_user(
+        "bot", "bot@example.org", "pw-123456789x", is_staff=True
+    )
     return Token.objects.create(user=user).key
 
 
@@ -43,7 +45,10 @@ def post(client, token, **fields):
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"file": SimpleUploadedFile("half.txt", HALF)}, "the output is incomplete: it stops at line"),
+        (
+            {"file": SimpleUploadedFile("half.txt", HALF)},
+            "the output is incomplete: it stops at line",
+        ),
         ({"parameters": "[64]"}, "parameters: expected a JSON object"),
         ({"parameters": '"threads"'}, "parameters: expected a JSON object"),
         ({"parameters": "{threads: 64}"}, "parameters: not valid JSON"),
@@ -63,7 +68,9 @@ def test_upload_api_refuses_partial_output_and_wrong_types_naming_the_problem(
 
 
 def test_upload_api_accepts_the_whole_report(client, suite, staff_token):
-    response = post(client, staff_token, parameters='{"workload": "oltp_read_write"}', variant='{"build": 2}')
+    response = post(
+        client, staff_token, parameters='{"workload": "oltp_read_write"}', variant='{"build": 2}'
+    )
     assert response.status_code == 201, response.content
     run = Run.objects.get(pk=response.json()["run"])
     assert run.variant == {"build": 2}
@@ -100,7 +107,9 @@ def _request_with_body(path, declared_length, token=None):
 
 
 def test_upload_api_refuses_by_declared_size_before_reading_the_body(suite, staff_token):
-    request, body = _request_with_body("/api/benchmarks/uploads/runs/", 250 * 1024 * 1024, staff_token)
+    request, body = _request_with_body(
+        "/api/benchmarks/uploads/runs/", 250 * 1024 * 1024, staff_token
+    )
     response = RunUploadAPI.as_view()(request, slug="uploads")
     assert response.status_code == 413
     assert "larger than 5 MiB" in response.data["error"]
@@ -115,7 +124,9 @@ def test_admin_import_refuses_by_declared_size_before_reading_the_body(suite, ad
     from django.contrib import admin
 
     view = SuiteAdmin(Suite, admin.site).import_view
-    request, body = _request_with_body(f"/admin/benchmarks/suite/{suite.pk}/import/", 250 * 1024 * 1024)
+    request, body = _request_with_body(
+        f"/admin/benchmarks/suite/{suite.pk}/import/", 250 * 1024 * 1024
+    )
     request.user = admin_user
     response = view(request, suite.pk)
     assert response.status_code == 200
@@ -133,7 +144,12 @@ def test_admin_import_refuses_by_declared_size_before_reading_the_body(suite, ad
     ],
 )
 def test_admin_import_shows_the_problem_as_a_form_error(admin_client, suite, fields, message):
-    data = {"label": "run", "file": SimpleUploadedFile("out.txt", REPORT), "parameters": "{}", "variant": "{}"}
+    data = {
+        "label": "run",
+        "file": SimpleUploadedFile("out.txt", REPORT),
+        "parameters": "{}",
+        "variant": "{}",
+    }
     response = admin_client.post(f"/admin/benchmarks/suite/{suite.pk}/import/", {**data, **fields})
     assert response.status_code == 200
     assert message in response.content.decode()
@@ -148,4 +164,7 @@ def test_repetitions_of_a_point_become_its_samples(suite):
     assert tps.samples == [110.8, 71.3]
     assert tps.value == pytest.approx((110.8 + 71.3) / 2)
     assert (tps.minimum, tps.maximum) == (71.3, 110.8)
-    assert [f["file"] for f in Run.objects.get(pk=run.pk).details["files"]] == ["rep-1.txt", "ref.txt"]
+    assert [f["file"] for f in Run.objects.get(pk=run.pk).details["files"]] == [
+        "rep-1.txt",
+        "ref.txt",
+    ]
