@@ -50,7 +50,9 @@ class RunUploadAPI(APIView):
     permission_classes = [IsAdminUser]
     parser_classes = [MultiPartParser, FormParser]
 
-    @extend_schema(request=RunUploadSerializer, responses={201: dict, 400: dict})
+    @extend_schema(
+        request=RunUploadSerializer, responses={201: dict, 400: dict, 404: dict, 413: dict}
+    )
     def post(self, request, slug):
         suite = Suite.objects.filter(slug=slug).first()
         if suite is None:

@@ -50,8 +50,13 @@ def test_real_sysbench_runs_are_imported_with_their_environment(client, demo):
 
 
 def test_suite_pages_have_bounded_query_counts(client, demo, django_assert_max_num_queries):
+    a, b = Suite.objects.get(slug="oltp-read-write-durability").runs.order_by("order")[:2]
     for url in ["/benchmarks/", "/benchmarks/thread-pool/", "/benchmarks/jdbc-drivers/",
-                "/api/benchmarks/thread-pool.json", "/api/benchmarks/thread-pool.csv"]:  # fmt: skip
+                "/api/benchmarks/thread-pool.json", "/api/benchmarks/thread-pool.csv",
+                "/benchmarks/oltp-read-write-history/", "/benchmarks/oltp-read-write-history/regressions.atom",
+                f"/benchmarks/oltp-read-write-durability/compare/?a={a.pk}&b={b.pk}",
+                "/benchmarks/oltp-read-write-durability/charts/latency-sum/",
+                "/benchmarks/oltp-read-write-durability/charts/latency-sum.svg"]:  # fmt: skip
         with django_assert_max_num_queries(8):
             assert client.get(url).status_code == 200, url
 
