@@ -116,6 +116,15 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
     return spec
 
 
+class Cell(str):
+    """A table cell's text ("11.6 (4.57–21.1, n=5)"), with its parts for the templates."""
+
+    def __new__(cls, value, spread=""):
+        cell = super().__new__(cls, f"{value} ({spread})" if spread else value)
+        cell.value, cell.spread = value, spread
+        return cell
+
+
 def _cell(measurement, factor):
     if measurement is None:
         return "–"
@@ -131,8 +140,8 @@ def _cell(measurement, factor):
             units.format_in(measurement.minimum, factor),
             units.format_in(measurement.maximum, factor),
         )
-        text += f" ({low}–{high}, n={len(measurement.samples)})"
-    return text
+        return Cell(text, f"{low}–{high}, n={len(measurement.samples)}")
+    return Cell(text)
 
 
 def _unique(labels):
