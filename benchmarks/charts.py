@@ -117,7 +117,7 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
 
 
 class Cell(str):
-    """A table cell's text ("11.6 (4.57–21.1, n=5)"), with its parts for the templates."""
+    """A table cell's text, e.g. "11.6 (4.57 to 21.1, n=5)", with its parts for the templates."""
 
     def __new__(cls, value, spread=""):
         cell = super().__new__(cls, f"{value} ({spread})" if spread else value)

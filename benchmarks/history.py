@@ -1,7 +1,7 @@
 """Runs over time and the changes beyond the noise (pure: runs in, dicts out).
 
-A history is the runs of one variant of a suite in date order (run date, then the run's
-order); for each headline metric and parameter set it lines up one value per run. The
+A history is the dated runs of one variant of a suite in date order (run date, then the
+run's order); for each headline metric and parameter set it lines up one value per run. The
 lookback z-score (``stats.lookback_z``) flags a run whose value leaves the spread of the
 runs before it: a regression when it moved the wrong way for the metric, otherwise an
 improvement."""
@@ -23,7 +23,8 @@ def histories(runs, min_runs: int = stats.MIN_HISTORY + 1):
     headline = set(charts.suite_metrics(runs, headline_only=True))
     groups: OrderedDict = OrderedDict()
     for run in _ordered(runs):
-        groups.setdefault(json.dumps(run.variant, sort_keys=True), []).append(run)
+        if run.run_date is not None:  # undated runs (drivers side by side) are not a history
+            groups.setdefault(json.dumps(run.variant, sort_keys=True), []).append(run)
     found = []
     for variant, group in groups.items():
         if len(group) < min_runs:

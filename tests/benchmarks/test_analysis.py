@@ -190,3 +190,11 @@ def test_the_real_history_flags_the_smaller_buffer_pool_and_nothing_else(client,
     )
     feed = client.get("/benchmarks/regressions.atom").content.decode()
     assert "Regression: transactions per second" in feed and "in run 09" in feed
+
+
+def test_undated_runs_side_by_side_are_not_a_history(client):
+    suite = SuiteFactory()
+    for index, value in enumerate([19543, 22104, 15288, 19968, 24063, 5000]):
+        _measure(RunFactory(suite=suite, label=f"driver {index}", order=index), value)
+    page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
+    assert 'id="history"' not in page and "changes-title" not in page
