@@ -36,6 +36,7 @@ FAIRNESS = re.compile(
 )
 TRANSFERRED = re.compile(r"^([\d.]+) MiB transferred \(([\d.]+) MiB/sec\)\s*$")
 INTERVAL = re.compile(r"^\[\s*(?P<time>\d+)s\s*\]\s+(?P<rest>.*)$")
+HISTOGRAM_ROW = re.compile(r"^\s*(?P<value>\d+\.\d+) \|\**\s+(?P<count>\d+)\s*$")
 
 # sysbench's name for a counted line -> (metric for the count, metric for the rate, unit, higher is better)
 COUNTED = {
@@ -72,6 +73,8 @@ def metadata(text: str) -> dict:
     for line in lines:
         if line.strip() in (*HEADERS, "Threads started!") or INTERVAL.match(line):
             break
+        if line.startswith("Latency histogram"):
+            break
         pair = KEY_VALUE.match(line)
         if pair and not line.startswith("sysbench"):
             options[pair.group("key").strip()] = pair.group("value")
@@ -80,6 +83,13 @@ def metadata(text: str) -> dict:
     intervals = [m.group(0).strip() for m in map(INTERVAL.match, lines) if m]
     if intervals:
         meta["intervals"] = intervals
+    histogram = [
+        [float(m.group("value")), int(m.group("count"))]
+        for m in map(HISTOGRAM_ROW.match, lines)
+        if m
+    ]
+    if histogram:
+        meta["latency histogram (ms, count)"] = histogram
     return meta
 
 
@@ -155,7 +165,11 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
         if stripped == "queries performed:":
             sub = stripped
             continue
-        if INTERVAL.match(line):
+        if (
+            INTERVAL.match(line)
+            or HISTOGRAM_ROW.match(line)
+            or line.startswith("Latency histogram")
+        ):
             continue
         transferred = TRANSFERRED.match(stripped)
         if transferred:

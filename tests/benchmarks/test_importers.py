@@ -223,3 +223,13 @@ def test_hyperfine_scans_are_one_series_with_the_parameter_as_x():
     assert {p.label for p in listed} == {"gzip -{level} -c /etc/services > /dev/null"}
     plain = points("hyperfine-1.15-two-commands.json").points
     assert {p.label for p in plain} == {"sleep 0.01", "sleep 0.02"}
+
+
+def test_sysbench_latency_histogram_is_kept():
+    """Real output of `sysbench cpu --time=1 --histogram=on run` made here."""
+    result = points("sysbench-1.0.20-cpu-histogram.txt")
+    histogram = result.metadata["latency histogram (ms, count)"]
+    text = (DATA / "sysbench-1.0.20-cpu-histogram.txt").read_text()
+    rows = [line for line in text.splitlines() if "|" in line]
+    assert len(histogram) == len(rows) and histogram[:2] == [[0.196, 6], [0.199, 176]]
+    assert sum(count for _, count in histogram) == by_metric(result)[("events", "")].value
