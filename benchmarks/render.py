@@ -6,6 +6,7 @@ import io
 
 import matplotlib
 from matplotlib.figure import Figure
+from matplotlib.ticker import StrMethodFormatter
 
 PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#999999"]
 STYLE = {
@@ -17,7 +18,7 @@ STYLE = {
     "axes.spines.right": False,
 }
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
-VERSION = "2"  # part of the image cache key and ETag: change it when the drawing changes
+VERSION = "3"  # part of the image cache key and ETag: change it when the drawing changes
 
 
 def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> bytes:
@@ -31,12 +32,23 @@ def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> byt
         else:
             _bars(axes, spec)
         axes.set_title(f"{spec['title']}\n{spec['subtitle']}", loc="left", fontsize=11)
+        values = [
+            v
+            for d in spec["datasets"]
+            for v in [*d["data"], *(d.get("high") or [])]
+            if v is not None
+        ]
+        thousands = StrMethodFormatter("{x:,.0f}") if values and max(values) >= 1000 else None
         if spec["type"] == "line":
+            if thousands:
+                axes.yaxis.set_major_formatter(thousands)
             axes.set_ylabel(spec.get("unit") or "")
             axes.set_xlabel(spec.get("x_title") or "")
             axes.set_ylim(bottom=0)
             axes.grid(axis="y", color="#dddddd", linewidth=0.6)
         else:
+            if thousands:
+                axes.xaxis.set_major_formatter(thousands)
             axes.set_xlabel(spec.get("unit") or "")
             axes.set_xlim(left=0)
             axes.grid(axis="x", color="#dddddd", linewidth=0.6)
