@@ -99,7 +99,7 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
         for value in xs:
             row = [str(json.loads(value))]
             for entry in series.values():
-                row.append(_cell(entry["points"].get(value), factor))
+                row.append(cell(entry["points"].get(value), factor))
             rows.append(row)
         spec.update(type="line", labels=[str(json.loads(v)) for v in xs], datasets=datasets,
                     table={"headers": [x, *labels], "rows": rows})  # fmt: skip
@@ -110,7 +110,7 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
             datasets=[{"label": title, "data": [scaled(m.value) for _, m in pairs],
                        "low": [scaled(m.minimum) if len(m.samples) > 1 else None for _, m in pairs],
                        "high": [scaled(m.maximum) if len(m.samples) > 1 else None for _, m in pairs]}],
-            table={"headers": ["Run", title], "rows": [[label, _cell(m, factor)] for label, (_, m) in zip(labels, pairs, strict=True)]},
+            table={"headers": ["Run", title], "rows": [[label, cell(m, factor)] for label, (_, m) in zip(labels, pairs, strict=True)]},
         )  # fmt: skip
     spec["has_spread"] = has_spread
     return spec
@@ -125,7 +125,7 @@ class Cell(str):
         return cell
 
 
-def _cell(measurement, factor):
+def cell(measurement, factor):
     if measurement is None:
         return "–"
     if measurement.display:

@@ -30,7 +30,7 @@ def _row(a, b, factor, note=""):
         css += " untested"
     return {
         "parameters": ", ".join(f"{k}={v}" for k, v in a.parameters.items()) or "–",
-        "note": note, "a": charts._cell(a, factor), "b": charts._cell(b, factor),
+        "note": note, "a": charts.cell(a, factor), "b": charts.cell(b, factor),
         "change": change, "css": css, "verdict": verdict,
         "word": "better" if change and change > 0 else "worse" if change and change < 0 else "same",
     }  # fmt: skip
@@ -93,6 +93,6 @@ def run_rows(run):
     for m in run.measurements.all():
         factor, unit = units.scale([m.value], m.unit)
         rows.append({"metric": m.metric, "parameters": ", ".join(f"{k}={v}" for k, v in m.parameters.items()),
-                     "value": m.display or f"{charts._cell(m, factor)} {unit}".strip(),
+                     "value": m.display or f"{charts.cell(m, factor)} {unit}".strip(),
                      "direction": "higher is better" if m.higher_is_better else "lower is better"})  # fmt: skip
     return rows

@@ -88,7 +88,7 @@ def history_chart(history, index: int = 0) -> dict:
     ):
         band = bands[i]
         rows.append([
-            label, f"{run.run_date:%Y-%m-%d}" if run.run_date else "–", charts._cell(m, factor),
+            label, f"{run.run_date:%Y-%m-%d}" if run.run_date else "–", charts.cell(m, factor),
             "–" if band is None else f"{units.format_in(band[0], factor)}–{units.format_in(band[1], factor)}",
             "flagged" if i in flagged else "",
         ])  # fmt: skip

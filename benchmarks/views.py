@@ -97,7 +97,7 @@ def chart_page(request, slug, metric):
     chart["links"] = _image_links(suite, chart, x)
     embed = (
         f"[[benchmark-chart {suite.slug} {chart['slug']}"
-        + (f" x:{x}" if chart["links"]["page"].count("?x=") else "")
+        + (f" x:{x}" if x and x in chart["x_options"] else "")
         + "]]"
     )
     return render(
