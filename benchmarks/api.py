@@ -36,7 +36,8 @@ class RunUploadSerializer(serializers.Serializer):
         try:
             return services.check_tags(name, value)
         except ImportFailed as error:
-            raise serializers.ValidationError(str(error)) from error
+            # The response names the field already: "parameters: expected a JSON object…"
+            raise serializers.ValidationError(str(error).removeprefix(f"{name}: ")) from error
 
     def validate_parameters(self, value):
         return self._tags("parameters", value)
