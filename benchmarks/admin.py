@@ -38,8 +38,12 @@ class SuiteAdmin(admin.ModelAdmin):
         suite = get_object_or_404(Suite, pk=pk)
         if not self.has_change_permission(request, suite):
             return redirect("admin:index")
-        form = RunUploadForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
+        if request.method == "POST" and services.declared_size_too_large(request.META):
+            form = RunUploadForm()  # the body is never read: refused by its declared size
+            form.errors["file"] = form.error_class([services.SIZE_MESSAGE])
+        else:
+            form = RunUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_bound and form.is_valid():
             data = dict(form.cleaned_data)
             upload = data.pop("file")
             try:

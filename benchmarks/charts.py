@@ -1,64 +1,190 @@
-"""Chart and table specifications for a suite: one structure feeds the canvas, the table
-beside it and the image export, so they always agree."""
+"""Chart and table specifications (pure: runs and measurements in, dicts out). One spec
+feeds the canvas, the data table beside it, the embed and the server-rendered image, so
+they always agree."""
 
-from collections import OrderedDict
+import json
+from collections import Counter, OrderedDict
 
+from django.utils.text import slugify
 
-def _x_parameter(measurements):
-    """The parameter that varies across a metric's points (threads, clients...), if any."""
-    keys = OrderedDict()
-    for m in measurements:
-        for key, value in m.parameters.items():
-            keys.setdefault(key, set()).add(str(value))
-    varying = [key for key, values in keys.items() if len(values) > 1]
-    return varying[0] if varying else None
+from benchmarks import units
+
+PREFERRED_X = ("threads", "clients", "connections")
 
 
-def suite_charts(runs):
-    measurements_by_metric: dict[str, list] = OrderedDict()
+def metric_slugs(metrics) -> dict:
+    """metric -> slug, unique within the suite (a second metric with the same slug gets -2)."""
+    slugs, used = {}, Counter()
+    for metric in metrics:
+        base = slugify(metric.replace("%", " percent")) or "metric"
+        used[base] += 1
+        slugs[metric] = base if used[base] == 1 else f"{base}-{used[base]}"
+    return slugs
+
+
+def suite_metrics(runs, headline_only=False):
+    """Metrics in the order they first appear, headline figures first."""
+    seen: OrderedDict = OrderedDict()
     for run in runs:
         for m in run.measurements.all():
-            measurements_by_metric.setdefault(m.metric, []).append((run, m))
-    charts = []
-    for index, (metric, pairs) in enumerate(measurements_by_metric.items()):
-        x = _x_parameter([m for _, m in pairs])
-        run_labels = list(OrderedDict.fromkeys(run.label for run, _ in pairs))
-        unit = pairs[0][1].unit
-        better = "higher is better" if pairs[0][1].higher_is_better else "lower is better"
-        if x:
-            xs = sorted(
-                {m.parameters.get(x) for _, m in pairs}, key=lambda v: (isinstance(v, str), v)
-            )
-            values = {(run.label, m.parameters.get(x)): m.value for run, m in pairs}
-            datasets = [
-                {"label": label, "data": [values.get((label, v)) for v in xs]}
-                for label in run_labels
-            ]
-            chart = {"type": "line", "labels": [str(v) for v in xs], "x_title": x}
-            rows = [[str(v), *[values.get((label, v)) for label in run_labels]] for v in xs]
-            headers = [x, *run_labels]
-        else:
-            datasets = [
-                {
-                    "label": f"{metric} ({unit})" if unit else metric,
-                    "data": [m.value for _, m in pairs],
-                }
-            ]
-            chart = {"type": "bar", "labels": [run.label for run, _ in pairs], "x_title": ""}
-            rows = [[run.label, m.display or m.value] for run, m in pairs]
-            headers = ["Run", f"{metric} ({unit})" if unit else metric]
-        chart.update(
-            id=f"chart-{index + 1}",
-            data_id=f"chart-{index + 1}-data",
-            key=metric,
-            title=f"{metric}" + (f" ({unit})" if unit else ""),
-            subtitle=better,
-            y_title=unit,
-            datasets=datasets,
-            table={"headers": headers, "rows": rows},
+            seen.setdefault(m.metric, False)
+            seen[m.metric] = seen[m.metric] or m.headline
+    headline = [metric for metric, is_headline in seen.items() if is_headline]
+    if headline_only:
+        return headline
+    return headline + [metric for metric, is_headline in seen.items() if not is_headline]
+
+
+def varying_parameters(measurements) -> list:
+    values: OrderedDict = OrderedDict()
+    for m in measurements:
+        for key, value in m.parameters.items():
+            values.setdefault(key, set()).add(json.dumps(value))
+    varying = [key for key, seen in values.items() if len(seen) > 1]
+    return sorted(varying, key=lambda key: (key not in PREFERRED_X, varying.index(key)))
+
+
+def _sort_key(value):
+    return (isinstance(value, str), value if not isinstance(value, bool) else str(value))
+
+
+def _describe(parameters: dict) -> str:
+    return ", ".join(f"{key}={value}" for key, value in parameters.items())
+
+
+def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_prefix: str = "chart") -> dict | None:  # fmt: skip
+    pairs = [(run, m) for run in runs for m in run.measurements.all() if m.metric == metric]
+    if not pairs:
+        return None
+    first = pairs[0][1]
+    options = varying_parameters([m for _, m in pairs])
+    if x not in options:
+        x = options[0] if options else None
+    factor, unit = units.scale([m.value for _, m in pairs], first.unit)
+    title = f"{metric} ({unit})" if unit else metric
+    spec = {
+        "id": f"{id_prefix}-{slug}" if slug else id_prefix, "slug": slug, "metric": metric, "unit": unit,
+        "factor": factor, "title": title, "x_title": x or "", "x_options": options,
+        "higher_is_better": first.higher_is_better,
+        "subtitle": "higher is better" if first.higher_is_better else "lower is better",
+    }  # fmt: skip
+    spec["data_id"] = f"{spec['id']}-data"
+    has_spread = any(
+        m.minimum is not None and m.maximum is not None and len(m.samples) > 1 for _, m in pairs
+    )
+
+    def scaled(value):
+        return None if value is None else value * factor
+
+    if x:
+        xs = sorted(
+            {json.dumps(m.parameters.get(x)) for _, m in pairs},
+            key=lambda v: _sort_key(json.loads(v)),
         )
-        charts.append(chart)
-    return charts
+        series: OrderedDict = OrderedDict()
+        for run, m in pairs:
+            others = {k: v for k, v in m.parameters.items() if k != x and k in options}
+            key = (run.pk, json.dumps(others, sort_keys=True))
+            entry = series.setdefault(key, {"run": run, "others": others, "points": {}})
+            entry["points"][json.dumps(m.parameters.get(x))] = m
+        labels = _series_labels(series.values())
+        datasets, rows = [], []
+        for label, entry in zip(labels, series.values(), strict=True):
+            points = [entry["points"].get(v) for v in xs]
+            datasets.append({
+                "label": label, "data": [scaled(p.value) if p else None for p in points],
+                "low": [scaled(p.minimum) if p and len(p.samples) > 1 else None for p in points],
+                "high": [scaled(p.maximum) if p and len(p.samples) > 1 else None for p in points],
+            })  # fmt: skip
+        for value in xs:
+            row = [str(json.loads(value))]
+            for entry in series.values():
+                row.append(cell(entry["points"].get(value), factor))
+            rows.append(row)
+        spec.update(type="line", labels=[str(json.loads(v)) for v in xs], datasets=datasets,
+                    table={"headers": [x, *labels], "rows": rows})  # fmt: skip
+    else:
+        labels = _unique([run.label for run, _ in pairs])
+        spec.update(
+            type="bar", labels=labels,
+            datasets=[{"label": title, "data": [scaled(m.value) for _, m in pairs],
+                       "low": [scaled(m.minimum) if len(m.samples) > 1 else None for _, m in pairs],
+                       "high": [scaled(m.maximum) if len(m.samples) > 1 else None for _, m in pairs]}],
+            table={"headers": ["Run", title], "rows": [[label, cell(m, factor)] for label, (_, m) in zip(labels, pairs, strict=True)]},
+        )  # fmt: skip
+    spec["has_spread"] = has_spread
+    return spec
+
+
+class Cell(str):
+    """A table cell's text, e.g. "11.6 (4.57 to 21.1, n=5)", with its parts for the templates."""
+
+    def __new__(cls, value, spread=""):
+        cell = super().__new__(cls, f"{value} ({spread})" if spread else value)
+        cell.value, cell.spread = value, spread
+        return cell
+
+
+def cell(measurement, factor):
+    if measurement is None:
+        return "–"
+    if measurement.display:
+        return measurement.display
+    text = units.format_in(measurement.value, factor)
+    if (
+        len(measurement.samples) > 1
+        and measurement.minimum is not None
+        and measurement.maximum is not None
+    ):
+        low, high = (
+            units.format_in(measurement.minimum, factor),
+            units.format_in(measurement.maximum, factor),
+        )
+        return Cell(text, f"{low}–{high}, n={len(measurement.samples)}")
+    return Cell(text)
+
+
+def _unique(labels):
+    counts = Counter(labels)
+    seen = Counter()
+    result = []
+    for label in labels:
+        seen[label] += 1
+        result.append(label if counts[label] == 1 else f"{label} ({seen[label]})")
+    return result
+
+
+def _series_labels(entries):
+    labels = []
+    for entry in entries:
+        label = entry["run"].label
+        if entry["others"]:
+            label += f" · {_describe(entry['others'])}"
+        labels.append(label)
+    return _unique(labels)
+
+
+def suite_charts(runs, x: str | None = None, headline_only=True):
+    metrics = suite_metrics(runs, headline_only=False)
+    slugs = metric_slugs(metrics)
+    shown = suite_metrics(runs, headline_only=True) if headline_only else metrics
+    charts = [build_chart(runs, metric, x=x, slug=slugs[metric]) for metric in shown]
+    return [chart for chart in charts if chart]
+
+
+def find_metric(runs, slug_or_number: str):
+    """A chart named by its metric's slug, or (older embeds) by its number on the suite page."""
+    metrics = suite_metrics(runs)
+    slugs = metric_slugs(metrics)
+    by_slug = {slug: metric for metric, slug in slugs.items()}
+    if slug_or_number in by_slug:
+        return by_slug[slug_or_number], slug_or_number
+    if slug_or_number.isdigit():
+        headline = suite_metrics(runs, headline_only=True)
+        index = int(slug_or_number) - 1
+        if 0 <= index < len(headline):
+            return headline[index], slugs[headline[index]]
+    return None, None
 
 
 def percent_change(a, b, higher_is_better):
@@ -67,3 +193,30 @@ def percent_change(a, b, higher_is_better):
         return None
     change = (b - a) / abs(a) * 100
     return change if higher_is_better else -change
+
+
+def run_choice_label(run) -> str:
+    """How a run is named in a picker: label, variant, parameter ranges and date, so that
+    no two entries read the same."""
+    parts = [run.label]
+    variant = {k: v for k, v in run.variant.items() if str(v) not in run.label}
+    if variant:
+        parts.append(_describe(variant))
+    measurements = list(run.measurements.all())
+    for key in varying_parameters(measurements)[:2]:
+        values = sorted(
+            {m.parameters.get(key) for m in measurements if key in m.parameters}, key=_sort_key
+        )
+        parts.append(f"{key} {values[0]}–{values[-1]}" if len(values) > 1 else f"{key} {values[0]}")
+    if not varying_parameters(measurements) and measurements and measurements[0].parameters:
+        parts.append(_describe(measurements[0].parameters))
+    if run.run_date:
+        parts.append(run.run_date.isoformat())
+    return " · ".join(parts)
+
+
+def run_choices(runs):
+    labels = [run_choice_label(run) for run in runs]
+    counts = Counter(labels)
+    return [(run, f"{label} · #{run.pk}" if counts[label] > 1 else label)
+            for run, label in zip(runs, labels, strict=True)]  # fmt: skip

@@ -1,10 +1,7 @@
-import json
-
 from django import forms
 
-from benchmarks.importers import IMPORTERS
-
-MAX_UPLOAD = 5 * 1024 * 1024
+from benchmarks import services
+from benchmarks.importers import IMPORTERS, ImportFailed
 
 
 class RunUploadForm(forms.Form):
@@ -32,19 +29,15 @@ class RunUploadForm(forms.Form):
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > MAX_UPLOAD:
-            raise forms.ValidationError("The file is larger than 5 MiB.")
+        if upload.size > services.MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(services.SIZE_MESSAGE)
         return upload
 
     def _json(self, field):
-        text = self.cleaned_data.get(field) or "{}"
         try:
-            value = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(f"Not valid JSON: {error.msg}") from error
-        if not isinstance(value, dict):
-            raise forms.ValidationError('Give a JSON object, e.g. {"threads": 64}.')
-        return value
+            return services.check_tags(field, self.cleaned_data.get(field) or "{}")
+        except ImportFailed as error:
+            raise forms.ValidationError(str(error)) from error
 
     def clean_parameters(self):
         return self._json("parameters")

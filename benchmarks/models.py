@@ -51,6 +51,11 @@ class Run(models.Model):
     run_date = models.DateField(null=True, blank=True)
     notes = models.TextField(blank=True)
     source = models.CharField(max_length=200, blank=True, help_text="Where the figures come from")
+    details = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What the tool reported about itself, per imported file: version, options, JDK…",
+    )
     order = models.PositiveSmallIntegerField(default=0)
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
@@ -81,6 +86,9 @@ class Measurement(models.Model):
     samples = models.JSONField(default=list, blank=True)
     display = models.CharField(
         max_length=60, blank=True, help_text="As the source wrote it, e.g. 20h24"
+    )
+    headline = models.BooleanField(
+        default=True, help_text="Charted on the suite page; other figures are charted on demand"
     )
 
     class Meta:

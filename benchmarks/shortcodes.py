@@ -1,26 +1,45 @@
-"""[[benchmark-chart <suite-slug> <chart-number>]] in a news post embeds that chart."""
+"""[[benchmark-chart <suite-slug> <metric> [x:<parameter>]]] in a news post embeds the
+suite page's chart of that metric (its slug, as in the chart's permalink; a number still
+names the suite page's Nth chart)."""
 
+from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.templatetags.static import static
+from django.urls import reverse
 
-from benchmarks.charts import suite_charts
-from benchmarks.models import Suite
+from benchmarks import charts
+from benchmarks.models import Measurement, Run, Suite
 from core.shortcodes import register
 
 
 @register("benchmark-chart")
-def benchmark_chart(slug, number="1", *rest):
+def benchmark_chart(slug, metric="1", *options):
+    runs = Run.objects.prefetch_related(
+        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
+    )
     suite = (
-        Suite.objects.published().prefetch_related("runs__measurements").filter(slug=slug).first()
+        Suite.objects.published()
+        .prefetch_related(Prefetch("runs", queryset=runs))
+        .filter(slug=slug)
+        .first()
     )
     if suite is None:
         raise LookupError(f"no published benchmark suite {slug}")
-    charts = suite_charts(list(suite.runs.all()))
-    index = int(number) - 1 if number.isdigit() else 0
-    if not 0 <= index < len(charts):
-        raise LookupError(f"suite {slug} has no chart {number}")
-    chart_id = f"embed-{slug}-{index + 1}"
-    chart = dict(charts[index], id=chart_id, data_id=f"{chart_id}-data")
+    all_runs = list(suite.runs.all())
+    name, metric_slug = charts.find_metric(all_runs, metric)
+    if name is None:
+        raise LookupError(f"suite {slug} has no chart {metric}")
+    x = next((option[2:] for option in options if option.startswith("x:")), None)
+    chart = charts.build_chart(all_runs, name, x=x, slug=metric_slug, id_prefix=f"embed-{slug}")
+    page = reverse("benchmarks:chart", kwargs={"slug": slug, "metric": metric_slug})
+    query = f"?x={x}" if x and chart["x_title"] == x else ""
+    chart["links"] = {
+        "page": page + query,
+        "svg": reverse("benchmarks:chart-svg", kwargs={"slug": slug, "metric": metric_slug})
+        + query,
+        "png": reverse("benchmarks:chart-png", kwargs={"slug": slug, "metric": metric_slug})
+        + query,
+    }
     figure = render_to_string("benchmarks/includes/chart.html", {"chart": chart, "suite": suite})
     scripts = "".join(
         f'<script src="{static(path)}" defer></script>'

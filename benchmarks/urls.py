@@ -1,12 +1,32 @@
 from django.urls import path
 
-from benchmarks import api, views
+from benchmarks import api, feeds, views
 
 app_name = "benchmarks"
 
 urlpatterns = [
     path("benchmarks/", views.index, name="index"),
+    path("benchmarks/regressions.atom", feeds.ChangesFeed(), name="changes-feed-all"),
     path("benchmarks/<slug:slug>/", views.suite, name="suite"),
+    path("benchmarks/<slug:slug>/regressions.atom", feeds.ChangesFeed(), name="changes-feed"),
+    path("benchmarks/<slug:slug>/charts/<slug:metric>/", views.chart_page, name="chart"),
+    path(
+        "benchmarks/<slug:slug>/charts/<slug:metric>.svg",
+        views.chart_image,
+        {"fmt": "svg"},
+        name="chart-svg",
+    ),
+    path(
+        "benchmarks/<slug:slug>/charts/<slug:metric>.png",
+        views.chart_image,
+        {"fmt": "png"},
+        name="chart-png",
+    ),
+    path(
+        "benchmarks/<slug:slug>/history/<int:index>.<str:fmt>",
+        views.history_image,
+        name="history-image",
+    ),
     path("benchmarks/<slug:slug>/runs/<int:pk>/", views.run_detail, name="run"),
     path("benchmarks/<slug:slug>/compare/", views.compare, name="compare"),
     path("benchmarks/<slug:slug>/files/<int:pk>/", views.download_attachment, name="attachment"),

@@ -1,13 +1,20 @@
 import csv
+import hashlib
 import json
 
+from django.core.cache import cache
 from django.db.models import Prefetch
-from django.http import FileResponse, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 
-from benchmarks.charts import percent_change, suite_charts
+from benchmarks import charts, history
+from benchmarks import compare as comparison
+from benchmarks import render as images
 from benchmarks.models import Attachment, Measurement, Run, Suite
+
+IMAGE_MAX_AGE = 3600
 
 
 def _suite(slug):
@@ -20,21 +27,115 @@ def _suite(slug):
     )
 
 
+def _x(request):
+    value = request.GET.get("x", "")
+    return value[:60] if value.isprintable() else ""
+
+
 def index(request):
     suites = Suite.objects.published().select_related("news_post")
     return render(request, "benchmarks/index.html", {"suites": suites})
 
 
+def _image_links(suite, chart, x=""):
+    query = f"?x={x}" if x and x in chart.get("x_options", []) else ""
+    kwargs = {"slug": suite.slug, "metric": chart["slug"]}
+    return {
+        "page": reverse("benchmarks:chart", kwargs=kwargs) + query,
+        "svg": reverse("benchmarks:chart-svg", kwargs=kwargs) + query,
+        "png": reverse("benchmarks:chart-png", kwargs=kwargs) + query,
+    }
+
+
 def suite(request, slug):
     suite = _suite(slug)
     runs = list(suite.runs.all())
+    x = _x(request)
+    chart_list = charts.suite_charts(runs, x=x or None)
+    for chart in chart_list:
+        chart["links"] = _image_links(suite, chart, x)
+    all_metrics = charts.suite_metrics(runs)
+    slugs = charts.metric_slugs(all_metrics)
+    headline = set(charts.suite_metrics(runs, headline_only=True))
+    found = history.histories(runs)
+    history_charts = []
+    for index, item in enumerate(found):
+        chart = history.history_chart(item, index)
+        chart["links"] = {
+            "svg": reverse("benchmarks:history-image", kwargs={"slug": suite.slug, "index": index, "fmt": "svg"}),
+            "png": reverse("benchmarks:history-image", kwargs={"slug": suite.slug, "index": index, "fmt": "png"}),
+        }  # fmt: skip
+        history_charts.append(chart)
+    x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
     context = {
         "suite": suite,
         "runs": runs,
-        "charts": suite_charts(runs),
+        "charts": chart_list,
+        "x": x,
+        "x_options": x_options if len(x_options) > 1 else [],
+        "other_metrics": [(m, slugs[m]) for m in all_metrics if m not in headline],
+        "history_charts": history_charts,
+        "changes": history.changes(runs),
+        "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),
     }
     return render(request, "benchmarks/suite.html", context)
+
+
+def _chart_or_404(suite, metric_slug, x):
+    runs = list(suite.runs.all())
+    metric, slug = charts.find_metric(runs, metric_slug)
+    if metric is None or slug != metric_slug:
+        raise Http404("no such chart")
+    return charts.build_chart(runs, metric, x=x or None, slug=slug)
+
+
+def chart_page(request, slug, metric):
+    suite = _suite(slug)
+    x = _x(request)
+    chart = _chart_or_404(suite, metric, x)
+    chart["links"] = _image_links(suite, chart, x)
+    embed = (
+        f"[[benchmark-chart {suite.slug} {chart['slug']}"
+        + (f" x:{x}" if x and x in chart["x_options"] else "")
+        + "]]"
+    )
+    return render(
+        request, "benchmarks/chart.html", {"suite": suite, "chart": chart, "embed": embed, "x": x}
+    )
+
+
+def _image_response(request, spec, fmt):
+    key = hashlib.sha256(
+        json.dumps([spec, fmt, images.VERSION], sort_keys=True, default=str).encode()
+    ).hexdigest()[:32]
+    etag = f'"{key}"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponseNotModified()
+    else:
+        body = cache.get(f"benchmarks:image:{key}")
+        if body is None:
+            body = images.render(spec, fmt)
+            cache.set(f"benchmarks:image:{key}", body, timeout=IMAGE_MAX_AGE * 24)
+        response = HttpResponse(body, content_type=images.FORMATS[fmt])
+    response["ETag"] = etag
+    patch_cache_control(response, public=True, max_age=IMAGE_MAX_AGE)
+    return response
+
+
+def chart_image(request, slug, metric, fmt):
+    suite = _suite(slug)
+    return _image_response(request, _chart_or_404(suite, metric, _x(request)), fmt)
+
+
+def history_image(request, slug, index, fmt):
+    if fmt not in images.FORMATS:
+        raise Http404("no such format")
+    suite = _suite(slug)
+    found = history.histories(list(suite.runs.all()))
+    if index >= len(found):
+        raise Http404("no such history")
+    return _image_response(request, history.history_chart(found[index], index), fmt)
 
 
 def run_detail(request, slug, pk):
@@ -42,34 +143,19 @@ def run_detail(request, slug, pk):
     run = get_object_or_404(
         Run.objects.prefetch_related("measurements", "attachments"), suite=suite, pk=pk
     )
-    return render(request, "benchmarks/run.html", {"suite": suite, "run": run})
+    rows = comparison.run_rows(run)
+    return render(request, "benchmarks/run.html", {"suite": suite, "run": run, "rows": rows})
 
 
 def compare(request, slug):
     suite = _suite(slug)
-    runs = {str(run.pk): run for run in suite.runs.all()}
-    a, b = runs.get(request.GET.get("a", "")), runs.get(request.GET.get("b", ""))
-    rows = []
+    runs = list(suite.runs.all())
+    by_id = {str(run.pk): run for run in runs}
+    a, b = by_id.get(request.GET.get("a", "")), by_id.get(request.GET.get("b", ""))
+    context = {"suite": suite, "choices": charts.run_choices(runs), "a": a, "b": b}
     if a and b:
-        b_values = {
-            (m.metric, json.dumps(m.parameters, sort_keys=True)): m for m in b.measurements.all()
-        }
-        for m in a.measurements.all():
-            other = b_values.get((m.metric, json.dumps(m.parameters, sort_keys=True)))
-            if other:
-                change = percent_change(m.value, other.value, m.higher_is_better)
-                rows.append(
-                    {
-                        "metric": m.metric,
-                        "parameters": m.parameters,
-                        "unit": m.unit,
-                        "a": m.value,
-                        "b": other.value,
-                        "change": change,
-                        "better": m.higher_is_better,
-                    }
-                )
-    context = {"suite": suite, "runs": list(runs.values()), "a": a, "b": b, "rows": rows}
+        result = comparison.compare_runs(a, b, x=_x(request) or None)
+        context.update(result)
     return render(request, "benchmarks/compare.html", context)
 
 
@@ -85,36 +171,19 @@ def export_json(request, slug):
         "suite": suite.slug,
         "title": suite.title,
         "runs": [
-            {
-                "id": run.pk,
-                "label": run.label,
-                "variant": run.variant,
-                "environment": {
-                    "hardware": run.hardware,
-                    "os": run.os,
-                    "server_version": run.server_version,
-                    "server_config": run.server_config,
-                    "client": run.client,
-                    "date": run.run_date.isoformat() if run.run_date else None,
-                },
-                "measurements": [
-                    {
-                        "metric": m.metric,
-                        "unit": m.unit,
-                        "higher_is_better": m.higher_is_better,
-                        "parameters": m.parameters,
-                        "value": m.value,
-                        "min": m.minimum,
-                        "median": m.median,
-                        "max": m.maximum,
-                        "stddev": m.stddev,
-                    }
-                    for m in run.measurements.all()
-                ],
-            }
+            {"id": run.pk, "label": run.label, "variant": run.variant,
+             "environment": {"hardware": run.hardware, "os": run.os, "server_version": run.server_version,
+                             "server_config": run.server_config, "client": run.client,
+                             "date": run.run_date.isoformat() if run.run_date else None},
+             "details": run.details,
+             "measurements": [{"metric": m.metric, "unit": m.unit, "higher_is_better": m.higher_is_better,
+                               "parameters": m.parameters, "value": m.value, "min": m.minimum,
+                               "median": m.median, "max": m.maximum, "stddev": m.stddev,
+                               "samples": m.samples}
+                              for m in run.measurements.all()]}
             for run in suite.runs.all()
         ],
-    }
+    }  # fmt: skip
     response = JsonResponse(data)
     patch_cache_control(response, public=True, max_age=300)
     return response
@@ -125,37 +194,11 @@ def export_csv(request, slug):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{suite.slug}.csv"'
     writer = csv.writer(response)
-    writer.writerow(
-        [
-            "run",
-            "label",
-            "metric",
-            "unit",
-            "higher_is_better",
-            "parameters",
-            "value",
-            "min",
-            "median",
-            "max",
-            "stddev",
-        ]
-    )
+    writer.writerow(["run", "label", "metric", "unit", "higher_is_better", "parameters", "value", "min", "median",
+                     "max", "stddev", "samples"])  # fmt: skip
     for run, m in _rows(suite):
-        writer.writerow(
-            [
-                run.pk,
-                run.label,
-                m.metric,
-                m.unit,
-                m.higher_is_better,
-                json.dumps(m.parameters),
-                m.value,
-                m.minimum,
-                m.median,
-                m.maximum,
-                m.stddev,
-            ]
-        )
+        writer.writerow([run.pk, run.label, m.metric, m.unit, m.higher_is_better, json.dumps(m.parameters),
+                         m.value, m.minimum, m.median, m.maximum, m.stddev, json.dumps(m.samples)])  # fmt: skip
     patch_cache_control(response, public=True, max_age=300)
     return response
 

@@ -1,4 +1,5 @@
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 class ImportFailed(ValueError):
@@ -20,6 +21,16 @@ class Point:
     stddev: float | None = None
     samples: list = field(default_factory=list)
     label: str = ""  # a variant inside one file (CSV columns, JMH benchmarks, hyperfine commands)
+    headline: bool = (
+        True  # charted on the suite page; the other figures are listed and charted on demand
+    )
+
+
+class Parsed(NamedTuple):
+    importer: str
+    version: str
+    points: list[Point]
+    metadata: dict  # what the tool says about itself and the run: version, options, JDK...
 
 
 def number(text, line):
@@ -27,3 +38,19 @@ def number(text, line):
         return float(str(text).strip().rstrip("s").replace("ms", ""))
     except ValueError as error:
         raise ImportFailed(f"expected a number, found {str(text).strip()[:40]!r}", line) from error
+
+
+def scalar(value):
+    """A parameter as the tool wrote it, as a number when it is one (so "64" sorts after "8")."""
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            return int(text)
+        except ValueError:
+            pass
+        try:
+            as_float = float(text)
+        except ValueError:
+            return value
+        return as_float if as_float == as_float and abs(as_float) != float("inf") else value
+    return value

@@ -1,5 +1,5 @@
 from benchmarks.importers import hyperfine, jmh, sysbench, table, ycsb
-from benchmarks.importers.base import ImportFailed
+from benchmarks.importers.base import ImportFailed, Parsed
 
 # Detection order matters: the wide table accepts almost anything with commas.
 IMPORTERS = {"sysbench": sysbench, "jmh": jmh, "hyperfine": hyperfine, "ycsb": ycsb, "table": table}
@@ -12,8 +12,11 @@ def detect(text: str) -> str:
     raise ImportFailed("the format was not recognised; choose the importer explicitly", 1)
 
 
-def parse(text: str, importer: str = "", parameters: dict | None = None):
+def parse(text: str, importer: str = "", parameters: dict | None = None) -> Parsed:
     name = importer or detect(text)
     if name not in IMPORTERS:
         raise ImportFailed(f"unknown importer {name!r}")
-    return name, IMPORTERS[name].VERSION, IMPORTERS[name].parse(text, parameters)
+    module = IMPORTERS[name]
+    points = module.parse(text, parameters)
+    metadata = module.metadata(text) if hasattr(module, "metadata") else {}
+    return Parsed(name, module.VERSION, points, metadata)

@@ -1,28 +1,58 @@
-"""sysbench text output: 0.4, 0.5, 1.0 and 1.1-dev layouts, recognised by block headers."""
+"""sysbench text output: 0.4, 0.5, 1.0 and 1.1-dev layouts, recognised by block headers.
+
+Every figure of the final report becomes a point (query counts, rates, errors and
+reconnects, total time and events, each latency line including any ``Nth percentile``,
+thread fairness); the interval lines and the options are kept as metadata. A report
+that stops before its last block is refused with the line it stopped at.
+"""
 
 import re
 
 from benchmarks.importers.base import ImportFailed, Point, number
 
-VERSION = "sysbench-text/1"
-PER_SEC = re.compile(
-    r"^\s*(transactions|queries|read/write requests|events/s \(eps\)):\s+([\d.]+)\s*(?:\(([\d.]+) per sec\.\))?"
-)
-LATENCY_LINE = re.compile(
-    r"^\s*(min|avg|max|approx\.\s+95 percentile|(\d+)th percentile):\s+([\d.]+)(ms)?\s*$"
-)
-THREADS = [
-    re.compile(r"^Number of threads:\s*(\d+)"),
-    re.compile(r"threads:\s*(\d+),"),
-    re.compile(r"thds:\s*(\d+)"),
-]
+VERSION = "sysbench-text/2"
 HEADERS = (
     "OLTP test statistics:",
     "SQL statistics:",
     "General statistics:",
     "Test execution summary:",
     "Throughput:",
+    "CPU speed:",
 )
+LATENCY_BLOCKS = ("Latency (ms):", "response time:", "per-request statistics:")
+HEADER_LINE = re.compile(r"^sysbench (\d[\w.+~-]*)")
+THREADS = [
+    re.compile(r"^Number of threads:\s*(\d+)"),
+    re.compile(r"threads:\s*(\d+),"),
+    re.compile(r"thds:\s*(\d+)"),
+]
+COUNT_AND_RATE = re.compile(
+    r"^\s*(?P<name>[A-Za-z/ ]+?):\s+(?P<count>\d+)\s*(?:\((?P<rate>[\d.]+) per sec(?:\.|ond)\))?\s*$"
+)
+KEY_VALUE = re.compile(r"^\s*(?P<key>[^:]+?):\s+(?P<value>\S.*?)\s*$")
+LATENCY = re.compile(r"^\s*(?P<key>min|avg|max|sum|approx\.\s+(?P<approx>\d+) percentile|(?P<nth>\d+)th percentile):\s+(?P<value>[\d.]+)(?:ms)?\s*$")  # fmt: skip
+FAIRNESS = re.compile(
+    r"^\s*(?P<key>events|execution time) \(avg/stddev\):\s+(?P<avg>\d+\.\d{4})/(?P<stddev>\d+\.\d{2})\s*$"
+)
+TRANSFERRED = re.compile(r"^([\d.]+) MiB transferred \(([\d.]+) MiB/sec\)\s*$")
+INTERVAL = re.compile(r"^\[\s*(?P<time>\d+)s\s*\]\s+(?P<rest>.*)$")
+HISTOGRAM_ROW = re.compile(r"^\s*(?P<value>\d+\.\d+) \|\**\s+(?P<count>\d+)\s*$")
+
+# sysbench's name for a counted line -> (metric for the count, metric for the rate, unit, higher is better)
+COUNTED = {
+    "transactions": ("transactions", "transactions per second", "tps", True),
+    "queries": ("queries", "queries per second", "qps", True),
+    "read/write requests": ("read/write requests", "read/write requests per second", "requests/s", True),
+    "other operations": ("other operations", "other operations per second", "operations/s", True),
+    "ignored errors": ("ignored errors", "ignored errors per second", "errors/s", False),
+    "reconnects": ("reconnects", "reconnects per second", "reconnects/s", False),
+    "deadlocks": ("deadlocks", "deadlocks per second", "deadlocks/s", False),
+    "Total operations": ("operations", "operations per second", "operations/s", True),
+}  # fmt: skip
+QUERY_KINDS = {"read": "read queries", "write": "write queries", "other": "other queries",
+               "total": "total queries"}  # fmt: skip
+HEADLINE = {"transactions per second", "queries per second", "events per second", "average latency",
+            "operations per second", "transfer rate"}  # fmt: skip
 
 
 def looks_like(text: str) -> bool:
@@ -31,70 +61,210 @@ def looks_like(text: str) -> bool:
     )
 
 
+def metadata(text: str) -> dict:
+    lines = text.splitlines()
+    meta: dict = {}
+    for line in lines[:5]:
+        found = HEADER_LINE.match(line)
+        if found:
+            meta["tool"] = f"sysbench {found.group(1)}"
+            break
+    options = {}
+    for line in lines:
+        if line.strip() in (*HEADERS, "Threads started!") or INTERVAL.match(line):
+            break
+        if line.startswith("Latency histogram"):
+            break
+        pair = KEY_VALUE.match(line)
+        if pair and not line.startswith("sysbench"):
+            options[pair.group("key").strip()] = pair.group("value")
+    if options:
+        meta["options"] = options
+    intervals = [m.group(0).strip() for m in map(INTERVAL.match, lines) if m]
+    if intervals:
+        meta["intervals"] = intervals
+    histogram = [
+        [float(m.group("value")), int(m.group("count"))]
+        for m in map(HISTOGRAM_ROW.match, lines)
+        if m
+    ]
+    if histogram:
+        meta["latency histogram (ms, count)"] = histogram
+    return meta
+
+
+def _threads(lines):
+    for pattern in THREADS:
+        found = next((m for m in map(pattern.search, lines) if m), None)
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def _percentile_name(match):
+    rank = match.group("nth") or match.group("approx")
+    if rank:
+        suffix = {"1": "st", "2": "nd", "3": "rd"}.get(rank[-1], "th")
+        if rank.endswith(("11", "12", "13")):
+            suffix = "th"
+        return f"{rank}{suffix} percentile latency"
+    return {"min": "minimum latency", "avg": "average latency", "max": "maximum latency",
+            "sum": "latency sum"}[match.group("key")]  # fmt: skip
+
+
 def parse(text: str, parameters: dict | None = None) -> list[Point]:
     parameters = dict(parameters or {})
     lines = text.splitlines()
     if not any(line.strip() in HEADERS for line in lines):
+        last = max((n for n, line in enumerate(lines, start=1) if line.strip()), default=1)
         raise ImportFailed(
-            "no sysbench statistics block (SQL statistics, OLTP test statistics, ...) found", 1
+            "no sysbench statistics block (SQL statistics, OLTP test statistics, ...) found: "
+            f"the output stops at line {last}",
+            last,
         )
     if "threads" not in parameters:
-        for pattern in THREADS:
-            found = next((m for m in map(pattern.search, lines) if m), None)
-            if found:
-                parameters["threads"] = int(found.group(1))
-                break
+        threads = _threads(lines)
+        if threads is not None:
+            parameters["threads"] = threads
     points: list[Point] = []
-    block = None
-    latency = {}
-    for number_, line in enumerate(lines, start=1):
-        stripped = line.strip()
-        if stripped in HEADERS or stripped in (
-            "Latency (ms):",
-            "response time:",
-            "per-request statistics:",
-        ):
-            block = stripped
-            continue
-        match = PER_SEC.match(line)
-        if match:
-            name, total, rate = match.groups()
-            if name == "events/s (eps)":
-                points.append(
-                    Point("events per second", number(total, number_), "events/s", True, parameters)
-                )
-            elif rate is not None:
-                metric = {
-                    "transactions": "transactions per second",
-                    "queries": "queries per second",
-                    "read/write requests": "queries per second",
-                }[name]
-                unit = "tps" if name == "transactions" else "qps"
-                if not any(p.metric == metric for p in points):
-                    points.append(Point(metric, number(rate, number_), unit, True, parameters))
-            continue
-        if block in ("Latency (ms):", "response time:", "per-request statistics:"):
-            match = LATENCY_LINE.match(line)
-            if match:
-                key = "95th" if "95" in match.group(1) else match.group(1)
-                latency[key] = (number(match.group(3), number_), number_)
-    if not points:
-        raise ImportFailed(
-            "the statistics block has no transactions or events per second", len(lines)
-        )
-    if "avg" in latency:
-        percentile = latency.get("95th", (None,))[0]
+    seen: set[str] = set()
+
+    def add(metric, value, unit, higher, line):
+        if metric in seen:
+            raise ImportFailed(f"{metric!r} appears twice: two reports in one file?", line)
+        seen.add(metric)
         points.append(
             Point(
-                "average latency",
-                latency["avg"][0],
-                "ms",
-                False,
-                parameters,
-                minimum=latency.get("min", (None,))[0],
-                maximum=latency.get("max", (None,))[0],
+                metric,
+                number(value, line),
+                unit,
+                higher,
+                dict(parameters),
+                headline=metric in HEADLINE or metric.endswith("percentile latency"),
             )
         )
-        if percentile is not None:
-            points.append(Point("95th percentile latency", percentile, "ms", False, parameters))
+
+    block = sub = None
+    blocks_seen = []
+    last_line = 0
+    for line_number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        last_line = line_number
+        if stripped in HEADERS or stripped in (*LATENCY_BLOCKS, "Threads fairness:"):
+            if stripped in LATENCY_BLOCKS and block in (
+                "General statistics:",
+                "Test execution summary:",
+            ):
+                sub = stripped
+            else:
+                block, sub = stripped, None
+            blocks_seen.append(stripped)
+            continue
+        if stripped == "queries performed:":
+            sub = stripped
+            continue
+        if (
+            INTERVAL.match(line)
+            or HISTOGRAM_ROW.match(line)
+            or line.startswith("Latency histogram")
+        ):
+            continue
+        transferred = TRANSFERRED.match(stripped)
+        if transferred:
+            add("transferred", transferred.group(1), "MiB", True, line_number)
+            add("transfer rate", transferred.group(2), "MiB/s", True, line_number)
+            continue
+        if sub == "queries performed:":
+            pair = KEY_VALUE.match(line)
+            if pair and pair.group("key") in QUERY_KINDS:
+                add(
+                    QUERY_KINDS[pair.group("key")],
+                    pair.group("value"),
+                    "queries",
+                    True,
+                    line_number,
+                )
+                continue
+            sub = None
+        if block in LATENCY_BLOCKS or sub in LATENCY_BLOCKS:
+            latency = LATENCY.match(line)
+            if latency:
+                add(_percentile_name(latency), latency.group("value"), "ms", False, line_number)
+                continue
+            if "percentile" in stripped and "disabled" in stripped:
+                continue
+        if block == "Threads fairness:":
+            fairness = FAIRNESS.match(line)
+            if not fairness:
+                raise ImportFailed(
+                    f"unexpected line in Threads fairness: {stripped[:60]!r}", line_number
+                )
+            what = fairness.group("key")
+            unit = "events" if what == "events" else "s"
+            add(f"{what} per thread (average)", fairness.group("avg"), unit, True, line_number)
+            add(f"{what} per thread (stddev)", fairness.group("stddev"), unit, False, line_number)
+            continue
+        counted = COUNT_AND_RATE.match(stripped)
+        if counted and counted.group("name") in COUNTED:
+            count_metric, rate_metric, unit, higher = COUNTED[counted.group("name")]
+            if counted.group("rate") is None:
+                raise ImportFailed(
+                    f"{counted.group('name')!r} has no rate: the line is cut", line_number
+                )
+            add(count_metric, counted.group("count"), count_metric, higher, line_number)
+            add(rate_metric, counted.group("rate"), unit, higher, line_number)
+            continue
+        pair = KEY_VALUE.match(line)
+        if pair is None:
+            continue
+        key, value = pair.group("key"), pair.group("value")
+        if key == "total time" or key == "time elapsed":
+            add("total time", value.rstrip("s"), "s", False, line_number)
+        elif key == "total number of events":
+            add("events", value, "events", True, line_number)
+        elif key == "total time taken by event execution":
+            add("total event execution time", value.rstrip("s"), "s", False, line_number)
+        elif key in ("events per second", "events/s (eps)"):
+            add("events per second", value, "events/s", True, line_number)
+    _check_complete(seen, blocks_seen, lines, last_line)
     return points
+
+
+def _check_complete(seen, blocks_seen, lines, last_line):
+    """Refuse a report cut short: every block it started, and the blocks that follow, must be whole."""
+    required = []
+    if "SQL statistics:" in blocks_seen or "OLTP test statistics:" in blocks_seen:
+        required += [
+            "read queries",
+            "write queries",
+            "other queries",
+            "total queries",
+            "transactions per second",
+        ]
+    if "SQL statistics:" in blocks_seen:
+        required += ["queries per second", "ignored errors per second", "reconnects per second"]
+    required += ["total time", "events"]
+    if (
+        "Latency (ms):" in blocks_seen
+        or "Throughput:" in blocks_seen
+        or "SQL statistics:" in blocks_seen
+    ):
+        required += ["minimum latency", "average latency", "maximum latency", "latency sum",
+                     "events per thread (average)", "execution time per thread (average)"]  # fmt: skip
+    else:
+        required += [
+            "minimum latency",
+            "average latency",
+            "maximum latency",
+            "events per thread (average)",
+        ]
+    missing = [metric for metric in required if metric not in seen]
+    if missing:
+        where = lines[last_line - 1].strip()[:60] if last_line else ""
+        raise ImportFailed(
+            f"the output is incomplete: it stops at line {last_line} ({where!r}) "
+            f"without {', '.join(missing[:4])}{' …' if len(missing) > 4 else ''}",
+            last_line,
+        )

@@ -1,58 +1,102 @@
-"""YCSB output: the default text exporter and the JSON array exporter."""
+"""YCSB output: the default text exporter and the JSON array exporter. Every row is kept:
+per operation its count, average/min/max/percentile latencies and return codes; the
+overall run time and throughput; the garbage collector's counts and times."""
 
 import json
+import re
 
 from benchmarks.importers.base import ImportFailed, Point, number
 
-VERSION = "ycsb/1"
-WANTED = {
-    ("OVERALL", "Throughput(ops/sec)"): ("throughput", "ops/s", True),
-    ("OVERALL", "RunTime(ms)"): ("run time", "ms", False),
-}
-LATENCIES = {"AverageLatency(us)": "average latency", "95thPercentileLatency(us)": "95th percentile latency",
-             "99thPercentileLatency(us)": "99th percentile latency"}  # fmt: skip
+VERSION = "ycsb/2"
+PERCENTILE = re.compile(r"^(\d+(?:\.\d+)?)thPercentileLatency\((\w+)\)$")
+WITH_UNIT = re.compile(r"^(?P<name>.+?)\((?P<unit>[^)]*)\)$")
+LATENCY_NAMES = {"AverageLatency": "average latency", "MinLatency": "minimum latency",
+                 "MaxLatency": "maximum latency", "LatencyVariance": "latency variance"}  # fmt: skip
+UNITS = {"us": "µs", "ms": "ms", "ops/sec": "ops/s", "%": "%"}
 
 
 def looks_like(text: str) -> bool:
     return "[OVERALL]" in text or '"metric": "OVERALL"' in text or '"metric":"OVERALL"' in text
 
 
-def _point(metric, measurement, value, parameters, line):
-    if (metric, measurement) in WANTED:
-        name, unit, better = WANTED[(metric, measurement)]
-        return Point(name, number(value, line), unit, better, parameters)
-    if measurement in LATENCIES and not metric.startswith(("TOTAL_GC", "CLEANUP")):
-        return Point(
-            f"{metric.lower()} {LATENCIES[measurement]}",
-            number(value, line),
-            "µs",
-            False,
-            parameters,
-        )
-    return None
+def _point(operation, measurement, value, parameters, line):
+    figure = number(value, line)
+    if (operation, measurement) == ("OVERALL", "Throughput(ops/sec)"):
+        return Point("throughput", figure, "ops/s", True, parameters)
+    if (operation, measurement) == ("OVERALL", "RunTime(ms)"):
+        return Point("run time", figure, "ms", False, parameters, headline=False)
+    prefix = operation.lower()
+    is_operation = not operation.startswith(("TOTAL_GC", "OVERALL"))
+    headline = is_operation and operation != "CLEANUP"
+    percentile = PERCENTILE.match(measurement)
+    if percentile:
+        rank = percentile.group(1)
+        return Point(f"{prefix} {rank}th percentile latency", figure, UNITS.get(percentile.group(2), percentile.group(2)),
+                     False, parameters, headline=headline)  # fmt: skip
+    if measurement.startswith("Return="):
+        status = measurement.split("=", 1)[1]
+        return Point(f"{prefix} returned {status}", figure, "operations", status == "OK", parameters,
+                     headline=False)  # fmt: skip
+    if measurement == "Operations":
+        return Point(f"{prefix} operations", figure, "operations", True, parameters, headline=False)
+    with_unit = WITH_UNIT.match(measurement)
+    name, unit = (
+        (with_unit.group("name"), with_unit.group("unit")) if with_unit else (measurement, "")
+    )
+    if name in LATENCY_NAMES:
+        unit = UNITS.get(unit, unit) + ("²" if name == "LatencyVariance" else "")
+        return Point(f"{prefix} {LATENCY_NAMES[name]}", figure, unit, False, parameters,
+                     headline=headline and name == "AverageLatency")  # fmt: skip
+    return Point(
+        f"{prefix} {name.lower()}", figure, UNITS.get(unit, unit), False, parameters, headline=False
+    )
+
+
+def _rows(text):
+    if text.lstrip().startswith("[{") or text.lstrip().startswith("[ {") or text.lstrip() == "[]":
+        try:
+            data = json.loads(text)
+            return [(r["metric"], r["measurement"], r["value"], 1) for r in data]
+        except json.JSONDecodeError as error:
+            raise ImportFailed(f"not valid YCSB JSON: {error.msg}", error.lineno) from error
+        except (KeyError, TypeError) as error:
+            raise ImportFailed(f"not YCSB JSON: a row lacks {error}", 1) from error
+    rows = []
+    for line_number, line in enumerate(text.splitlines(), start=1):
+        if not line.startswith("["):
+            continue
+        parts = [part.strip() for part in line.split(",")]
+        if len(parts) != 3 or not parts[0].endswith("]"):
+            raise ImportFailed("expected '[METRIC], measurement, value'", line_number)
+        rows.append((parts[0].strip("[]"), parts[1], parts[2], line_number))
+    return rows
 
 
 def parse(text: str, parameters: dict | None = None) -> list[Point]:
     parameters = dict(parameters or {})
-    rows = []
-    if text.lstrip().startswith("["):
-        try:
-            data = json.loads(text)
-            rows = [(r["metric"], r["measurement"], r["value"], 1) for r in data]
-        except (json.JSONDecodeError, KeyError, TypeError) as error:
-            if not text.lstrip().startswith("[OVERALL]"):
-                raise ImportFailed(
-                    f"not YCSB JSON ({error})", getattr(error, "lineno", 1)
-                ) from error
-    if not rows:
-        for number_, line in enumerate(text.splitlines(), start=1):
-            if not line.startswith("["):
-                continue
-            parts = [part.strip() for part in line.split(",")]
-            if len(parts) != 3 or not parts[0].endswith("]"):
-                raise ImportFailed("expected '[METRIC], measurement, value'", number_)
-            rows.append((parts[0].strip("[]"), parts[1], parts[2], number_))
-    points = [p for p in (_point(m, meas, v, parameters, n) for m, meas, v, n in rows) if p]
-    if not any(p.metric == "throughput" for p in points):
+    points, histograms = [], set()
+    operations: dict[str, set] = {}
+    for operation, measurement, value, line in _rows(text):
+        if str(measurement).lstrip(">").isdigit():
+            histograms.add(operation)  # histogram buckets: kept in the raw file and the metadata
+            continue
+        points.append(_point(operation, str(measurement), value, parameters, line))
+        operations.setdefault(operation, set()).add(str(measurement))
+    if "Throughput(ops/sec)" not in operations.get("OVERALL", ()):
         raise ImportFailed("no [OVERALL], Throughput(ops/sec) line", 1)
+    last = _rows(text)[-1][3] if points else 1
+    for operation, measurements in operations.items():
+        if "Operations" in measurements and "AverageLatency(us)" not in measurements:
+            raise ImportFailed(
+                f"the output is incomplete: {operation} has an operation count but no average latency",
+                last,
+            )
     return points
+
+
+def metadata(text: str) -> dict:
+    buckets: dict[str, dict] = {}
+    for operation, measurement, value, _line in _rows(text):
+        if str(measurement).lstrip(">").isdigit():
+            buckets.setdefault(operation, {})[str(measurement)] = value
+    return {"tool": "YCSB", **({"histograms": buckets} if buckets else {})}

@@ -6,10 +6,9 @@ from benchmarks.models import Measurement, Run, Suite
 class SuiteFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = Suite
-        django_get_or_create = ["slug"]
 
     slug = factory.Sequence(lambda n: f"suite-{n}")
-    title = factory.LazyAttribute(lambda s: s.slug.replace("-", " ").capitalize())
+    title = factory.Sequence(lambda n: f"Suite {n}")
     is_published = True
 
 
@@ -18,7 +17,7 @@ class RunFactory(factory.django.DjangoModelFactory):
         model = Run
 
     suite = factory.SubFactory(SuiteFactory)
-    label = factory.Sequence(lambda n: f"run-{n}")
+    label = factory.Sequence(lambda n: f"run {n}")
     server_version = "11.4.2"
 
 
@@ -29,4 +28,5 @@ class MeasurementFactory(factory.django.DjangoModelFactory):
     run = factory.SubFactory(RunFactory)
     metric = "transactions per second"
     unit = "tps"
-    value = 1000.0
+    higher_is_better = True
+    value = 100.0

@@ -1,5 +1,7 @@
 import pytest
 
+from tests.conftest import ARTIFACTS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
@@ -14,11 +16,52 @@ def test_suite_page_draws_its_charts_with_tables(live_server, page, screenshot):
     assert (
         page.locator("canvas[data-benchmark-chart]").count() == page.locator("figure table").count()
     )
-    legend = page.evaluate("window.benchmarkCharts['chart-1'].data.datasets.map(d => d.label)")
+    legend = page.evaluate(
+        "window.benchmarkCharts['chart-transactions-per-second'].legend.legendItems.map(i => i.text)"
+    )
     assert legend == ["thread-per-connection", "pool-of-threads"]
     screenshot("benchmark-thread-pool", full_page=True)
     page.goto(live_server.url + "/benchmarks/jdbc-drivers/")
-    page.wait_for_function("window.benchmarkCharts && window.benchmarkCharts['chart-1']")
+    page.wait_for_function(
+        "window.benchmarkCharts && window.benchmarkCharts['chart-do-1-unprepared-tcp']"
+    )
     with page.expect_download() as download:
-        page.locator("[data-export-chart='chart-1']").click()
-    assert download.value.suggested_filename == "chart-1.png"
+        page.locator("[data-export-chart='chart-do-1-unprepared-tcp']").click()
+    assert download.value.suggested_filename == "chart-do-1-unprepared-tcp.png"
+
+
+def test_a_sweep_comparison_with_noise_bands_reflows_on_a_phone_in_dark_mode(live_server, browser):
+    from benchmarks import demo
+    from benchmarks.models import Run
+
+    demo.load(log=lambda m: None)
+    a, b = (
+        Run.objects.get(suite__slug="oltp-read-write-durability", label=f"flush-at-commit-{n}")
+        for n in (1, 2)
+    )
+    context = browser.new_context(viewport={"width": 320, "height": 800}, color_scheme="dark")
+    phone = context.new_page()
+    phone.goto(
+        f"{live_server.url}/benchmarks/oltp-read-write-durability/compare/?a={a.pk}&b={b.pk}"
+    )
+    phone.wait_for_function(
+        "window.benchmarkCharts && window.benchmarkCharts['compare-transactions-per-second']"
+    )
+    datasets = phone.evaluate(
+        "window.benchmarkCharts['compare-transactions-per-second'].data.datasets.map(d => d.label)"
+    )
+    assert datasets == [
+        "flush-at-commit-1",
+        "band-high",
+        "band-low",
+        "flush-at-commit-2",
+        "band-high",
+        "band-low",
+    ]
+    assert phone.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
+    assert phone.locator("tr.cmp-better, tr.cmp-worse, tr.cmp-same").count() >= 7
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "benchmark-compare-320-dark.png"), full_page=True)
+    context.close()

@@ -1,0 +1,98 @@
+"""Comparing two runs, or two variants over a whole parameter sweep (pure: runs in, dicts out).
+
+Points are matched on their parameters; a metric that each run measured once under
+different parameters (a 1-thread run against a 4-thread run) is still compared, and the
+row says so. Where both sides have repetitions or samples, Mann-Whitney decides
+"changed" or "within noise"; otherwise the page says the noise is unknown."""
+
+import json
+from collections import OrderedDict
+
+from benchmarks import charts, stats, units
+
+
+def _by_parameters(run, metric):
+    return OrderedDict(
+        (json.dumps(m.parameters, sort_keys=True), m)
+        for m in run.measurements.all()
+        if m.metric == metric
+    )
+
+
+def _row(a, b, factor, note=""):
+    change = charts.percent_change(a.value, b.value, a.higher_is_better)
+    verdict = stats.compare_samples(a.samples, b.samples)
+    if verdict.word == "within noise" or change is None or abs(change) < 0.05:
+        css = "same"
+    else:
+        css = "better" if change > 0 else "worse"
+    if verdict.word in ("too few repetitions", "no repetitions"):
+        css += " untested"
+    return {
+        "parameters": ", ".join(f"{k}={v}" for k, v in a.parameters.items()) or "–",
+        "note": note, "a": charts.cell(a, factor), "b": charts.cell(b, factor),
+        "change": change, "css": css, "verdict": verdict,
+        "word": "better" if change and change > 0 else "worse" if change and change < 0 else "same",
+    }  # fmt: skip
+
+
+def compare_runs(a, b, x=None):
+    metrics = charts.suite_metrics([a, b])
+    headline = set(charts.suite_metrics([a, b], headline_only=True))
+    slugs = charts.metric_slugs(metrics)
+    sections = []
+    for metric in metrics:
+        left, right = _by_parameters(a, metric), _by_parameters(b, metric)
+        pairs, note = [(left[k], right[k]) for k in left if k in right], ""
+        if not pairs and len(left) == 1 and len(right) == 1:
+            (only_a,), (only_b,) = left.values(), right.values()
+            pairs = [(only_a, only_b)]
+            note = "measured under different parameters: " + ", ".join(
+                f"{k}: {only_a.parameters.get(k, '–')} against {only_b.parameters.get(k, '–')}"
+                for k in sorted(set(only_a.parameters) | set(only_b.parameters))
+                if only_a.parameters.get(k) != only_b.parameters.get(k)
+            )
+        if not pairs:
+            continue
+        factor, unit = units.scale([m.value for pair in pairs for m in pair], pairs[0][0].unit)
+        rows = [_row(ma, mb, factor, note) for ma, mb in pairs]
+        tally = {"better": 0, "worse": 0, "same": 0, "untested": 0}
+        for row in rows:
+            if row["verdict"].word in ("changed", "within noise"):
+                tally[row["css"].split()[0]] += 1
+            else:
+                tally["untested"] += 1
+        chart = None
+        if metric in headline:
+            chart = charts.build_chart([a, b], metric, x=x, slug=slugs[metric], id_prefix="compare")
+        sections.append({
+            "metric": metric, "unit": unit, "headline": metric in headline, "rows": rows, "chart": chart,
+            "direction": "higher is better" if pairs[0][0].higher_is_better else "lower is better",
+            "summary": _summary(tally, len(rows)),
+        })  # fmt: skip
+    return {"sections": sections, "headline_sections": [s for s in sections if s["headline"]],
+            "other_sections": [s for s in sections if not s["headline"]]}  # fmt: skip
+
+
+def _summary(tally, total):
+    parts = []
+    if tally["better"]:
+        parts.append(f"better beyond the noise at {tally['better']} of {total}")
+    if tally["worse"]:
+        parts.append(f"worse beyond the noise at {tally['worse']} of {total}")
+    if tally["same"]:
+        parts.append(f"within the noise at {tally['same']} of {total}")
+    if tally["untested"]:
+        parts.append(f"not enough repetitions to judge at {tally['untested']} of {total}")
+    return "; ".join(parts)
+
+
+def run_rows(run):
+    """A run's measurements for its page, each in a unit scaled to it."""
+    rows = []
+    for m in run.measurements.all():
+        factor, unit = units.scale([m.value], m.unit)
+        rows.append({"metric": m.metric, "parameters": ", ".join(f"{k}={v}" for k, v in m.parameters.items()),
+                     "value": m.display or f"{charts.cell(m, factor)} {unit}".strip(),
+                     "direction": "higher is better" if m.higher_is_better else "lower is better"})  # fmt: skip
+    return rows

@@ -1,0 +1,110 @@
+"""Server-rendered chart images (SVG and PNG) from the same spec as the page's chart, for
+READMEs, mails and feeds. matplotlib's object API with the Agg canvas: no pyplot state, so
+it is safe in threaded workers."""
+
+import io
+
+import matplotlib
+from matplotlib.figure import Figure
+from matplotlib.ticker import StrMethodFormatter
+
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#999999"]
+STYLE = {
+    "svg.hashsalt": "benchmarks",  # stable element ids: the same chart gives the same bytes
+    "svg.fonttype": "none",  # text stays text: searchable, selectable, small
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
+VERSION = "3"  # part of the image cache key and ETag: change it when the drawing changes
+
+
+def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> bytes:
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown image format {fmt!r}")
+    with matplotlib.rc_context(STYLE):
+        figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
+        axes = figure.add_subplot()
+        if spec["type"] == "line":
+            _lines(axes, spec)
+        else:
+            _bars(axes, spec)
+        axes.set_title(f"{spec['title']}\n{spec['subtitle']}", loc="left", fontsize=11)
+        values = [
+            v
+            for d in spec["datasets"]
+            for v in [*d["data"], *(d.get("high") or [])]
+            if v is not None
+        ]
+        thousands = StrMethodFormatter("{x:,.0f}") if values and max(values) >= 1000 else None
+        if spec["type"] == "line":
+            if thousands:
+                axes.yaxis.set_major_formatter(thousands)
+            axes.set_ylabel(spec.get("unit") or "")
+            axes.set_xlabel(spec.get("x_title") or "")
+            axes.set_ylim(bottom=0)
+            axes.grid(axis="y", color="#dddddd", linewidth=0.6)
+        else:
+            if thousands:
+                axes.xaxis.set_major_formatter(thousands)
+            axes.set_xlabel(spec.get("unit") or "")
+            axes.set_xlim(left=0)
+            axes.grid(axis="x", color="#dddddd", linewidth=0.6)
+        axes.set_axisbelow(True)
+        output = io.BytesIO()
+        metadata = {"Date": None} if fmt == "svg" else {}
+        figure.savefig(output, format=fmt, metadata=metadata, dpi=150 if fmt == "png" else 100)
+        return output.getvalue()
+
+
+def _lines(axes, spec):
+    positions = list(range(len(spec["labels"])))
+    for index, dataset in enumerate(spec["datasets"]):
+        colour = PALETTE[index % len(PALETTE)]
+        points = [(p, v) for p, v in zip(positions, dataset["data"], strict=True) if v is not None]
+        if not points:
+            continue
+        xs, ys = zip(*points, strict=True)
+        axes.plot(
+            xs, ys, marker="o", markersize=3.5, linewidth=1.8, color=colour, label=dataset["label"]
+        )
+        band = [(p, lo, hi) for p, lo, hi in zip(positions, dataset.get("low") or [], dataset.get("high") or [], strict=False)
+                if lo is not None and hi is not None]  # fmt: skip
+        segment = []
+        for point in [*band, None]:  # a gap in the band (no estimate yet) is left empty
+            if point is not None and (not segment or point[0] == segment[-1][0] + 1):
+                segment.append(point)
+                continue
+            if segment:
+                bx, low, high = zip(*segment, strict=True)
+                axes.fill_between(bx, low, high, color=colour, alpha=0.18, linewidth=0)
+            segment = [point] if point is not None else []
+    for line in spec.get("marks", []):
+        axes.axvline(line, color="#D55E00", linestyle="--", linewidth=1)
+    crowded = sum(len(label) for label in spec["labels"]) > 70
+    axes.set_xticks(
+        positions,
+        spec["labels"],
+        rotation=45 if crowded else 0,
+        ha="right" if crowded else "center",
+    )
+    if len(spec["datasets"]) > 1:
+        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3 if crowded else -0.16),
+                    ncols=min(3, len(spec["datasets"])), frameon=False, fontsize=8)  # fmt: skip
+
+
+def _bars(axes, spec):
+    dataset = spec["datasets"][0]
+    positions = list(range(len(spec["labels"])))
+    values = [v or 0 for v in dataset["data"]]
+    errors = None
+    if any(lo is not None for lo in dataset.get("low") or []):
+        errors = [[v - (lo if lo is not None else v) for v, lo in zip(values, dataset["low"], strict=True)],
+                  [(hi if hi is not None else v) - v for v, hi in zip(values, dataset["high"], strict=True)]]  # fmt: skip
+    axes.barh(positions, values, xerr=errors, color=PALETTE[0], height=0.6)
+    axes.set_yticks(
+        positions, [label if len(label) < 40 else label[:38] + "…" for label in spec["labels"]]
+    )
+    axes.invert_yaxis()
