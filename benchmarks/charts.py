@@ -52,7 +52,9 @@ def _describe(parameters: dict) -> str:
     return ", ".join(f"{key}={value}" for key, value in parameters.items())
 
 
-def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_prefix: str = "chart") -> dict | None:  # fmt: skip
+def build_chart(
+    runs, metric: str, x: str | None = None, slug: str = "", id_prefix: str = "chart"
+) -> dict | None:
     pairs = [(run, m) for run in runs for m in run.measurements.all() if m.metric == metric]
     if not pairs:
         return None
@@ -63,11 +65,17 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
     factor, unit = units.scale([m.value for _, m in pairs], first.unit)
     title = f"{metric} ({unit})" if unit else metric
     spec = {
-        "id": f"{id_prefix}-{slug}" if slug else id_prefix, "slug": slug, "metric": metric, "unit": unit,
-        "factor": factor, "title": title, "x_title": x or "", "x_options": options,
+        "id": f"{id_prefix}-{slug}" if slug else id_prefix,
+        "slug": slug,
+        "metric": metric,
+        "unit": unit,
+        "factor": factor,
+        "title": title,
+        "x_title": x or "",
+        "x_options": options,
         "higher_is_better": first.higher_is_better,
         "subtitle": "higher is better" if first.higher_is_better else "lower is better",
-    }  # fmt: skip
+    }
     spec["data_id"] = f"{spec['id']}-data"
     has_spread = any(
         m.minimum is not None and m.maximum is not None and len(m.samples) > 1 for _, m in pairs
@@ -91,27 +99,49 @@ def build_chart(runs, metric: str, x: str | None = None, slug: str = "", id_pref
         datasets, rows = [], []
         for label, entry in zip(labels, series.values(), strict=True):
             points = [entry["points"].get(v) for v in xs]
-            datasets.append({
-                "label": label, "data": [scaled(p.value) if p else None for p in points],
-                "low": [scaled(p.minimum) if p and len(p.samples) > 1 else None for p in points],
-                "high": [scaled(p.maximum) if p and len(p.samples) > 1 else None for p in points],
-            })  # fmt: skip
+            datasets.append(
+                {
+                    "label": label,
+                    "data": [scaled(p.value) if p else None for p in points],
+                    "low": [
+                        scaled(p.minimum) if p and len(p.samples) > 1 else None for p in points
+                    ],
+                    "high": [
+                        scaled(p.maximum) if p and len(p.samples) > 1 else None for p in points
+                    ],
+                }
+            )
         for value in xs:
             row = [str(json.loads(value))]
             for entry in series.values():
                 row.append(cell(entry["points"].get(value), factor))
             rows.append(row)
-        spec.update(type="line", labels=[str(json.loads(v)) for v in xs], datasets=datasets,
-                    table={"headers": [x, *labels], "rows": rows})  # fmt: skip
+        spec.update(
+            type="line",
+            labels=[str(json.loads(v)) for v in xs],
+            datasets=datasets,
+            table={"headers": [x, *labels], "rows": rows},
+        )
     else:
         labels = _unique([run.label for run, _ in pairs])
         spec.update(
-            type="bar", labels=labels,
-            datasets=[{"label": title, "data": [scaled(m.value) for _, m in pairs],
-                       "low": [scaled(m.minimum) if len(m.samples) > 1 else None for _, m in pairs],
-                       "high": [scaled(m.maximum) if len(m.samples) > 1 else None for _, m in pairs]}],
-            table={"headers": ["Run", title], "rows": [[label, cell(m, factor)] for label, (_, m) in zip(labels, pairs, strict=True)]},
-        )  # fmt: skip
+            type="bar",
+            labels=labels,
+            datasets=[
+                {
+                    "label": title,
+                    "data": [scaled(m.value) for _, m in pairs],
+                    "low": [scaled(m.minimum) if len(m.samples) > 1 else None for _, m in pairs],
+                    "high": [scaled(m.maximum) if len(m.samples) > 1 else None for _, m in pairs],
+                }
+            ],
+            table={
+                "headers": ["Run", title],
+                "rows": [
+                    [label, cell(m, factor)] for label, (_, m) in zip(labels, pairs, strict=True)
+                ],
+            },
+        )
     spec["has_spread"] = has_spread
     return spec
 
@@ -218,5 +248,7 @@ def run_choice_label(run) -> str:
 def run_choices(runs):
     labels = [run_choice_label(run) for run in runs]
     counts = Counter(labels)
-    return [(run, f"{label} · #{run.pk}" if counts[label] > 1 else label)
-            for run, label in zip(runs, labels, strict=True)]  # fmt: skip
+    return [
+        (run, f"{label} · #{run.pk}" if counts[label] > 1 else label)
+        for run, label in zip(runs, labels, strict=True)
+    ]

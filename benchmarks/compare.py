@@ -30,10 +30,14 @@ def _row(a, b, factor, note=""):
         css += " untested"
     return {
         "parameters": ", ".join(f"{k}={v}" for k, v in a.parameters.items()) or "–",
-        "note": note, "a": charts.cell(a, factor), "b": charts.cell(b, factor),
-        "change": change, "css": css, "verdict": verdict,
+        "note": note,
+        "a": charts.cell(a, factor),
+        "b": charts.cell(b, factor),
+        "change": change,
+        "css": css,
+        "verdict": verdict,
         "word": "better" if change and change > 0 else "worse" if change and change < 0 else "same",
-    }  # fmt: skip
+    }
 
 
 def compare_runs(a, b, x=None):
@@ -65,13 +69,24 @@ def compare_runs(a, b, x=None):
         chart = None
         if metric in headline:
             chart = charts.build_chart([a, b], metric, x=x, slug=slugs[metric], id_prefix="compare")
-        sections.append({
-            "metric": metric, "unit": unit, "headline": metric in headline, "rows": rows, "chart": chart,
-            "direction": "higher is better" if pairs[0][0].higher_is_better else "lower is better",
-            "summary": _summary(tally, len(rows)),
-        })  # fmt: skip
-    return {"sections": sections, "headline_sections": [s for s in sections if s["headline"]],
-            "other_sections": [s for s in sections if not s["headline"]]}  # fmt: skip
+        sections.append(
+            {
+                "metric": metric,
+                "unit": unit,
+                "headline": metric in headline,
+                "rows": rows,
+                "chart": chart,
+                "direction": "higher is better"
+                if pairs[0][0].higher_is_better
+                else "lower is better",
+                "summary": _summary(tally, len(rows)),
+            }
+        )
+    return {
+        "sections": sections,
+        "headline_sections": [s for s in sections if s["headline"]],
+        "other_sections": [s for s in sections if not s["headline"]],
+    }
 
 
 def _summary(tally, total):
@@ -92,7 +107,12 @@ def run_rows(run):
     rows = []
     for m in run.measurements.all():
         factor, unit = units.scale([m.value], m.unit)
-        rows.append({"metric": m.metric, "parameters": ", ".join(f"{k}={v}" for k, v in m.parameters.items()),
-                     "value": m.display or f"{charts.cell(m, factor)} {unit}".strip(),
-                     "direction": "higher is better" if m.higher_is_better else "lower is better"})  # fmt: skip
+        rows.append(
+            {
+                "metric": m.metric,
+                "parameters": ", ".join(f"{k}={v}" for k, v in m.parameters.items()),
+                "value": m.display or f"{charts.cell(m, factor)} {unit}".strip(),
+                "direction": "higher is better" if m.higher_is_better else "lower is better",
+            }
+        )
     return rows

@@ -73,9 +73,14 @@ def _manual_run(suite, label, order, environment, rows):
 def _suite(slug, title, summary, body="", post_slug=None):
     suite, _ = Suite.objects.update_or_create(
         slug=slug,
-        defaults={"title": title, "summary": summary, "body": body, "is_published": True,
-                  "news_post": NewsPost.objects.filter(slug=post_slug).first() if post_slug else None},
-    )  # fmt: skip
+        defaults={
+            "title": title,
+            "summary": summary,
+            "body": body,
+            "is_published": True,
+            "news_post": NewsPost.objects.filter(slug=post_slug).first() if post_slug else None,
+        },
+    )
     suite.runs.all().delete()
     suite.attachments.all().delete()
     return suite
@@ -104,8 +109,14 @@ def _sysbench_suite(slug, title, summary, variants, config_key):
     suite = _suite(slug, title, summary)
     environment = _environment()
     for order, (variant, config) in enumerate(variants.items()):
-        run = Run.objects.create(suite=suite, label=variant, order=order, variant={config_key: variant},
-                                 server_config=config, **environment)  # fmt: skip
+        run = Run.objects.create(
+            suite=suite,
+            label=variant,
+            order=order,
+            variant={config_key: variant},
+            server_config=config,
+            **environment,
+        )
         for path in sorted((SYSBENCH / variant).glob("threads-*.txt")):
             services.add_raw_output(
                 run, raw=path.read_bytes(), file_name=f"{variant}-{path.name}", importer="sysbench"
@@ -120,16 +131,23 @@ def _read_write_suites():
     """oltp_read_write over 1-64 threads, 5 alternating repetitions per point, two
     durability settings; and a history of 12 runs at 8 threads (bench/sysbench_runs.sh)."""
     environment = _environment(READ_WRITE)
-    suite = _suite("oltp-read-write-durability",
-                   "Read/write OLTP: redo log flushed at each commit or once a second",
-                   "sysbench 1.0 oltp_read_write from 1 to 64 threads on this project's 2-core machine, "
-                   "innodb_flush_log_at_trx_commit=1 against =2, each point repeated five times with the two "
-                   "servers taking turns, so the comparison can tell a change from the noise.")  # fmt: skip
+    suite = _suite(
+        "oltp-read-write-durability",
+        "Read/write OLTP: redo log flushed at each commit or once a second",
+        "sysbench 1.0 oltp_read_write from 1 to 64 threads on this project's 2-core machine, "
+        "innodb_flush_log_at_trx_commit=1 against =2, each point repeated five times with the two "
+        "servers taking turns, so the comparison can tell a change from the noise.",
+    )
     for order, setting in enumerate(["1", "2"]):
         label = f"flush-at-commit-{setting}"
-        run = Run.objects.create(suite=suite, label=label, order=order,
-                                 variant={"innodb_flush_log_at_trx_commit": int(setting)},
-                                 server_config=f"--innodb-flush-log-at-trx-commit={setting}", **environment)  # fmt: skip
+        run = Run.objects.create(
+            suite=suite,
+            label=label,
+            order=order,
+            variant={"innodb_flush_log_at_trx_commit": int(setting)},
+            server_config=f"--innodb-flush-log-at-trx-commit={setting}",
+            **environment,
+        )
         for path in sorted((READ_WRITE / label).glob("threads-*-rep-*.txt")):
             services.add_raw_output(
                 run, raw=path.read_bytes(), file_name=f"{label}-{path.name}", importer="sysbench"
@@ -137,18 +155,28 @@ def _read_write_suites():
     runs_file = READ_WRITE / "history" / "runs.txt"
     if not runs_file.exists():
         return
-    history = _suite("oltp-read-write-history", "Read/write OLTP over time: one point, run after run",
-                     "The same sysbench oltp_read_write point (8 threads, 10 s) run twelve times in a row, three "
-                     "repetitions each. From run 9 the server has an 8 MiB buffer pool instead of 512 MiB: a change "
-                     "made on purpose, so the regression detector has a real step to find among real noise.")  # fmt: skip
+    history = _suite(
+        "oltp-read-write-history",
+        "Read/write OLTP over time: one point, run after run",
+        "The same sysbench oltp_read_write point (8 threads, 10 s) run twelve times in a row, three "
+        "repetitions each. From run 9 the server has an 8 MiB buffer pool instead of 512 MiB: a change "
+        "made on purpose, so the regression detector has a real step to find among real noise.",
+    )
     for line in runs_file.read_text().splitlines():
         name, rest = line.split(": ", 1)
         stamp, setting = rest.split(" ", 1)
         number = int(name.split("-")[1])
-        run = Run.objects.create(suite=history, label=f"run {number:02d}", order=number,
-                                 server_config=f"--innodb-flush-log-at-trx-commit=2 --{setting.replace('_', '-')}",
-                                 **{**environment, "run_date": date.fromisoformat(stamp[:10]),
-                                    "notes": f"started {stamp}; 3 repetitions of 10 s"})  # fmt: skip
+        run = Run.objects.create(
+            suite=history,
+            label=f"run {number:02d}",
+            order=number,
+            server_config=f"--innodb-flush-log-at-trx-commit=2 --{setting.replace('_', '-')}",
+            **{
+                **environment,
+                "run_date": date.fromisoformat(stamp[:10]),
+                "notes": f"started {stamp}; 3 repetitions of 10 s",
+            },
+        )
         for path in sorted((READ_WRITE / "history").glob(f"{name}-rep-*.txt")):
             services.add_raw_output(
                 run, raw=path.read_bytes(), file_name=path.name, importer="sysbench"
@@ -157,15 +185,22 @@ def _read_write_suites():
 
 @transaction.atomic
 def load(log):
-    jdbc = _suite("jdbc-drivers", "Performance of JDBC drivers",
-                  "Queries per second of a single-threaded loop running DO 1 and SELECT 1 through three JDBC "
-                  "drivers and the C client, unprepared and prepared, over TCP and a named pipe.")  # fmt: skip
+    jdbc = _suite(
+        "jdbc-drivers",
+        "Performance of JDBC drivers",
+        "Queries per second of a single-threaded loop running DO 1 and SELECT 1 through three JDBC "
+        "drivers and the C client, unprepared and prepared, over TCP and a named pipe.",
+    )
     for order, (label, rows) in enumerate(JDBC.items()):
         _manual_run(jdbc, label, order, JDBC_ENV, [(m, v, "queries/s", True, "") for m, v in rows])
 
-    engines = _suite("storage-engines-big-data", "Storage engines for big data: InnoDB, RocksDB and TokuDB",
-                     "Time spent and resulting size when importing 126 GB into a NEO database and rebalancing it "
-                     "over more nodes, per storage engine.", post_slug="optimising-mariadb-for-big-data")  # fmt: skip
+    engines = _suite(
+        "storage-engines-big-data",
+        "Storage engines for big data: InnoDB, RocksDB and TokuDB",
+        "Time spent and resulting size when importing 126 GB into a NEO database and rebalancing it "
+        "over more nodes, per storage engine.",
+        post_slug="optimising-mariadb-for-big-data",
+    )
     for order, (engine, steps) in enumerate(ENGINES.items()):
         rows = [
             (f"{step}: time", hours, "hours", False, written) for step, written, hours, _ in steps
@@ -177,27 +212,49 @@ def load(log):
         ]
         _manual_run(engines, engine, order, ENGINES_ENV, rows)
 
-    micro = _suite("micro-benchmarks", "Micro-benchmarks: dynamic linking and waking threads",
-                   "Two small measurements behind MariaDB design decisions: the cost of a dynamically linked "
-                   "call, and pthread_cond_broadcast() against one signal per thread.")  # fmt: skip
+    micro = _suite(
+        "micro-benchmarks",
+        "Micro-benchmarks: dynamic linking and waking threads",
+        "Two small measurements behind MariaDB design decisions: the cost of a dynamically linked "
+        "call, and pthread_cond_broadcast() against one signal per thread.",
+    )
     order = 0
     for title, hardware, client, runs in MICRO:
         for label, rows in runs:
-            _manual_run(micro, label, order, {"hardware": hardware, "client": client, "notes": title,
-                                              "source": "seed articles on replication and group commit"},
-                        [(metric, value, unit, False, "") for metric, value, unit in rows])  # fmt: skip
+            _manual_run(
+                micro,
+                label,
+                order,
+                {
+                    "hardware": hardware,
+                    "client": client,
+                    "notes": title,
+                    "source": "seed articles on replication and group commit",
+                },
+                [(metric, value, unit, False, "") for metric, value, unit in rows],
+            )
             order += 1
 
     if (SYSBENCH / "environment.txt").exists():
-        _sysbench_suite("thread-pool", "Thread pool: pool-of-threads against thread-per-connection",
-                        "sysbench 1.0 OLTP read-only against MariaDB on this project's 2-core machine, from 1 to "
-                        "128 client threads, with each thread-handling mode on an otherwise identical server.",
-                        {"thread-per-connection": "--thread-handling=one-thread-per-connection",
-                         "pool-of-threads": "--thread-handling=pool-of-threads"}, "thread_handling")  # fmt: skip
-        _sysbench_suite("durable-writes-binlog", "Durable writes with and without the binary log",
-                        "sysbench 1.0 OLTP write-only with innodb_flush_log_at_trx_commit=1, with the binary log on "
-                        "(sync_binlog=1) and off.",
-                        {"binlog-on": "--log-bin --sync-binlog=1", "binlog-off": "--skip-log-bin"}, "binlog")  # fmt: skip
+        _sysbench_suite(
+            "thread-pool",
+            "Thread pool: pool-of-threads against thread-per-connection",
+            "sysbench 1.0 OLTP read-only against MariaDB on this project's 2-core machine, from 1 to "
+            "128 client threads, with each thread-handling mode on an otherwise identical server.",
+            {
+                "thread-per-connection": "--thread-handling=one-thread-per-connection",
+                "pool-of-threads": "--thread-handling=pool-of-threads",
+            },
+            "thread_handling",
+        )
+        _sysbench_suite(
+            "durable-writes-binlog",
+            "Durable writes with and without the binary log",
+            "sysbench 1.0 OLTP write-only with innodb_flush_log_at_trx_commit=1, with the binary log on "
+            "(sync_binlog=1) and off.",
+            {"binlog-on": "--log-bin --sync-binlog=1", "binlog-off": "--skip-log-bin"},
+            "binlog",
+        )
     if (READ_WRITE / "environment.txt").exists():
         _read_write_suites()
     log(f"benchmarks: {Suite.objects.count()} suites, {Measurement.objects.count()} measurements")

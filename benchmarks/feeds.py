@@ -45,13 +45,17 @@ class ChangesFeed(Feed):
 
     def item_title(self, item):
         sign = "+" if (item["percent"] or 0) > 0 else ""
-        return (f"{item['kind'].capitalize()}: {item['metric']} {sign}{item['percent']:.1f}% "
-                f"in {item['run'].label} ({item['suite'].title})")  # fmt: skip
+        return (
+            f"{item['kind'].capitalize()}: {item['metric']} {sign}{item['percent']:.1f}% "
+            f"in {item['run'].label} ({item['suite'].title})"
+        )
 
     def item_description(self, item):
         where = ", ".join(f"{k}={v}" for k, v in item["parameters"].items())
-        return (f"{item['metric']}{' at ' + where if where else ''}: {item['after']} against "
-                f"{item['before']} over the runs before (z = {item['z']:.1f}).")  # fmt: skip
+        return (
+            f"{item['metric']}{' at ' + where if where else ''}: {item['after']} against "
+            f"{item['before']} over the runs before (z = {item['z']:.1f})."
+        )
 
     def item_link(self, item):
         return item["run"].get_absolute_url()

@@ -39,13 +39,20 @@ def histories(runs, min_runs: int = stats.MIN_HISTORY + 1):
             if len(pairs) < min_runs:
                 continue
             values = [m.value for _, m in pairs]
-            found.append({
-                "metric": metric, "slug": slugs[metric], "parameters": json.loads(parameters),
-                "variant": json.loads(variant), "runs": [run for run, _ in pairs],
-                "measurements": [m for _, m in pairs], "values": values,
-                "higher_is_better": pairs[0][1].higher_is_better, "unit": pairs[0][1].unit,
-                "steps": stats.lookback_z(values),
-            })  # fmt: skip
+            found.append(
+                {
+                    "metric": metric,
+                    "slug": slugs[metric],
+                    "parameters": json.loads(parameters),
+                    "variant": json.loads(variant),
+                    "runs": [run for run, _ in pairs],
+                    "measurements": [m for _, m in pairs],
+                    "values": values,
+                    "higher_is_better": pairs[0][1].higher_is_better,
+                    "unit": pairs[0][1].unit,
+                    "steps": stats.lookback_z(values),
+                }
+            )
     return found
 
 
@@ -57,13 +64,21 @@ def changes(runs):
             run = history["runs"][step.index]
             value = history["values"][step.index]
             better = (step.z > 0) == history["higher_is_better"]
-            found.append({
-                "run": run, "metric": history["metric"], "slug": history["slug"],
-                "parameters": history["parameters"], "kind": "improvement" if better else "regression",
-                "z": step.z, "before": units.format_value(step.baseline, history["unit"]),
-                "after": units.format_value(value, history["unit"]),
-                "percent": charts.percent_change(step.baseline, value, history["higher_is_better"]),
-            })  # fmt: skip
+            found.append(
+                {
+                    "run": run,
+                    "metric": history["metric"],
+                    "slug": history["slug"],
+                    "parameters": history["parameters"],
+                    "kind": "improvement" if better else "regression",
+                    "z": step.z,
+                    "before": units.format_value(step.baseline, history["unit"]),
+                    "after": units.format_value(value, history["unit"]),
+                    "percent": charts.percent_change(
+                        step.baseline, value, history["higher_is_better"]
+                    ),
+                }
+            )
     position = {run.pk: index for index, run in enumerate(_ordered(runs))}
     found.sort(key=lambda change: position[change["run"].pk], reverse=True)
     return found
@@ -87,20 +102,44 @@ def history_chart(history, index: int = 0) -> dict:
         zip(labels, history["runs"], history["measurements"], strict=True)
     ):
         band = bands[i]
-        rows.append([
-            label, f"{run.run_date:%Y-%m-%d}" if run.run_date else "–", charts.cell(m, factor),
-            "–" if band is None else f"{units.format_in(band[0], factor)}–{units.format_in(band[1], factor)}",
-            "flagged" if i in flagged else "",
-        ])  # fmt: skip
+        rows.append(
+            [
+                label,
+                f"{run.run_date:%Y-%m-%d}" if run.run_date else "–",
+                charts.cell(m, factor),
+                "–"
+                if band is None
+                else f"{units.format_in(band[0], factor)}–{units.format_in(band[1], factor)}",
+                "flagged" if i in flagged else "",
+            ]
+        )
     return {
-        "id": slug, "data_id": f"{slug}-data", "slug": history["slug"], "metric": history["metric"],
-        "type": "line", "title": title + (f" · {where}" if where else ""), "unit": unit, "factor": factor,
+        "id": slug,
+        "data_id": f"{slug}-data",
+        "slug": history["slug"],
+        "metric": history["metric"],
+        "type": "line",
+        "title": title + (f" · {where}" if where else ""),
+        "unit": unit,
+        "factor": factor,
         "subtitle": ("higher is better" if history["higher_is_better"] else "lower is better")
         + "; band: mean ± 2 sd of the runs before, since the last change",
-        "x_title": "run", "x_options": [], "labels": labels, "marks": sorted(flagged),
-        "higher_is_better": history["higher_is_better"], "has_spread": True,
-        "datasets": [{"label": history["metric"], "data": [v * factor for v in values],
-                      "low": [b[0] * factor if b else None for b in bands],
-                      "high": [b[1] * factor if b else None for b in bands]}],
-        "table": {"headers": ["Run", "Date", title, "Noise band", "Change beyond the noise"], "rows": rows},
-    }  # fmt: skip
+        "x_title": "run",
+        "x_options": [],
+        "labels": labels,
+        "marks": sorted(flagged),
+        "higher_is_better": history["higher_is_better"],
+        "has_spread": True,
+        "datasets": [
+            {
+                "label": history["metric"],
+                "data": [v * factor for v in values],
+                "low": [b[0] * factor if b else None for b in bands],
+                "high": [b[1] * factor if b else None for b in bands],
+            }
+        ],
+        "table": {
+            "headers": ["Run", "Date", title, "Noise band", "Change beyond the noise"],
+            "rows": rows,
+        },
+    }

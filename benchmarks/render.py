@@ -70,8 +70,13 @@ def _lines(axes, spec):
         axes.plot(
             xs, ys, marker="o", markersize=3.5, linewidth=1.8, color=colour, label=dataset["label"]
         )
-        band = [(p, lo, hi) for p, lo, hi in zip(positions, dataset.get("low") or [], dataset.get("high") or [], strict=False)
-                if lo is not None and hi is not None]  # fmt: skip
+        band = [
+            (p, lo, hi)
+            for p, lo, hi in zip(
+                positions, dataset.get("low") or [], dataset.get("high") or [], strict=False
+            )
+            if lo is not None and hi is not None
+        ]
         segment = []
         for point in [*band, None]:  # a gap in the band (no estimate yet) is left empty
             if point is not None and (not segment or point[0] == segment[-1][0] + 1):
@@ -91,8 +96,13 @@ def _lines(axes, spec):
         ha="right" if crowded else "center",
     )
     if len(spec["datasets"]) > 1:
-        axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3 if crowded else -0.16),
-                    ncols=min(3, len(spec["datasets"])), frameon=False, fontsize=8)  # fmt: skip
+        axes.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.3 if crowded else -0.16),
+            ncols=min(3, len(spec["datasets"])),
+            frameon=False,
+            fontsize=8,
+        )
 
 
 def _bars(axes, spec):
@@ -101,8 +111,16 @@ def _bars(axes, spec):
     values = [v or 0 for v in dataset["data"]]
     errors = None
     if any(lo is not None for lo in dataset.get("low") or []):
-        errors = [[v - (lo if lo is not None else v) for v, lo in zip(values, dataset["low"], strict=True)],
-                  [(hi if hi is not None else v) - v for v, hi in zip(values, dataset["high"], strict=True)]]  # fmt: skip
+        errors = [
+            [
+                v - (lo if lo is not None else v)
+                for v, lo in zip(values, dataset["low"], strict=True)
+            ],
+            [
+                (hi if hi is not None else v) - v
+                for v, hi in zip(values, dataset["high"], strict=True)
+            ],
+        ]
     axes.barh(positions, values, xerr=errors, color=PALETTE[0], height=0.6)
     axes.set_yticks(
         positions, [label if len(label) < 40 else label[:38] + "…" for label in spec["labels"]]

@@ -95,10 +95,19 @@ def _store_points(run: Run, points) -> None:
         known = existing.get(_key(p.metric, p.parameters))
         if known is None:
             measurement = Measurement(
-                run=run, metric=p.metric, unit=p.unit, higher_is_better=p.higher_is_better,
-                parameters=p.parameters, value=p.value, minimum=p.minimum, median=p.median,
-                maximum=p.maximum, stddev=p.stddev, samples=p.samples, headline=p.headline,
-            )  # fmt: skip
+                run=run,
+                metric=p.metric,
+                unit=p.unit,
+                higher_is_better=p.higher_is_better,
+                parameters=p.parameters,
+                value=p.value,
+                minimum=p.minimum,
+                median=p.median,
+                maximum=p.maximum,
+                stddev=p.stddev,
+                samples=p.samples,
+                headline=p.headline,
+            )
             existing[_key(p.metric, p.parameters)] = measurement
             new.append(measurement)
             continue
@@ -114,15 +123,30 @@ def _store_points(run: Run, points) -> None:
 
 
 def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
-    run.details = {**run.details, "files": [*run.details.get("files", []),
-                                            {"file": file_name, "importer": version, **metadata}]}  # fmt: skip
+    run.details = {
+        **run.details,
+        "files": [
+            *run.details.get("files", []),
+            {"file": file_name, "importer": version, **metadata},
+        ],
+    }
     if not run.client and metadata.get("tool"):
         run.client = metadata["tool"]
 
 
 @transaction.atomic
-def import_run(*, suite: Suite, label: str, raw: bytes, file_name: str, importer: str = "",
-               parameters=None, variant=None, user=None, **environment) -> Run:  # fmt: skip
+def import_run(
+    *,
+    suite: Suite,
+    label: str,
+    raw: bytes,
+    file_name: str,
+    importer: str = "",
+    parameters=None,
+    variant=None,
+    user=None,
+    **environment,
+) -> Run:
     """Parse raw output and store it as a run with its measurements and the raw file.
 
     Raises ImportFailed (naming the line or the field) and stores nothing when the file

@@ -120,8 +120,9 @@ class Step:
     spread: float
 
 
-def lookback_z(values, window: int = LOOKBACK, threshold: float = Z_THRESHOLD,
-               min_history: int = MIN_HISTORY) -> list[Step]:  # fmt: skip
+def lookback_z(
+    values, window: int = LOOKBACK, threshold: float = Z_THRESHOLD, min_history: int = MIN_HISTORY
+) -> list[Step]:
     """Each value compared with the mean and standard deviation of up to ``window`` values
     before it; a |z| above ``threshold`` is a change beyond the noise. After a flagged
     change the baseline starts again from the new level, so one step is flagged once."""

@@ -62,9 +62,15 @@ def suite(request, slug):
     for index, item in enumerate(found):
         chart = history.history_chart(item, index)
         chart["links"] = {
-            "svg": reverse("benchmarks:history-image", kwargs={"slug": suite.slug, "index": index, "fmt": "svg"}),
-            "png": reverse("benchmarks:history-image", kwargs={"slug": suite.slug, "index": index, "fmt": "png"}),
-        }  # fmt: skip
+            "svg": reverse(
+                "benchmarks:history-image",
+                kwargs={"slug": suite.slug, "index": index, "fmt": "svg"},
+            ),
+            "png": reverse(
+                "benchmarks:history-image",
+                kwargs={"slug": suite.slug, "index": index, "fmt": "png"},
+            ),
+        }
         history_charts.append(chart)
     x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
     context = {
@@ -171,19 +177,38 @@ def export_json(request, slug):
         "suite": suite.slug,
         "title": suite.title,
         "runs": [
-            {"id": run.pk, "label": run.label, "variant": run.variant,
-             "environment": {"hardware": run.hardware, "os": run.os, "server_version": run.server_version,
-                             "server_config": run.server_config, "client": run.client,
-                             "date": run.run_date.isoformat() if run.run_date else None},
-             "details": run.details,
-             "measurements": [{"metric": m.metric, "unit": m.unit, "higher_is_better": m.higher_is_better,
-                               "parameters": m.parameters, "value": m.value, "min": m.minimum,
-                               "median": m.median, "max": m.maximum, "stddev": m.stddev,
-                               "samples": m.samples}
-                              for m in run.measurements.all()]}
+            {
+                "id": run.pk,
+                "label": run.label,
+                "variant": run.variant,
+                "environment": {
+                    "hardware": run.hardware,
+                    "os": run.os,
+                    "server_version": run.server_version,
+                    "server_config": run.server_config,
+                    "client": run.client,
+                    "date": run.run_date.isoformat() if run.run_date else None,
+                },
+                "details": run.details,
+                "measurements": [
+                    {
+                        "metric": m.metric,
+                        "unit": m.unit,
+                        "higher_is_better": m.higher_is_better,
+                        "parameters": m.parameters,
+                        "value": m.value,
+                        "min": m.minimum,
+                        "median": m.median,
+                        "max": m.maximum,
+                        "stddev": m.stddev,
+                        "samples": m.samples,
+                    }
+                    for m in run.measurements.all()
+                ],
+            }
             for run in suite.runs.all()
         ],
-    }  # fmt: skip
+    }
     response = JsonResponse(data)
     patch_cache_control(response, public=True, max_age=300)
     return response
@@ -194,11 +219,39 @@ def export_csv(request, slug):
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{suite.slug}.csv"'
     writer = csv.writer(response)
-    writer.writerow(["run", "label", "metric", "unit", "higher_is_better", "parameters", "value", "min", "median",
-                     "max", "stddev", "samples"])  # fmt: skip
+    writer.writerow(
+        [
+            "run",
+            "label",
+            "metric",
+            "unit",
+            "higher_is_better",
+            "parameters",
+            "value",
+            "min",
+            "median",
+            "max",
+            "stddev",
+            "samples",
+        ]
+    )
     for run, m in _rows(suite):
-        writer.writerow([run.pk, run.label, m.metric, m.unit, m.higher_is_better, json.dumps(m.parameters),
-                         m.value, m.minimum, m.median, m.maximum, m.stddev, json.dumps(m.samples)])  # fmt: skip
+        writer.writerow(
+            [
+                run.pk,
+                run.label,
+                m.metric,
+                m.unit,
+                m.higher_is_better,
+                json.dumps(m.parameters),
+                m.value,
+                m.minimum,
+                m.median,
+                m.maximum,
+                m.stddev,
+                json.dumps(m.samples),
+            ]
+        )
     patch_cache_control(response, public=True, max_age=300)
     return response
 

@@ -71,12 +71,20 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             times = [float(t) for t in result.get("times") or []]
             scan = {name: scalar(value) for name, value in (result.get("parameters") or {}).items()}
             common = {"parameters": {**(parameters or {}), **scan}, "label": labels[index]}
-            points.append(Point(
-                metric="wall time", value=float(result["mean"]), unit="s", higher_is_better=False,
-                minimum=result.get("min"), maximum=result.get("max"),
-                median=result.get("median") or (statistics.median(times) if times else None),
-                stddev=result.get("stddev"), samples=times, **common,
-            ))  # fmt: skip
+            points.append(
+                Point(
+                    metric="wall time",
+                    value=float(result["mean"]),
+                    unit="s",
+                    higher_is_better=False,
+                    minimum=result.get("min"),
+                    maximum=result.get("max"),
+                    median=result.get("median") or (statistics.median(times) if times else None),
+                    stddev=result.get("stddev"),
+                    samples=times,
+                    **common,
+                )
+            )
             for name, key in (("user time", "user"), ("system time", "system")):
                 if result.get(key) is not None:
                     points.append(
@@ -84,8 +92,19 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
                     )
             memory = result.get("memory_usage_byte") or []
             if memory:
-                points.append(Point("peak memory", statistics.mean(memory), "B", False, samples=memory,
-                                    minimum=min(memory), maximum=max(memory), headline=False, **common))  # fmt: skip
+                points.append(
+                    Point(
+                        "peak memory",
+                        statistics.mean(memory),
+                        "B",
+                        False,
+                        samples=memory,
+                        minimum=min(memory),
+                        maximum=max(memory),
+                        headline=False,
+                        **common,
+                    )
+                )
         except (KeyError, TypeError, ValueError) as error:
             raise ImportFailed(f"result {index + 1} lacks {error}", 1) from error
     return points

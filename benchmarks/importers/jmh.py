@@ -36,14 +36,23 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             raw = [float(value) for fork in metric.get("rawData", []) for value in fork]
             percentiles = metric.get("scorePercentiles", {})
             params = {name: scalar(value) for name, value in (result.get("params") or {}).items()}
-            common = {"parameters": {**(parameters or {}), "threads": result.get("threads"), **params},
-                      "label": result["benchmark"].rsplit(".", 1)[-1]}  # fmt: skip
-            points.append(Point(
-                metric="score", value=float(metric["score"]), unit=unit,
-                higher_is_better=_higher_is_better(unit, mode),
-                minimum=percentiles.get("0.0"), median=percentiles.get("50.0"), maximum=percentiles.get("100.0"),
-                samples=raw, **common,
-            ))  # fmt: skip
+            common = {
+                "parameters": {**(parameters or {}), "threads": result.get("threads"), **params},
+                "label": result["benchmark"].rsplit(".", 1)[-1],
+            }
+            points.append(
+                Point(
+                    metric="score",
+                    value=float(metric["score"]),
+                    unit=unit,
+                    higher_is_better=_higher_is_better(unit, mode),
+                    minimum=percentiles.get("0.0"),
+                    median=percentiles.get("50.0"),
+                    maximum=percentiles.get("100.0"),
+                    samples=raw,
+                    **common,
+                )
+            )
             error = metric.get("scoreError")
             if isinstance(error, int | float) and error == error:
                 points.append(
@@ -54,9 +63,17 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             for name, secondary in (result.get("secondaryMetrics") or {}).items():
                 secondary_unit = secondary.get("scoreUnit", "")
                 samples = [float(v) for fork in secondary.get("rawData", []) for v in fork]
-                points.append(Point(name, float(secondary["score"]), secondary_unit,
-                                    _higher_is_better(secondary_unit, "") and not name.startswith("·gc"),
-                                    samples=samples, headline=False, **common))  # fmt: skip
+                points.append(
+                    Point(
+                        name,
+                        float(secondary["score"]),
+                        secondary_unit,
+                        _higher_is_better(secondary_unit, "") and not name.startswith("·gc"),
+                        samples=samples,
+                        headline=False,
+                        **common,
+                    )
+                )
         except (KeyError, TypeError, ValueError) as error:
             raise ImportFailed(f"result {index + 1} lacks {error}", 1) from error
     return points

@@ -108,8 +108,12 @@ def _percentile_name(match):
         if rank.endswith(("11", "12", "13")):
             suffix = "th"
         return f"{rank}{suffix} percentile latency"
-    return {"min": "minimum latency", "avg": "average latency", "max": "maximum latency",
-            "sum": "latency sum"}[match.group("key")]  # fmt: skip
+    return {
+        "min": "minimum latency",
+        "avg": "average latency",
+        "max": "maximum latency",
+        "sum": "latency sum",
+    }[match.group("key")]
 
 
 def parse(text: str, parameters: dict | None = None) -> list[Point]:
@@ -251,8 +255,14 @@ def _check_complete(seen, blocks_seen, lines, last_line):
         or "Throughput:" in blocks_seen
         or "SQL statistics:" in blocks_seen
     ):
-        required += ["minimum latency", "average latency", "maximum latency", "latency sum",
-                     "events per thread (average)", "execution time per thread (average)"]  # fmt: skip
+        required += [
+            "minimum latency",
+            "average latency",
+            "maximum latency",
+            "latency sum",
+            "events per thread (average)",
+            "execution time per thread (average)",
+        ]
     else:
         required += [
             "minimum latency",

@@ -31,12 +31,24 @@ def _point(operation, measurement, value, parameters, line):
     percentile = PERCENTILE.match(measurement)
     if percentile:
         rank = percentile.group(1)
-        return Point(f"{prefix} {rank}th percentile latency", figure, UNITS.get(percentile.group(2), percentile.group(2)),
-                     False, parameters, headline=headline)  # fmt: skip
+        return Point(
+            f"{prefix} {rank}th percentile latency",
+            figure,
+            UNITS.get(percentile.group(2), percentile.group(2)),
+            False,
+            parameters,
+            headline=headline,
+        )
     if measurement.startswith("Return="):
         status = measurement.split("=", 1)[1]
-        return Point(f"{prefix} returned {status}", figure, "operations", status == "OK", parameters,
-                     headline=False)  # fmt: skip
+        return Point(
+            f"{prefix} returned {status}",
+            figure,
+            "operations",
+            status == "OK",
+            parameters,
+            headline=False,
+        )
     if measurement == "Operations":
         return Point(f"{prefix} operations", figure, "operations", True, parameters, headline=False)
     with_unit = WITH_UNIT.match(measurement)
@@ -45,8 +57,14 @@ def _point(operation, measurement, value, parameters, line):
     )
     if name in LATENCY_NAMES:
         unit = UNITS.get(unit, unit) + ("²" if name == "LatencyVariance" else "")
-        return Point(f"{prefix} {LATENCY_NAMES[name]}", figure, unit, False, parameters,
-                     headline=headline and name == "AverageLatency")  # fmt: skip
+        return Point(
+            f"{prefix} {LATENCY_NAMES[name]}",
+            figure,
+            unit,
+            False,
+            parameters,
+            headline=headline and name == "AverageLatency",
+        )
     return Point(
         f"{prefix} {name.lower()}", figure, UNITS.get(unit, unit), False, parameters, headline=False
     )

@@ -23,8 +23,15 @@ def demo():
 
 def _measure(run, value, samples=(), metric="transactions per second", **parameters):
     samples = list(samples)
-    return MeasurementFactory(run=run, metric=metric, value=value, parameters=parameters, samples=samples,
-                              minimum=min(samples) if samples else None, maximum=max(samples) if samples else None)  # fmt: skip
+    return MeasurementFactory(
+        run=run,
+        metric=metric,
+        value=value,
+        parameters=parameters,
+        samples=samples,
+        minimum=min(samples) if samples else None,
+        maximum=max(samples) if samples else None,
+    )
 
 
 def test_real_sweep_comparison_says_changed_or_within_noise_per_thread_count(client, demo):

@@ -112,24 +112,51 @@ def test_real_outputs_made_here_keep_every_figure(name):
         expected["importer"],
         expected["tool"],
     )
-    assert [[p.label, p.metric, p.value, p.unit, p.higher_is_better, p.parameters, len(p.samples)]
-            for p in result.points] == expected["points"]  # fmt: skip
+    assert [
+        [p.label, p.metric, p.value, p.unit, p.higher_is_better, p.parameters, len(p.samples)]
+        for p in result.points
+    ] == expected["points"]
 
 
 def test_sysbench_keeps_counts_errors_latency_sum_and_fairness():
     metrics = by_metric(points("sysbench-1.0.20-reference.txt"))
-    figures = {metric: metrics[(metric, "")].value for metric in [
-        "read queries", "write queries", "other queries", "total queries", "transactions", "queries",
-        "ignored errors per second", "reconnects per second", "total time", "events", "latency sum",
-        "events per thread (average)", "events per thread (stddev)",
-        "execution time per thread (average)", "execution time per thread (stddev)"]}  # fmt: skip
+    figures = {
+        metric: metrics[(metric, "")].value
+        for metric in [
+            "read queries",
+            "write queries",
+            "other queries",
+            "total queries",
+            "transactions",
+            "queries",
+            "ignored errors per second",
+            "reconnects per second",
+            "total time",
+            "events",
+            "latency sum",
+            "events per thread (average)",
+            "events per thread (stddev)",
+            "execution time per thread (average)",
+            "execution time per thread (stddev)",
+        ]
+    }
     assert figures == {
-        "read queries": 278914, "write queries": 289077, "other queries": 43198, "total queries": 611189,
-        "transactions": 21515, "queries": 611189, "ignored errors per second": 0.49,
-        "reconnects per second": 0, "total time": 600.0551, "events": 42346, "latency sum": 1199929.87,
-        "events per thread (average)": 21173, "events per thread (stddev)": 54,
-        "execution time per thread (average)": 599.9649, "execution time per thread (stddev)": 0.02,
-    }  # fmt: skip
+        "read queries": 278914,
+        "write queries": 289077,
+        "other queries": 43198,
+        "total queries": 611189,
+        "transactions": 21515,
+        "queries": 611189,
+        "ignored errors per second": 0.49,
+        "reconnects per second": 0,
+        "total time": 600.0551,
+        "events": 42346,
+        "latency sum": 1199929.87,
+        "events per thread (average)": 21173,
+        "events per thread (stddev)": 54,
+        "execution time per thread (average)": 599.9649,
+        "execution time per thread (stddev)": 0.02,
+    }
     assert not metrics[("ignored errors per second", "")].higher_is_better
     assert (
         not metrics[("latency sum", "")].headline
@@ -151,8 +178,11 @@ def _cuts(text):
     """Every way of cutting a report short after its statistics begin: at each line end, and
     inside the last line."""
     lines = text.rstrip("\n").splitlines(keepends=True)
-    start = next(i for i, line in enumerate(lines) if line.strip() in ("SQL statistics:", "General statistics:",
-                                                                          "CPU speed:", "Throughput:"))  # fmt: skip
+    start = next(
+        i
+        for i, line in enumerate(lines)
+        if line.strip() in ("SQL statistics:", "General statistics:", "CPU speed:", "Throughput:")
+    )
     for end in range(start + 1, len(lines)):
         if lines[end - 1].strip():
             yield end, "".join(lines[:end])
@@ -160,8 +190,15 @@ def _cuts(text):
     yield len(lines), "".join(lines[:-1]) + last[:-1]
 
 
-@pytest.mark.parametrize("name", ["sysbench-1.0.20-oltp-rw-p99-intervals.txt", "sysbench-1.0.20-cpu-p99.txt",
-                                  "sysbench-1.0.20-memory.txt", "sysbench-1.1-throughput.txt"])  # fmt: skip
+@pytest.mark.parametrize(
+    "name",
+    [
+        "sysbench-1.0.20-oltp-rw-p99-intervals.txt",
+        "sysbench-1.0.20-cpu-p99.txt",
+        "sysbench-1.0.20-memory.txt",
+        "sysbench-1.1-throughput.txt",
+    ],
+)
 def test_a_sysbench_report_cut_anywhere_is_refused_with_the_line_it_stopped_at(name):
     text = (DATA / name).read_text()
     parse(text, "sysbench")  # whole: accepted
@@ -210,8 +247,9 @@ def test_jmh_keeps_jdk_vm_params_and_iterations():
     with_params.append({**with_params[0], "params": {"driver": "mariadb", "batch": "8"}})
     scan = parse(json.dumps(with_params), "jmh")
     assert [p.parameters for p in scan.points if p.metric == "score"] == [
-        {"threads": 1, "driver": "mariadb", "batch": 64}, {"threads": 1, "driver": "mariadb", "batch": 8},
-    ]  # fmt: skip
+        {"threads": 1, "driver": "mariadb", "batch": 64},
+        {"threads": 1, "driver": "mariadb", "batch": 8},
+    ]
 
 
 def test_hyperfine_scans_are_one_series_with_the_parameter_as_x():

@@ -76,8 +76,9 @@ def test_upload_api_accepts_the_whole_report(client, suite, staff_token):
     assert run.variant == {"build": 2}
     assert run.client == "sysbench 1.0.20"
     assert run.measurements.get(metric="99th percentile latency").parameters == {
-        "workload": "oltp_read_write", "threads": 4,
-    }  # fmt: skip
+        "workload": "oltp_read_write",
+        "threads": 4,
+    }
 
 
 class Stream(io.BytesIO):
@@ -158,8 +159,12 @@ def test_admin_import_shows_the_problem_as_a_form_error(admin_client, suite, fie
 
 def test_repetitions_of_a_point_become_its_samples(suite):
     run = services.import_run(suite=suite, label="r", raw=REPORT, file_name="rep-1.txt")
-    services.add_raw_output(run, raw=(DATA / "sysbench-1.0.20-reference.txt").read_bytes(), file_name="ref.txt",
-                            parameters={"threads": 4})  # fmt: skip
+    services.add_raw_output(
+        run,
+        raw=(DATA / "sysbench-1.0.20-reference.txt").read_bytes(),
+        file_name="ref.txt",
+        parameters={"threads": 4},
+    )
     tps = run.measurements.get(metric="transactions per second")
     assert tps.samples == [110.8, 71.3]
     assert tps.value == pytest.approx((110.8 + 71.3) / 2)
