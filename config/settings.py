@@ -7,6 +7,7 @@ on HTTPS-only cookies, HSTS and the other security headers.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 
@@ -26,6 +27,11 @@ DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["*"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# The one public name and URL: the Sites framework's current site is kept equal to them
+# (core/sites.py), so feeds, the sitemap, mails and the admin's "View on site" use them.
+SITE_NAME = env.str("SITE_NAME", default="MariaDB Foundation")
+# Proxies whose X-Forwarded-For is believed (addresses or networks; none by default).
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -63,6 +69,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "core.outage.DatabaseOutageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # Turns django-ratelimit's refusals into 429 responses (RATELIMIT_VIEW).
     "django_ratelimit.middleware.RatelimitMiddleware",
@@ -97,8 +106,9 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="portal"),
         }
     }
@@ -136,7 +146,8 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[MariaDB Foundation] "
-ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme or "https"
+ACCOUNT_ADAPTER = "core.accounts.AccountAdapter"  # rate limits on the real client address
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
@@ -186,6 +197,7 @@ SPECTACULAR_SETTINGS = {
 
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_VIEW = "core.views.rate_limited"
+RATELIMIT_IP_META_KEY = "core.client.client_address"
 
 # Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake.
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
@@ -211,10 +223,12 @@ LOGGING = {
         },
         "plain": {"format": "%(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {"redact": {"()": "core.logredact.RedactSecretsFilter"}},
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
+            "filters": ["redact"],
             "formatter": env.str("LOG_FORMAT", default="json" if PRODUCTION else "plain"),
         }
     },
@@ -224,6 +238,29 @@ LOGGING = {
         "django.server": {"handlers": ["stdout"], "level": "WARNING", "propagate": False},
     },
 }
+
+# Site basics (core): security.txt, Content-Security-Policy, Permissions-Policy.
+SECURITY_CONTACT = env.str("SECURITY_CONTACT", default="mailto:security@mariadb.org")
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", "https:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        # Payments continue on Stripe Checkout after a form post.
+        "form-action": ["'self'", "https://checkout.stripe.com"],
+    }
+}
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in ["accelerometer", "camera", "geolocation", "gyroscope", "magnetometer",
+                    "microphone", "payment", "usb", "interest-cohort", "browsing-topics"]
+}  # fmt: skip
 
 SENTRY_DSN = env.str("SENTRY_DSN", default="")
 if SENTRY_DSN:
@@ -239,6 +276,7 @@ if SENTRY_DSN:
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_SSL_HOST = urlsplit(SITE_URL).netloc or None  # redirect to the public address
     SECURE_REDIRECT_EXEMPT = [r"^rest/v1/post$", r"^feedback_plugin/post$", r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
