@@ -10,7 +10,7 @@ import sys
 from gunicorn.glogging import Logger
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from core.logredact import RedactSecretsFilter  # noqa: E402 - needs the project on the path
+from core.logredact import RedactSecretsFilter  # after the path: gunicorn loads this file alone
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "2"))

@@ -198,6 +198,7 @@ SPECTACULAR_SETTINGS = {
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_VIEW = "core.views.rate_limited"
 RATELIMIT_IP_META_KEY = "core.client.client_address"
+RATELIMIT_FAIL_OPEN = True  # Redis down: let people through (core/cache.py logs it)
 
 # Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake.
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
