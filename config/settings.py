@@ -100,6 +100,9 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60 if PRODUCTION else 0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if "postgresql" in DATABASES["default"]["ENGINE"]:
+    # An unreachable database fails fast (the 503 page) instead of holding a thread.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
