@@ -5,16 +5,18 @@ logger (config/gunicorn.py). Imports nothing from Django: gunicorn's master load
 before any application.
 
 - Secrets in URLs: password-reset keys, e-mail confirmation keys and sponsor
-  invitation tokens are replaced by ``[redacted]`` wherever a path is logged.
+  invitation tokens are replaced by ``[redacted]`` wherever a path is logged, also
+  URL-encoded in a ``?next=`` parameter.
 - Addresses: gunicorn's "Invalid request from ip=..." warnings lose the address.
 """
 
 import logging
 import re
 
+SLASH = r"(?:/|%2[Ff])"  # also inside ?next= parameters, where slashes are encoded
 SECRET_PATH = re.compile(
-    r"(/accounts/password/reset/key/|/accounts/confirm-email/|/sponsors/invitations/)"
-    r"(?!done/)[^/\s?\"']+"
+    rf"({SLASH}(?:accounts{SLASH}password{SLASH}reset{SLASH}key|accounts{SLASH}confirm-email"
+    rf"|sponsors{SLASH}invitations){SLASH})(?!done/)(?:(?!%2[Ff])[^/\s?&#\"'])+"
 )
 GUNICORN_ADDRESS = re.compile(r" from ip=\S+?(?=:\s|$)")
 

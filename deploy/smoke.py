@@ -258,6 +258,7 @@ def nginx_config(work: Path) -> Path:
         "server_name portal.example.org;": "server_name localhost;",
         "/etc/letsencrypt/live/portal.example.org/": f"{work}/tls/",
         "/srv/portal/deploy/nginx/": f"{work}/nginx/",
+        "/srv/portal/deploy/nginx;": f"{work}/nginx;",
         "/var/lib/portal/": f"{work}/var/",
         "/var/log/nginx/": f"{work}/logs/",
     }
@@ -270,6 +271,7 @@ def nginx_config(work: Path) -> Path:
                 used[old] = True
                 text = text.replace(old, new)
         (work / "nginx" / source.name).write_text(text)
+    shutil.copy(ROOT / "deploy" / "nginx" / "unavailable.html", work / "nginx")
     unused = [old for old, applied in used.items() if not applied]
     check(not unused, f"deploy/nginx no longer contains {unused}: update the smoke stage")
     temp = work / "nginx-temp"
@@ -551,6 +553,9 @@ def check_redis_outage(processes, work, web):
     wait_for("the beat sweep to process the report accepted during the outage",
              lambda: query("SELECT status FROM feedback_rawreport WHERE id = %s", report_id)
              == [("processed",)], timeout=150, interval=2)  # fmt: skip
+    sweeps = re.findall(r"process_pending_reports\[[^\]]+\] succeeded in [^:]+: "
+                        r"\{'processed': ([1-9]\d*)", processes.log_text("worker"))  # fmt: skip
+    check(sweeps, "the report was not processed by the beat sweep (process_pending_reports)")
     figures["Redis back -> sweep processed the pending report"] = (
         f"{time.monotonic() - begin:.0f} s"
     )
@@ -578,8 +583,22 @@ def check_database_outage(relay, web):
     log("PostgreSQL back: pages answer 200 again")
 
 
-def check_logs(processes, work):
+def check_gunicorn_down(processes, web):
+    processes.stop("gunicorn")
+    status, headers, body = web.get("/news/")
+    check(status == 503 and header(headers, "Retry-After") == "120" and
+          b"We will be back in a moment" in body, f"gunicorn stopped: {status} {body[:200]!r}")  # fmt: skip
+    log("gunicorn stopped: nginx answers its 503 page with Retry-After")
+
+
+def check_logs(processes, work, web):
+    secret = secrets.token_urlsafe(18)
+    web.get(f"/accounts/password/reset/key/1-{secret}/")
+    web.get(f"/accounts/login/?next=%2Fsponsors%2Finvitations%2F{secret}%2F")
+    time.sleep(1)
     access = (work / "logs" / "portal.access.log").read_text()
+    check(secret not in access + processes.log_text("gunicorn"), "a URL secret reached the logs")
+    check("/accounts/password/reset/key/[redacted]" in access, "nginx did not redact a reset key")
     check("/rest/v1/post" in access, "nginx's access log has no feedback posts")
     check("127.0.0.1" not in access, "nginx's access log holds client addresses")
     check(" from ip=" not in processes.log_text("gunicorn"), "gunicorn logged a client address")
@@ -619,7 +638,8 @@ def main():
         check_slow_clients(web)
         check_redis_outage(processes, work, web)
         check_database_outage(relay, web)
-        check_logs(processes, work)
+        check_logs(processes, work, web)
+        check_gunicorn_down(processes, web)
         failed = False
     except SmokeFailure as failure:
         print(f"SMOKE FAILED: {failure}", file=sys.stderr)

@@ -76,6 +76,7 @@ def test_gunicorn_logs_keep_no_client_address_and_no_secret(gunicorn_logs):
     # A password-reset link, as a user clicking it from a mail would send it.
     request("GET", f"/accounts/password/reset/key/1-{SECRET}/")
     request("GET", f"/sponsors/invitations/{SECRET}/")
+    request("GET", f"/accounts/login/?next=%2Fsponsors%2Finvitations%2F{SECRET}%2F")
 
     time.sleep(0.5)  # let gunicorn flush its log lines
     logs = gunicorn_logs.read_text()
