@@ -546,7 +546,13 @@ def check_redis_outage(processes, work, web):
     check("cache unavailable" in gunicorn_log, "no log line about the cache being unavailable")
     check("rate limit not checked" in gunicorn_log or "rate limits fail open" in gunicorn_log,
           "no log line about rate limits failing open")  # fmt: skip
-    log(f"Redis stopped: {len(pages)} pages 200, /healthz {health}, report {report_id} accepted")
+    # The web process tries to enqueue the report's processing, gives up and says so.
+    wait_for("the failed enqueue to be logged",
+             lambda: "not enqueued, broker unavailable" in processes.log_text("gunicorn"),
+             timeout=30)  # fmt: skip
+    check(newest_report() == (report_id, "pending"), "the report left the pending state")
+    log(f"Redis stopped: {len(pages)} pages 200, /healthz {health}, report {report_id} accepted, "
+        "its enqueue failure logged")  # fmt: skip
 
     start_redis(processes, work)
     begin = time.monotonic()
