@@ -72,7 +72,9 @@ def broker_down(monkeypatch):
 
     saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
     app.conf.update(task_always_eager=False, broker_url=CLOSED_REDIS)
+    # Forget connections and producers made earlier in the session for the real broker.
     monkeypatch.setattr(app, "_pool", None)
+    monkeypatch.setattr(app.amqp, "_producer_pool", None)
     yield
     app.conf.update(saved)
 
