@@ -8,7 +8,9 @@ script can cut) and a Redis of its own (which this script stops). Demo content l
 Checks, in order: every public page and every sitemap URL answers 200 through nginx
 over TLS; feed and sitemap links use SITE_URL; static files and an uploaded logo are
 served by nginx; a real full feedback report is answered <h1>ok</h1> and counted by
-/api/feedback/summary once the worker processed it; 40 clients sending a body one byte
+/api/feedback/summary once the worker processed it; two database servers behind nginx
+keep their own rate-limit budgets and forging X-Forwarded-For resets neither; 40 clients
+sending a body one byte
 every two seconds do not stop /healthz from answering within a second; Redis stopped:
 pages still render, /healthz names Redis, a report is accepted and the beat sweep
 processes it once Redis is back; PostgreSQL unreachable: pages answer the 503 page with
@@ -60,6 +62,7 @@ PUBLIC_PAGES = [
 CRAWL_LIMIT = 250
 NOT_CRAWLED = re.compile(r"^/(admin/|accounts/logout|static/|media/|rest/v1/|feedback_plugin/)")
 SLOW_CLIENTS = 40
+FEEDBACK_LIMIT = 4  # reports a minute per client, low enough to reach in the smoke stage
 
 started = time.monotonic()
 figures: dict[str, str] = {}
@@ -182,13 +185,15 @@ class Web:
     def __init__(self, certificate: Path):
         self.tls = ssl.create_default_context(cafile=str(certificate))
 
-    def request(self, method, url, body=None, headers=None, timeout=20):
+    def request(self, method, url, body=None, headers=None, timeout=20, source=None):
         bits = urlsplit(url)
+        source_address = (source, 0) if source else None
         if bits.scheme == "https":
             conn = http.client.HTTPSConnection(bits.hostname, bits.port, timeout=timeout,
-                                               context=self.tls)  # fmt: skip
+                                               context=self.tls, source_address=source_address)  # fmt: skip
         else:
-            conn = http.client.HTTPConnection(bits.hostname, bits.port, timeout=timeout)
+            conn = http.client.HTTPConnection(bits.hostname, bits.port, timeout=timeout,
+                                              source_address=source_address)  # fmt: skip
         path = bits.path + (f"?{bits.query}" if bits.query else "")
         try:
             conn.request(method, path or "/", body, headers or {})
@@ -233,6 +238,7 @@ def environment(work: Path) -> dict:
         ALLOWED_HOSTS="localhost",
         CSRF_TRUSTED_ORIGINS=SITE_URL,
         TRUSTED_PROXIES="127.0.0.1,::1",
+        FEEDBACK_RATE_LIMIT=f"{FEEDBACK_LIMIT}/m",
         DATABASE_URL=f"postgres://{PG_USER}@127.0.0.1:{DB_RELAY_PORT}/{DATABASE}?connect_timeout=3",
         REDIS_URL=f"redis://127.0.0.1:{REDIS_PORT}/0",
         EMAIL_URL="smtp://127.0.0.1:18025",  # nothing listens: mail tasks fail and retry
@@ -440,10 +446,14 @@ def fixture_report():
     return body, content_type
 
 
-def post_report(web):
+def post_report(web, source=None, forwarded=None):
     body, content_type = fixture_report()
-    return web.request("POST", f"{PLAIN_URL}/rest/v1/post", body,
-                       {"Content-Type": content_type, "User-Agent": "MariaDB Server"})  # fmt: skip
+    headers = {"Content-Type": content_type, "User-Agent": "MariaDB Server",
+               "Host": f"localhost:{HTTP_PORT}"}  # fmt: skip
+    if forwarded:
+        headers["X-Forwarded-For"] = forwarded
+    return web.request("POST", f"http://127.0.0.1:{HTTP_PORT}/rest/v1/post", body, headers,
+                       source=source)  # fmt: skip
 
 
 def summary(web):
@@ -470,6 +480,18 @@ def check_feedback(web):
     log(f"feedback report {report_id} answered <h1>ok</h1>, processed by the worker; summary "
         f"reports {before['reports']} -> {after['reports']}, servers {before['servers']} -> "
         f"{after['servers']}")  # fmt: skip
+
+
+def check_client_addresses(web):
+    """Two database servers behind nginx (loopback addresses of their own): each has its
+    own budget, and forging X-Forwarded-For does not reset it."""
+    statuses = [post_report(web, source="127.0.0.3", forwarded=f"203.0.113.{n}")[0]
+                for n in range(FEEDBACK_LIMIT + 1)]  # fmt: skip
+    check(statuses == [200] * FEEDBACK_LIMIT + [429],
+          f"one server forging X-Forwarded-For through nginx: {statuses}")  # fmt: skip
+    status = post_report(web, source="127.0.0.4")[0]
+    check(status == 200, f"another server behind the same nginx was limited too: {status}")
+    log(f"rate limit behind nginx: forged headers {statuses}, another server {status}")
 
 
 def check_slow_clients(web):
@@ -641,6 +663,7 @@ def main():
         check_pages(web)
         check_static_and_logo(processes, web)
         check_feedback(web)
+        check_client_addresses(web)
         check_slow_clients(web)
         check_redis_outage(processes, work, web)
         check_database_outage(relay, web)
