@@ -6,7 +6,8 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("portal")
+# Enqueue failures (broker down) are logged, never raised into a request: core/enqueue.py.
+app = Celery("portal", task_cls="core.enqueue:LoggedEnqueueTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Tasks below the services layer (mail, calls to Stripe) live outside tasks.py.

@@ -5,6 +5,12 @@ concurrent requests into one commit per process.
 """
 
 import os
+import sys
+
+from gunicorn.glogging import Logger
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from core.logredact import RedactSecretsFilter  # after the path: gunicorn loads this file alone
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
@@ -15,6 +21,22 @@ graceful_timeout = 20
 # Access log without client addresses: feedback reports are anonymous.
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 access_log_format = '%(t)s "%(r)s" %(s)s %(b)s %(L)ss'
+# Only nginx on this host may set X-Forwarded-Proto for gunicorn (Django reads the
+# client address through TRUSTED_PROXIES, see core/client.py).
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+
+class PrivateLogger(Logger):
+    """gunicorn's logger without client addresses ("Invalid request from ip=...") or
+    URL secrets (password-reset keys) in its error and access logs."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        for log in (self.error_log, self.access_log):
+            log.addFilter(RedactSecretsFilter())
+
+
+logger_class = PrivateLogger
 
 
 def worker_exit(server, worker):

@@ -7,6 +7,7 @@ on HTTPS-only cookies, HSTS and the other security headers.
 """
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import environ
 
@@ -26,6 +27,11 @@ DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["*"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# The one public name and URL: the Sites framework's current site is kept equal to them
+# (core/sites.py), so feeds, the sitemap, mails and the admin's "View on site" use them.
+SITE_NAME = env.str("SITE_NAME", default="MariaDB Foundation")
+# Proxies whose X-Forwarded-For is believed (addresses or networks; none by default).
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -67,6 +73,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
+    "core.outage.DatabaseOutageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     # Turns django-ratelimit's refusals into 429 responses (RATELIMIT_VIEW).
     "django_ratelimit.middleware.RatelimitMiddleware",
@@ -95,14 +104,18 @@ TEMPLATES = [
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60 if PRODUCTION else 0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if "postgresql" in DATABASES["default"]["ENGINE"]:
+    # An unreachable database fails fast (the 503 page) instead of holding a thread.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "core.cache.FailSoftRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="portal"),
         }
     }
@@ -148,7 +161,8 @@ ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[MariaDB Foundation] "
-ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme or "https"
+ACCOUNT_ADAPTER = "core.accounts.AccountAdapter"  # rate limits on the real client address
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
@@ -188,6 +202,9 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # JSON only: the browsable API's pages need inline script and style, which the
+    # Content-Security-Policy forbids; the API is documented at /api/schema/.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "MariaDB Foundation portal API",
@@ -198,6 +215,8 @@ SPECTACULAR_SETTINGS = {
 
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_VIEW = "core.views.rate_limited"
+RATELIMIT_IP_META_KEY = "core.client.client_address"
+RATELIMIT_FAIL_OPEN = True  # Redis down: let people through (core/cache.py logs it)
 
 # Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake.
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
@@ -245,10 +264,12 @@ LOGGING = {
         },
         "plain": {"format": "%(levelname)s %(name)s: %(message)s"},
     },
+    "filters": {"redact": {"()": "core.logredact.RedactSecretsFilter"}},
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
+            "filters": ["redact"],
             "formatter": env.str("LOG_FORMAT", default="json" if PRODUCTION else "plain"),
         }
     },
@@ -258,6 +279,29 @@ LOGGING = {
         "django.server": {"handlers": ["stdout"], "level": "WARNING", "propagate": False},
     },
 }
+
+# Site basics (core): security.txt, Content-Security-Policy, Permissions-Policy.
+SECURITY_CONTACT = env.str("SECURITY_CONTACT", default="mailto:security@mariadb.org")
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:", "https:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "frame-ancestors": ["'none'"],
+        # Payments continue on Stripe Checkout after a form post.
+        "form-action": ["'self'", "https://checkout.stripe.com"],
+    }
+}
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in ["accelerometer", "camera", "geolocation", "gyroscope", "magnetometer",
+                    "microphone", "payment", "usb", "interest-cohort", "browsing-topics"]
+}  # fmt: skip
 
 SENTRY_DSN = env.str("SENTRY_DSN", default="")
 if SENTRY_DSN:
@@ -273,6 +317,7 @@ if SENTRY_DSN:
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
+    SECURE_SSL_HOST = urlsplit(SITE_URL).netloc or None  # redirect to the public address
     SECURE_REDIRECT_EXEMPT = [r"^rest/v1/post$", r"^feedback_plugin/post$", r"^healthz$"]
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

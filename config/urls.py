@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 admin.site.site_header = "MariaDB Foundation staff"
 admin.site.site_title = "MariaDB Foundation staff"
+handler500 = "core.outage.server_error"  # a database outage anywhere answers 503
 
 # Each app owns its full paths (see the app's urls.py); order matters only where
 # prefixes overlap (the repository generator lives under /download/).

@@ -1,4 +1,5 @@
-from django.apps import AppConfig
+from django.apps import AppConfig, apps
+from django.db.models.signals import post_migrate
 
 
 class CoreConfig(AppConfig):
@@ -6,6 +7,13 @@ class CoreConfig(AppConfig):
     verbose_name = "Site"
 
     def ready(self):
+        from core import checks  # noqa: F401 - registers the deployment checks
         from core import pagecache
+        from core.sites import sync_current_site
 
+        # After the sites app's own receiver, which creates "example.com" (core has no
+        # models, so Django sends it no post_migrate of its own).
+        post_migrate.connect(
+            sync_current_site, sender=apps.get_app_config("sites"), dispatch_uid="core.sync_site"
+        )
         pagecache.connect_signals()

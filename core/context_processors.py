@@ -12,9 +12,13 @@ NAVIGATION = [
 
 
 def site(request):
-    path = request.path
+    return site_context(request.path)
+
+
+def site_context(path: str) -> dict:
+    """The site-wide template context; needs no request or database (the 503 page uses it)."""
     return {
-        "site_name": "MariaDB Foundation",
+        "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
         "navigation": [
             {"label": label, "url": url, "current": path.startswith(url)}

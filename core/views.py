@@ -1,8 +1,16 @@
+from datetime import timedelta
+
+import redis
+from django.conf import settings
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.cache import never_cache
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import cache_control, never_cache
 from django.views.generic import TemplateView
+
+SECURITY_TXT_VALIDITY = timedelta(days=180)
 
 
 class HomeView(TemplateView):
@@ -13,15 +21,44 @@ class AccessibilityView(TemplateView):
     template_name = "core/accessibility.html"
 
 
-@never_cache
-def healthz(request):
+def _database_up() -> bool:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except DatabaseError:
-        return JsonResponse({"status": "unavailable", "database": "down"}, status=503)
-    return JsonResponse({"status": "ok", "database": "up"})
+        return False
+    return True
+
+
+def _redis_up(url: str) -> bool:
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, OSError, ValueError):
+        return False
+
+
+@never_cache
+def healthz(request):
+    """200 while the database answers (the site can serve), 503 otherwise; every
+    component is named, so a degraded Redis shows without failing the health check."""
+    components = {"database": "up" if _database_up() else "down"}
+    if settings.REDIS_URL:
+        components["redis"] = "up" if _redis_up(settings.REDIS_URL) else "down"
+    broker = settings.CELERY_BROKER_URL
+    if broker.startswith(("redis://", "rediss://")) and broker != settings.REDIS_URL:
+        components["broker"] = "up" if _redis_up(broker) else "down"
+    if components["database"] == "down":
+        status, code = "unavailable", 503
+    elif "down" in components.values():
+        status, code = "degraded", 200
+    else:
+        status, code = "ok", 200
+    return JsonResponse({"status": status, **components}, status=code)
 
 
 def rate_limited(request, exception=None):
@@ -33,3 +70,24 @@ def rate_limited(request, exception=None):
             content_type="text/plain",
         )
     return render(request, "429.html", status=429)
+
+
+@cache_control(public=True, max_age=3600)
+def robots_txt(request):
+    sitemap = settings.SITE_URL.rstrip("/") + reverse("foundation:sitemap")
+    lines = ["User-agent: *", "Disallow: /admin/", "Disallow: /accounts/", f"Sitemap: {sitemap}"]
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
+
+
+@cache_control(public=True, max_age=3600)
+def security_txt(request):
+    """RFC 9116; Expires moves with the calendar, so the file never goes stale."""
+    site = settings.SITE_URL.rstrip("/")
+    expires = (timezone.now() + SECURITY_TXT_VALIDITY).replace(microsecond=0)
+    lines = [
+        f"Contact: {settings.SECURITY_CONTACT}",
+        f"Expires: {expires.strftime('%Y-%m-%dT%H:%M:%SZ')}",
+        "Preferred-Languages: en",
+        f"Canonical: {site}/.well-known/security.txt",
+    ]
+    return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")

@@ -21,6 +21,8 @@ import redis
 from django.conf import settings
 from django_ratelimit.core import is_ratelimited
 
+from core.client import client_address
+
 logger = logging.getLogger(__name__)
 
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -51,10 +53,10 @@ def too_many_reports(request) -> bool:
     rate = getattr(settings, "FEEDBACK_RATE_LIMIT", "300/m")
     if not settings.REDIS_URL:
         return is_ratelimited(request, group="feedback-post", key=lambda group, request: (
-            address_key(request.META.get("REMOTE_ADDR", ""))), rate=rate, increment=True)  # fmt: skip
+            address_key(client_address(request))), rate=rate, increment=True)  # fmt: skip
     limit, window = parse_rate(rate)
     now = int(time.time())
-    key = f"feedback-rate:{address_key(request.META.get('REMOTE_ADDR', ''))}:{now // window}"
+    key = f"feedback-rate:{address_key(client_address(request))}:{now // window}"
     try:
         pipeline = _redis(settings.REDIS_URL).pipeline(transaction=False)
         pipeline.incr(key)

@@ -14,6 +14,8 @@ PRODUCTION_ENV = {
     "DJANGO_ENV": "production",
     "SECRET_KEY": "test-" + "k" * 60,
     "ALLOWED_HOSTS": "portal.example.org",
+    "SITE_URL": "https://portal.example.org",
+    "EMAIL_URL": "smtp+tls://portal:secret@smtp.example.org:587",
 }
 
 

@@ -1,0 +1,41 @@
+"""Deployment checks of the core app (``manage.py check --deploy``)."""
+
+from django.conf import settings
+from django.core.checks import Error, Tags, register
+
+# Backends that never deliver: mail (with its password-reset and confirmation links)
+# would end up in the logs or in memory instead of reaching people.
+UNDELIVERED_MAIL_BACKENDS = {
+    "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.locmem.EmailBackend",
+    "django.core.mail.backends.filebased.EmailBackend",
+    "django.core.mail.backends.dummy.EmailBackend",
+}
+
+
+@register(Tags.security, deploy=True)
+def check_mail_is_delivered(app_configs, **kwargs):
+    if settings.PRODUCTION and settings.EMAIL_BACKEND in UNDELIVERED_MAIL_BACKENDS:
+        return [
+            Error(
+                f"EMAIL_BACKEND is {settings.EMAIL_BACKEND} under the production profile: "
+                "mail would not be delivered, and the console backend writes "
+                "password-reset keys into the logs.",
+                hint="Set EMAIL_URL, e.g. smtp+tls://user:password@smtp.example.org:587.",
+                id="core.E001",
+            )
+        ]
+    return []
+
+
+@register(Tags.security, deploy=True)
+def check_site_url_is_public(app_configs, **kwargs):
+    if settings.PRODUCTION and not settings.SITE_URL.startswith("https://"):
+        return [
+            Error(
+                f"SITE_URL is {settings.SITE_URL!r}: the production profile needs the "
+                "public https:// address (feeds, mails and the sitemap use it).",
+                id="core.E002",
+            )
+        ]
+    return []

@@ -1,0 +1,48 @@
+"""The client's address, as every rate limit must see it.
+
+Behind a reverse proxy every request comes from the proxy's address, and the client's
+is in ``X-Forwarded-For``. That header is only believed when the request comes from a
+proxy we trust (``TRUSTED_PROXIES``: addresses or networks, none by default); anyone
+else could write any address into it. The list is read from the right, where each
+trusted proxy appended the address it saw, and the first address that is not itself a
+trusted proxy is the client.
+"""
+
+import ipaddress
+from functools import cache
+
+from django.conf import settings
+
+
+@cache
+def _networks(proxies: tuple[str, ...]):
+    return tuple(ipaddress.ip_network(proxy.strip(), strict=False) for proxy in proxies)
+
+
+def _address(text: str):
+    try:
+        return ipaddress.ip_address(text.strip().strip("[]"))
+    except ValueError:
+        return None
+
+
+def is_trusted_proxy(address) -> bool:
+    networks = _networks(tuple(settings.TRUSTED_PROXIES))
+    return address is not None and any(address in network for network in networks)
+
+
+def client_address(request) -> str:
+    """The address of the client that sent ``request`` (never a forged one)."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    address = _address(remote)
+    if not is_trusted_proxy(address):
+        return remote
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    for hop in reversed(forwarded.split(",")):
+        hop_address = _address(hop)
+        if hop_address is None:  # garbage where a trusted proxy wrote: stop believing the list
+            break
+        address = hop_address
+        if not is_trusted_proxy(address):
+            break
+    return str(address)

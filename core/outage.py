@@ -1,0 +1,60 @@
+"""PostgreSQL unreachable: every page answers a designed 503 with ``Retry-After``.
+
+Two places catch the database's connection errors: ``DatabaseOutageMiddleware`` for
+errors raised by views and templates, and ``server_error`` (the project's handler500)
+for the ones raised anywhere else in the stack (sessions, authentication). The page is
+rendered without the request, so rendering it never touches the database.
+"""
+
+import logging
+import sys
+
+from django.db import InterfaceError, OperationalError
+from django.http import HttpResponse, HttpResponseServerError
+from django.template import loader
+from django.views.defaults import server_error as django_server_error
+
+from core.context_processors import site_context
+
+logger = logging.getLogger(__name__)
+
+OUTAGE_ERRORS = (OperationalError, InterfaceError)
+RETRY_AFTER_SECONDS = 120
+
+
+def database_unavailable_response(path: str = "") -> HttpResponse:
+    try:
+        body = loader.render_to_string("503.html", site_context(path))
+        content_type = "text/html; charset=utf-8"
+    except Exception:  # the designed page itself failed: still answer a 503, never a 500
+        body = "The site is temporarily unavailable. Please try again in a few minutes.\n"
+        content_type = "text/plain; charset=utf-8"
+    response = HttpResponse(body, status=503, content_type=content_type)
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class DatabaseOutageMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, OUTAGE_ERRORS):
+            logger.warning("database unavailable: answering 503 (%s)", exception.__class__.__name__)
+            return database_unavailable_response(request.path)
+        return None
+
+
+def server_error(request, template_name="500.html"):
+    """handler500: a database outage anywhere in the stack is a 503, not a 500."""
+    error = sys.exc_info()[1]
+    if isinstance(error, OUTAGE_ERRORS):
+        return database_unavailable_response(request.path)
+    try:
+        return django_server_error(request, template_name)
+    except Exception:
+        return HttpResponseServerError("Server error\n", content_type="text/plain")
