@@ -7,8 +7,10 @@ class CoreConfig(AppConfig):
     verbose_name = "Site"
 
     def ready(self):
-        from core import checks  # noqa: F401 - registers the deployment checks
-        from core import pagecache
+        from core import (
+            checks,  # noqa: F401 - registers the deployment checks
+            pagecache,
+        )
         from core.sites import sync_current_site
 
         # After the sites app's own receiver, which creates "example.com" (core has no
