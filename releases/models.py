@@ -15,6 +15,7 @@ class Series(models.Model):
     """A MariaDB release series such as 10.11 or 11.4 (also the repo-config "version")."""
 
     class Status(models.TextChoices):
+        PREVIEW = "preview", "Preview"
         ALPHA = "alpha", "Alpha"
         BETA = "beta", "Beta"
         RC = "rc", "Release candidate"
@@ -26,6 +27,7 @@ class Series(models.Model):
         LONG_TERM = "long-term", "Long-term support"
         SHORT_TERM = "short-term", "Short-term support"
         ROLLING = "rolling", "Rolling"
+        UNANNOUNCED = "unannounced", "Not announced yet"
 
     version = models.CharField(
         max_length=20,
@@ -39,6 +41,12 @@ class Series(models.Model):
     )
     first_release_date = models.DateField(null=True, blank=True)
     eol_date = models.DateField(null=True, blank=True, verbose_name="end-of-life date")
+    enterprise_eos_date = models.DateField(
+        null=True,
+        blank=True,
+        verbose_name="enterprise end of support",
+        help_text="When MariaDB plc's enterprise support ends, where published.",
+    )
     description = models.TextField(blank=True, help_text="Markdown: what this series is.")
 
     class Meta:
@@ -78,6 +86,7 @@ class ReleaseQuerySet(models.QuerySet):
 
 class Release(models.Model):
     class Maturity(models.TextChoices):
+        PREVIEW = "preview", "Preview"
         ALPHA = "alpha", "Alpha"
         BETA = "beta", "Beta"
         RC = "rc", "Release candidate"
@@ -90,7 +99,7 @@ class Release(models.Model):
     version_major = models.PositiveSmallIntegerField(editable=False, default=0)
     version_minor = models.PositiveSmallIntegerField(editable=False, default=0)
     version_patch = models.PositiveSmallIntegerField(editable=False, default=0)
-    maturity = models.CharField(max_length=5, choices=Maturity.choices, default=Maturity.GA)
+    maturity = models.CharField(max_length=10, choices=Maturity.choices, default=Maturity.GA)
     release_date = models.DateField()
     release_notes = models.TextField(blank=True, help_text="Markdown.")
     changelog = models.TextField(blank=True, help_text="Markdown.")
@@ -154,8 +163,8 @@ class ReleaseFile(models.Model):
         max_length=300, help_text="Relative to a mirror's base URL, e.g. mariadb-10.11.9/source/..."
     )
     size = models.BigIntegerField(null=True, blank=True, help_text="Bytes")
-    sha256 = models.CharField(max_length=64)
-    sha512 = models.CharField(max_length=128)
+    sha256 = models.CharField(max_length=64, blank=True, help_text="Empty when not recorded.")
+    sha512 = models.CharField(max_length=128, blank=True, help_text="Empty when not recorded.")
     signature_path = models.CharField(
         max_length=300, blank=True, help_text="Mirror-relative path of the detached GPG signature"
     )
@@ -177,5 +186,5 @@ class ReleaseFile(models.Model):
             raise ValidationError({"path": "Give a path relative to the mirror's base URL."})
         for field, length in [("sha256", 64), ("sha512", 128)]:
             value = getattr(self, field)
-            if len(value) != length or any(c not in "0123456789abcdef" for c in value):
+            if (value and len(value) != length) or any(c not in "0123456789abcdef" for c in value):
                 raise ValidationError({field: f"Expected {length} lower-case hex digits."})
