@@ -11,6 +11,20 @@ from releases.versions import (
 )
 
 
+class SeriesQuerySet(models.QuerySet):
+    def with_release_facts(self):
+        """Annotate each series with its published release count, whether one is GA, and
+        its highest published version (one query for any number of series)."""
+        published = Release.objects.published().filter(series=models.OuterRef("pk"))
+        return self.annotate(
+            published_count=models.Count(
+                "releases", filter=models.Q(releases__is_published=True), distinct=True
+            ),
+            has_ga=models.Exists(published.filter(maturity=Release.Maturity.GA)),
+            latest_version=models.Subquery(published.by_version().values("version")[:1]),
+        )
+
+
 class Series(models.Model):
     """A MariaDB release series such as 10.11 or 11.4 (also the repo-config "version")."""
 
@@ -49,6 +63,8 @@ class Series(models.Model):
     )
     description = models.TextField(blank=True, help_text="Markdown: what this series is.")
 
+    objects = SeriesQuerySet.as_manager()
+
     class Meta:
         verbose_name_plural = "series"
         ordering = ["-first_release_date", "-version"]
@@ -72,6 +88,10 @@ class Series(models.Model):
     def sort_key(self):
         return series_sort_key(self.version)
 
+    @property
+    def is_long_term(self):
+        return self.support_type == self.SupportType.LONG_TERM
+
 
 class ReleaseQuerySet(models.QuerySet):
     def published(self):
@@ -82,6 +102,9 @@ class ReleaseQuerySet(models.QuerySet):
 
     def latest_in(self, series_version):
         return self.published().filter(series__version=series_version).by_version().first()
+
+    def ga(self):
+        return self.filter(maturity=Release.Maturity.GA)
 
 
 class Release(models.Model):
@@ -178,6 +201,11 @@ class ReleaseFile(models.Model):
 
     def __str__(self):
         return self.file_name
+
+    @property
+    def directory(self):
+        """The file's directory on a mirror (where sha256sums.txt and friends live)."""
+        return self.path.rpartition("/")[0]
 
     def clean(self):
         if not self.path.endswith(self.file_name):

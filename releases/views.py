@@ -1,8 +1,9 @@
-from datetime import UTC, date, datetime, time
+from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
-from django.db.models import Prefetch
+from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.views.generic import TemplateView
 
@@ -16,6 +17,26 @@ def _mirror(request):
     return mirrors, chosen or (mirrors[0] if mirrors else None)
 
 
+RELEASES_PER_PAGE = 25
+
+
+def default_series(series_list, today):
+    """The newest long-term series with a stable release that is still supported; failing
+    that the newest supported series with a stable release; failing that the newest."""
+    supported = [s for s in series_list if s.has_ga and not s.is_eol(today)]
+    long_term = [s for s in supported if s.is_long_term]
+    return next(iter(long_term or supported or series_list), None)
+
+
+def split_supported(series_list, today):
+    supported = [s for s in series_list if not s.is_eol(today)]
+    return supported, [s for s in series_list if s.is_eol(today)]
+
+
+def newest_first(queryset):
+    return sorted(queryset, key=lambda s: s.sort_key, reverse=True)
+
+
 class DownloadView(TemplateView):
     """/download/: pick a series, a release, an OS and a package, and a mirror."""
 
@@ -23,20 +44,18 @@ class DownloadView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        published = Release.objects.published().by_version()
-        series = sorted(
-            Series.objects.prefetch_related(Prefetch("releases", queryset=published)),
-            key=lambda s: s.sort_key,
-            reverse=True,
-        )
-        series = [s for s in series if s.releases.all()]
+        today = timezone.localdate()
         get = self.request.GET
-        chosen_series = next((s for s in series if s.version == get.get("series")), None)
-        chosen_series = chosen_series or next(
-            (s for s in series if not s.is_eol(date.today())), None
-        )
-        releases = list(chosen_series.releases.all()) if chosen_series else []
+        series_list = [
+            s for s in newest_first(Series.objects.with_release_facts()) if s.published_count
+        ]
+        chosen_series = next((s for s in series_list if s.version == get.get("series")), None)
+        chosen_series = chosen_series or default_series(series_list, today)
+        releases = list(chosen_series.releases.published().by_version()) if chosen_series else []
         chosen_release = next((r for r in releases if r.version == get.get("release")), None)
+        chosen_release = chosen_release or next(
+            (r for r in releases if r.maturity == Release.Maturity.GA), None
+        )
         chosen_release = chosen_release or (releases[0] if releases else None)
         files = list(chosen_release.files.all()) if chosen_release else []
         os_choice, package_choice = get.get("os", ""), get.get("package", "")
@@ -45,11 +64,15 @@ class DownloadView(TemplateView):
             if (not os_choice or f.os == os_choice) and (not package_choice or f.package_type == package_choice)
         ]  # fmt: skip
         mirrors, mirror = _mirror(self.request)
+        supported, end_of_life = split_supported(series_list, today)
         context.update(
-            series_list=series,
+            series_list=series_list,
+            supported_series=supported,
+            eol_series=end_of_life,
             chosen_series=chosen_series,
             releases=releases,
             chosen_release=chosen_release,
+            has_files=bool(files),
             files=shown,
             os_choices=ReleaseFile.OS.choices,
             package_choices=ReleaseFile.PackageType.choices,
@@ -57,8 +80,23 @@ class DownloadView(TemplateView):
             package_choice=package_choice,
             mirrors=mirrors,
             mirror=mirror,
-            today=date.today(),
+            today=today,
         )
+        return context
+
+
+class SeriesIndexView(TemplateView):
+    """/download/series/: every series, the supported ones first, then those past end of life."""
+
+    template_name = "releases/series_index.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        today = timezone.localdate()
+        supported, end_of_life = split_supported(
+            newest_first(Series.objects.with_release_facts()), today
+        )
+        context.update(supported=supported, end_of_life=end_of_life, today=today)
         return context
 
 
@@ -67,11 +105,16 @@ class SeriesView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        series = get_object_or_404(Series, version=kwargs["series"])
+        series = get_object_or_404(Series.objects.with_release_facts(), version=kwargs["series"])
+        paginator = Paginator(series.releases.published().by_version(), RELEASES_PER_PAGE)
+        page = paginator.get_page(self.request.GET.get("page"))
         context.update(
             series=series,
-            releases=list(series.releases.published().by_version()),
-            is_eol=series.is_eol(date.today()),
+            releases=page.object_list,
+            page_obj=page,
+            paginator=paginator,
+            is_paginated=page.has_other_pages(),
+            is_eol=series.is_eol(timezone.localdate()),
         )
         return context
 
@@ -93,7 +136,7 @@ class ReleaseView(TemplateView):
             files=list(release.files.all()),
             mirrors=mirrors,
             mirror=mirror,
-            is_eol=release.series.is_eol(date.today()),
+            is_eol=release.series.is_eol(timezone.localdate()),
         )
         return context
 
