@@ -1,6 +1,6 @@
 from django.urls import path
 
-from releases import api, views
+from releases import api, compat, views
 
 app_name = "releases"
 
@@ -13,4 +13,18 @@ urlpatterns = [
     path("api/releases/", api.SeriesListAPI.as_view(), name="api-series-list"),
     path("api/releases/<str:series>/", api.SeriesDetailAPI.as_view(), name="api-series"),
     path("api/releases/<str:series>/latest", api.LatestReleaseAPI.as_view(), name="api-latest"),
-]
+    path("api/releases/<str:series>/<str:version>/", api.ReleaseDetailAPI.as_view(), name="api-release"),
+    # The mariadb.org downloads REST API (releases/compat.py). Its clients call some paths
+    # without the trailing slash; those spellings answer too but stay out of the schema.
+    path("rest-api/mariadb/", compat.MajorReleasesAPI.as_view(), name="compat-majors"),
+    path("rest-api/mirrors/", compat.MirrorsAPI.as_view(), name="compat-mirrors"),
+    path("rest-api/mirrors", compat.MirrorsAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<str:release_id>/latest/", compat.LatestReleaseAPI.as_view(), name="compat-latest"),
+    path("rest-api/mariadb/<str:release_id>/latest", compat.LatestReleaseAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<int:file_ref>/checksum/", compat.ChecksumAPI.as_view(), name="compat-checksum-id"),
+    path("rest-api/mariadb/<str:release_id>/<str:file_ref>/checksum/", compat.ChecksumAPI.as_view(), name="compat-checksum"),
+    path("rest-api/mariadb/<str:release_id>/<str:file_ref>/checksum", compat.ChecksumAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<str:release_id>/", compat.ReleasesAPI.as_view(), name="compat-releases"),
+    path("rest-api/mariadb/<str:release_id>", compat.ReleasesAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<str:release_id>/<str:file_ref>", compat.DownloadAPI.as_view(), name="compat-download"),
+]  # fmt: skip
