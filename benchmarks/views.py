@@ -5,6 +5,8 @@ from django.db.models import Prefetch
 from django.http import FileResponse, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 
 from benchmarks.charts import percent_change, suite_charts
 from benchmarks.models import Attachment, Measurement, Run, Suite
@@ -70,6 +72,7 @@ def _rows(suite):
             yield run, m
 
 
+@extend_schema(tags=["benchmarks"], responses={200: OpenApiTypes.OBJECT, 404: None})
 def export_json(request, slug):
     suite = _suite(slug)
     data = {
@@ -92,6 +95,7 @@ def export_json(request, slug):
     return response
 
 
+@extend_schema(tags=["benchmarks"], responses={(200, "text/csv"): OpenApiTypes.STR, 404: None})
 def export_csv(request, slug):
     suite = _suite(slug)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

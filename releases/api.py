@@ -62,21 +62,18 @@ class SeriesDetailSerializer(SeriesSerializer):
 
 
 ARCHITECTURE_ALIASES = {"amd64": "x86_64", "arm64": "aarch64"}
+ARCHITECTURES = ["x86_64", "amd64", "aarch64", "arm64", "ppc64le", "s390x", "i686"]
 
 
 class FileFilterSerializer(serializers.Serializer):
     os = serializers.ChoiceField(choices=ReleaseFile.OS.values, required=False)
-    arch = serializers.RegexField(
-        r"^[a-z0-9_]{1,20}$",
-        required=False,
-        error_messages={"invalid": "Give an architecture such as x86_64."},
-    )
+    arch = serializers.ChoiceField(choices=ARCHITECTURES, required=False)
     package = serializers.ChoiceField(choices=ReleaseFile.PackageType.values, required=False)
 
 
 FILTER_PARAMETERS = [
     OpenApiParameter("os", str, enum=ReleaseFile.OS.values, description="Only files for this OS."),
-    OpenApiParameter("arch", str, description="Only files for this architecture (x86_64 or amd64, aarch64 or arm64)."),
+    OpenApiParameter("arch", str, enum=ARCHITECTURES, description="Only files for this architecture (amd64 means x86_64, arm64 aarch64)."),
     OpenApiParameter("package", str, enum=ReleaseFile.PackageType.values, description="Only this package type."),
 ]  # fmt: skip
 ERRORS = {
@@ -172,7 +169,8 @@ class LatestReleaseAPI(APIView):
 class ReleaseDetailAPI(APIView):
     """One published release with its files and checksums."""
 
-    @extend_schema(responses={200: ReleaseSerializer, **ERRORS}, parameters=FILTER_PARAMETERS)
+    @extend_schema(operation_id="api_release_detail", responses={200: ReleaseSerializer, **ERRORS},
+                   parameters=FILTER_PARAMETERS)  # fmt: skip
     def get(self, request, series, version):
         try:
             files = file_queryset(request)

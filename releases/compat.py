@@ -182,13 +182,30 @@ ERROR = OpenApiResponse(
     inline_serializer("CompatError", {"error": serializers.CharField()}), description="Why not"
 )
 FILTERS = [
-    OpenApiParameter("os", str, description="Only files for this OS: Source, Linux or Windows."),
-    OpenApiParameter("cpu", str, description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64)."),
+    OpenApiParameter("os", str, enum=list(OS_WORDS.values()), description="Only files for this OS (any letter case)."),
+    OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64)."),
 ]  # fmt: skip
 RELEASE_ID = OpenApiParameter(
     "release_id", str, OpenApiParameter.PATH,
     description="A series (11.4: every release of it) or a release (11.4.2: that release).",
 )  # fmt: skip
+
+
+RELEASES_RESPONSES = {
+    200: OpenApiResponse(
+        inline_serializer(
+            "CompatReleases",
+            {
+                "releases": serializers.DictField(child=ReleaseShape(), required=False),
+                "release_data": serializers.DictField(child=ReleaseShape(), required=False),
+            },
+        ),
+        description='A series gives {"releases": {version: release}}, newest first; '
+        'a release gives {"release_data": {version: release}}.',
+    ),
+    400: ERROR,
+    404: ERROR,
+}
 
 
 @method_decorator(cacheable, name="get")
@@ -220,18 +237,7 @@ class ReleasesAPI(APIView):
         operation_id="compat_releases",
         tags=["mariadb.org compatible"],
         parameters=[RELEASE_ID, *FILTERS],
-        responses={
-            200: OpenApiResponse(
-                inline_serializer("CompatReleases", {
-                    "releases": serializers.DictField(child=ReleaseShape(), required=False),
-                    "release_data": serializers.DictField(child=ReleaseShape(), required=False),
-                }),
-                description='A series gives {"releases": {version: release}}, newest first; '
-                'a release gives {"release_data": {version: release}}.',
-            ),
-            400: ERROR,
-            404: ERROR,
-        },
+        responses=RELEASES_RESPONSES,
     )  # fmt: skip
     def get(self, request, release_id, latest=False):
         filters, error = file_filter(request)
@@ -265,7 +271,7 @@ class LatestReleaseAPI(ReleasesAPI):
     """The newest published release of a series, in the series shape."""
 
     @extend_schema(operation_id="compat_latest_release", tags=["mariadb.org compatible"],
-                   parameters=[*FILTERS])  # fmt: skip
+                   parameters=[*FILTERS], responses=RELEASES_RESPONSES)  # fmt: skip
     def get(self, request, release_id):
         if not SERIES_VERSION.match(release_id):
             return Response({"error": "latest/ follows a series such as 11.4."}, status=404)
@@ -282,22 +288,33 @@ def find_file(version, file_ref):
     return files.filter(file_name=file_ref).first()
 
 
+CHECKSUM_RESPONSES = {
+    200: inline_serializer("CompatChecksumResponse", {
+        "response": inline_serializer("CompatChecksumBody", {"checksum": ChecksumShape()})}),
+    404: ERROR,
+}  # fmt: skip
+
+
 @method_decorator(cacheable, name="get")
 class ChecksumAPI(APIView):
-    """The checksums of one file, by release and file name or by file id."""
+    """The checksums of one file, by release and file name."""
 
-    @extend_schema(
-        operation_id="compat_file_checksum",
-        tags=["mariadb.org compatible"],
-        responses={200: inline_serializer("CompatChecksumResponse", {
-            "response": inline_serializer("CompatChecksumBody", {"checksum": ChecksumShape()})}),
-            404: ERROR},
-    )  # fmt: skip
+    @extend_schema(operation_id="compat_file_checksum", tags=["mariadb.org compatible"],
+                   responses=CHECKSUM_RESPONSES)  # fmt: skip
     def get(self, request, file_ref, release_id=None):
         file = find_file(release_id, file_ref)
         if file is None:
             return Response({"error": "No such file."}, status=404)
         return Response({"response": {"checksum": checksum_object(file)}})
+
+
+class ChecksumByIdAPI(ChecksumAPI):
+    """The checksums of one file, by its file_id."""
+
+    @extend_schema(operation_id="compat_file_checksum_by_id", tags=["mariadb.org compatible"],
+                   responses=CHECKSUM_RESPONSES)  # fmt: skip
+    def get(self, request, file_ref):
+        return super().get(request, str(file_ref))
 
 
 class DownloadAPI(APIView):
