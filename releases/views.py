@@ -2,11 +2,15 @@ from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.feedgenerator import Atom1Feed
+from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
+from releases import calendars
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 
@@ -161,3 +165,40 @@ class ReleaseFeed(Feed):
 
     def item_updateddate(self, item):
         return self.item_pubdate(item)
+
+
+class SeriesReleaseFeed(ReleaseFeed):
+    """/download/<series>/feed/: the releases of one series."""
+
+    def get_object(self, request, series):
+        return get_object_or_404(Series, version=series)
+
+    def title(self, obj):
+        return f"{obj} releases"
+
+    def link(self, obj):
+        return obj.get_absolute_url()
+
+    def subtitle(self, obj):
+        return f"New releases of {obj}, newest first."
+
+    def items(self, obj):
+        return (
+            obj.releases.published()
+            .select_related("series")
+            .order_by("-release_date", "-version_major", "-version_minor", "-version_patch")[:30]
+        )
+
+
+@require_GET
+def end_of_life_calendar(request):
+    """/download/end-of-life.ics: every series' community end of life as an all-day event."""
+    site = request.build_absolute_uri("/").rstrip("/")
+    series = Series.objects.exclude(eol_date=None)
+    body = calendars.end_of_life_calendar(
+        series, site=site, host=request.get_host().partition(":")[0], now=timezone.now()
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="mariadb-end-of-life.ics"'
+    patch_cache_control(response, public=True, max_age=3600)
+    return response
