@@ -13,6 +13,7 @@ from django.views.generic import TemplateView
 from releases import calendars
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
+from releases.usage import series_usage
 
 
 def _mirror(request):
@@ -110,6 +111,8 @@ class SeriesView(TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         series = get_object_or_404(Series.objects.with_release_facts(), version=kwargs["series"])
+        today = timezone.localdate()
+        usage = series_usage(series.version, series.releases.published().ga(), today)
         paginator = Paginator(series.releases.published().by_version(), RELEASES_PER_PAGE)
         page = paginator.get_page(self.request.GET.get("page"))
         context.update(
@@ -118,7 +121,8 @@ class SeriesView(TemplateView):
             page_obj=page,
             paginator=paginator,
             is_paginated=page.has_other_pages(),
-            is_eol=series.is_eol(timezone.localdate()),
+            is_eol=series.is_eol(today),
+            usage=usage,
         )
         return context
 
