@@ -23,7 +23,8 @@ def stand_in_view(function):
 
     get.kwargs = {"schema": function.kwargs["schema"]}
     get.__doc__ = function.__doc__
-    view_class = type(function.__name__, (APIView,), {"get": get, "__doc__": function.__doc__})
+    attributes = {"get": get, "__doc__": function.__doc__, "authentication_classes": []}
+    view_class = type(function.__name__, (APIView,), attributes)
     return view_class.as_view()
 
 

@@ -19,6 +19,14 @@ from rest_framework.views import APIView
 from releases.models import Release, ReleaseFile, Series
 
 conditional = decorator_from_middleware(ConditionalGetMiddleware)
+
+
+class PublicAPIView(APIView):
+    """Read-only and anonymous: no session or token is looked at."""
+
+    authentication_classes = []
+
+
 cacheable = [cache_control(public=True, max_age=300), conditional]
 
 
@@ -113,10 +121,10 @@ def published_releases(files=None):
 
 
 @method_decorator(cacheable, name="get")
-class SeriesListAPI(APIView):
+class SeriesListAPI(PublicAPIView):
     """Every series with its status, support type, end-of-life date and releases."""
 
-    @extend_schema(responses=SeriesSerializer(many=True))
+    @extend_schema(tags=["releases"], responses=SeriesSerializer(many=True))
     def get(self, request):
         series = Series.objects.prefetch_related(
             Prefetch("releases", queryset=Release.objects.published().by_version())
@@ -126,10 +134,14 @@ class SeriesListAPI(APIView):
 
 
 @method_decorator(cacheable, name="get")
-class SeriesDetailAPI(APIView):
+class SeriesDetailAPI(PublicAPIView):
     """One series with its releases, their files and checksums."""
 
-    @extend_schema(responses={200: SeriesDetailSerializer, **ERRORS}, parameters=FILTER_PARAMETERS)
+    @extend_schema(
+        tags=["releases"],
+        responses={200: SeriesDetailSerializer, **ERRORS},
+        parameters=FILTER_PARAMETERS,
+    )
     def get(self, request, series):
         try:
             files = file_queryset(request)
@@ -145,10 +157,14 @@ class SeriesDetailAPI(APIView):
 
 
 @method_decorator(cacheable, name="get")
-class LatestReleaseAPI(APIView):
+class LatestReleaseAPI(PublicAPIView):
     """The latest published release of a series (highest version number)."""
 
-    @extend_schema(responses={200: ReleaseSerializer, **ERRORS}, parameters=FILTER_PARAMETERS)
+    @extend_schema(
+        tags=["releases"],
+        responses={200: ReleaseSerializer, **ERRORS},
+        parameters=FILTER_PARAMETERS,
+    )
     def get(self, request, series):
         try:
             files = file_queryset(request)
@@ -166,10 +182,10 @@ class LatestReleaseAPI(APIView):
 
 
 @method_decorator(cacheable, name="get")
-class ReleaseDetailAPI(APIView):
+class ReleaseDetailAPI(PublicAPIView):
     """One published release with its files and checksums."""
 
-    @extend_schema(operation_id="api_release_detail", responses={200: ReleaseSerializer, **ERRORS},
+    @extend_schema(tags=["releases"], operation_id="api_release_detail", responses={200: ReleaseSerializer, **ERRORS},
                    parameters=FILTER_PARAMETERS)  # fmt: skip
     def get(self, request, series, version):
         try:

@@ -25,8 +25,8 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from releases.api import PublicAPIView
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 from releases.versions import RELEASE_VERSION, SERIES_VERSION
@@ -209,7 +209,7 @@ RELEASES_RESPONSES = {
 
 
 @method_decorator(cacheable, name="get")
-class MajorReleasesAPI(APIView):
+class MajorReleasesAPI(PublicAPIView):
     """Every MariaDB series ("major release") with its status, support type and end of life."""
 
     @extend_schema(
@@ -230,7 +230,7 @@ class MajorReleasesAPI(APIView):
 
 
 @method_decorator(cacheable, name="get")
-class ReleasesAPI(APIView):
+class ReleasesAPI(PublicAPIView):
     """A series' point releases with their files, or one release with its files."""
 
     @extend_schema(
@@ -296,7 +296,7 @@ CHECKSUM_RESPONSES = {
 
 
 @method_decorator(cacheable, name="get")
-class ChecksumAPI(APIView):
+class ChecksumAPI(PublicAPIView):
     """The checksums of one file, by release and file name."""
 
     @extend_schema(operation_id="compat_file_checksum", tags=["mariadb.org compatible"],
@@ -317,7 +317,7 @@ class ChecksumByIdAPI(ChecksumAPI):
         return super().get(request, str(file_ref))
 
 
-class DownloadAPI(APIView):
+class DownloadAPI(PublicAPIView):
     """Redirects to the file on the chosen mirror (?mirror=<mirror_id>, else the first)."""
 
     @extend_schema(
@@ -339,7 +339,7 @@ class DownloadAPI(APIView):
 
 
 @method_decorator(cacheable, name="get")
-class MirrorsAPI(APIView):
+class MirrorsAPI(PublicAPIView):
     """The active mirrors, grouped by country (ISO 3166 code)."""
 
     @extend_schema(
