@@ -331,8 +331,12 @@ class DownloadAPI(PublicAPIView):
         if file is None:
             return Response({"error": "No such file."}, status=404)
         wanted = request.query_params.get("mirror")
-        mirrors = Mirror.objects.filter(active=True)
-        mirror = mirrors.filter(mirror_id=wanted).first() if wanted else mirrors.first()
+        mirrors = list(Mirror.objects.filter(active=True))
+        mirror = (
+            next((m for m in mirrors if m.mirror_id == wanted), None)
+            if wanted
+            else next(iter(mirrors), None)
+        )
         if mirror is None:
             return Response({"error": "No such active mirror; see /rest-api/mirrors/."}, status=400)
         return HttpResponseRedirect(mirror.base_url + file.path)

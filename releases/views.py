@@ -18,7 +18,9 @@ from releases.usage import series_usage
 
 def _mirror(request):
     mirrors = list(Mirror.objects.filter(active=True))
-    chosen = next((m for m in mirrors if m.mirror_id == request.GET.get("mirror")), None)
+    chosen = next(
+        (m for m in mirrors if m.mirror_id == request.GET.get("mirror")), None
+    )  # in Python: any junk is fine
     return mirrors, chosen or (mirrors[0] if mirrors else None)
 
 
