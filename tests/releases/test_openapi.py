@@ -22,7 +22,14 @@ def test_the_schema_documents_every_public_api(client):
     schema = yaml.safe_load(client.get("/api/schema/").content)
     assert set(PUBLIC_API_PATHS) <= set(schema["paths"])
     repo = schema["paths"]["/api/repo-config"]["get"]
-    assert {p["name"] for p in repo["parameters"]} >= {"distro", "release", "version", "mirror", "arch", "format"}
+    assert {p["name"] for p in repo["parameters"]} >= {
+        "distro",
+        "release",
+        "version",
+        "mirror",
+        "arch",
+        "format",
+    }
     assert "text/plain" in repo["responses"]["400"]["content"]
     compat = schema["paths"]["/rest-api/mariadb/{release_id}/"]["get"]
     assert {p["name"] for p in compat["parameters"]} == {"release_id", "os", "cpu"}
