@@ -52,6 +52,11 @@ def test_share_and_adoption_from_the_rollups(
         response = client.get("/download/11.4/")
     assertContains(response, "100 of the 400 servers that sent")
     assertContains(response, "(25.0%)")
+    assertContains(
+        response,
+        '<meter class="share-meter" min="0" max="100" value="25.0" aria-hidden="true"></meter>',
+        html=True,
+    )
     assertContains(response, '<td data-label="Picked up">after 2 weeks</td>', html=True)
     assertContains(
         response,
