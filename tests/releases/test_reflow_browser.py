@@ -55,3 +55,13 @@ def test_download_pages_reflow_on_phones_without_sideways_scrolling(
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
     finally:
         context.close()
+
+
+def test_api_docs_page_renders_from_local_assets(live_server, page, screenshot):
+    requested = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(live_server.url + "/api/docs/")
+    page.get_by_text("/rest-api/mariadb/{release_id}/", exact=True).first.wait_for(timeout=15000)
+    assert page.get_by_text("/api/repo-config", exact=True).first.is_visible()
+    screenshot("api-docs")
+    assert all(url.startswith(live_server.url) for url in requested), requested
