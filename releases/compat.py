@@ -29,7 +29,7 @@ from rest_framework.response import Response
 from releases.api import PublicAPIView
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
-from releases.versions import RELEASE_VERSION, SERIES_VERSION
+from releases.versions import RELEASE_VERSION, SERIES_OR_RELEASE_PATTERN, SERIES_VERSION
 
 cacheable = [
     cache_control(public=True, max_age=300),
@@ -54,7 +54,8 @@ PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.MSI: "MSI Package",
                  ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
 CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
-FILE_ID = re.compile(r"^\d{1,9}$")
+FILE_ID_PATTERN = r"\d{1,9}"
+FILE_ID = re.compile(f"^{FILE_ID_PATTERN}$")
 
 
 class FileFilter(serializers.Serializer):
@@ -186,7 +187,7 @@ FILTERS = [
     OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64)."),
 ]  # fmt: skip
 RELEASE_ID = OpenApiParameter(
-    "release_id", str, OpenApiParameter.PATH,
+    "release_id", str, OpenApiParameter.PATH, pattern=f"^{SERIES_OR_RELEASE_PATTERN}$",
     description="A series (11.4: every release of it) or a release (11.4.2: that release).",
 )  # fmt: skip
 

@@ -1,12 +1,13 @@
 from django.urls import path, register_converter
 
 from releases import api, compat, views
+from releases.versions import RELEASE_PATTERN, SERIES_OR_RELEASE_PATTERN, SERIES_PATTERN
 
 
 class SeriesConverter:
     """A series such as 11.4 or 11.rolling: anything else is a 404 before any query."""
 
-    regex = r"\d{1,3}\.(?:\d{1,3}|rolling|rc)"
+    regex = SERIES_PATTERN
 
     def to_python(self, value):
         return value
@@ -16,11 +17,11 @@ class SeriesConverter:
 
 
 class VersionConverter(SeriesConverter):
-    regex = r"\d{1,3}\.\d{1,3}\.\d{1,4}"
+    regex = RELEASE_PATTERN
 
 
 class SeriesOrVersionConverter(SeriesConverter):
-    regex = r"\d{1,3}\.(?:\d{1,3}(?:\.\d{1,4})?|rolling|rc)"
+    regex = SERIES_OR_RELEASE_PATTERN
 
 
 class FileRefConverter(SeriesConverter):
@@ -30,7 +31,7 @@ class FileRefConverter(SeriesConverter):
 
 
 class FileIdConverter:
-    regex = r"\d{1,9}"
+    regex = compat.FILE_ID_PATTERN
 
     def to_python(self, value):
         return int(value)
