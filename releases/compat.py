@@ -12,9 +12,9 @@ GET /rest-api/mirrors/                                   {"mirror_list": {countr
 
 import re
 
-from django.http import HttpResponseRedirect
+from django.http import HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.middleware.http import ConditionalGetMiddleware
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.decorators import decorator_from_middleware, method_decorator
 from django.views.decorators.cache import cache_control
 from drf_spectacular.utils import (
@@ -361,3 +361,19 @@ class MirrorsAPI(PublicAPIView):
                  "mirror_url": mirror.base_url, "country": mirror.country}
             )  # fmt: skip
         return Response({"mirror_list": grouped})
+
+
+def not_found(request, rest=""):
+    """Anything else under /rest-api/ or /api/releases/: a JSON 404, as API clients expect
+    (after the redirect APPEND_SLASH would have made, e.g. /rest-api/mariadb)."""
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(
+                request.path + "/" + (f"?{query}" if query else "")
+            )
+    return JsonResponse({"error": "No such path; see /api/docs/."}, status=404)

@@ -1,4 +1,4 @@
-from django.urls import path, register_converter
+from django.urls import path, re_path, register_converter
 
 from releases import api, compat, views
 from releases.versions import RELEASE_PATTERN, SERIES_OR_RELEASE_PATTERN, SERIES_PATTERN
@@ -73,4 +73,5 @@ urlpatterns = [
     path("rest-api/mariadb/<release_id:release_id>/", compat.ReleasesAPI.as_view(), name="compat-releases"),
     path("rest-api/mariadb/<release_id:release_id>", compat.ReleasesAPI.as_view(schema=None)),
     path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", compat.DownloadAPI.as_view(), name="compat-download"),
+    re_path(r"^(?:rest-api|api/releases)/(?P<rest>.*)$", compat.not_found),
 ]  # fmt: skip

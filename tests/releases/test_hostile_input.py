@@ -22,3 +22,17 @@ def test_nul_bytes_and_junk_never_get_a_server_error(client, url):
     ReleaseFileFactory(release__version="11.4.1")
     response = client.get(url)
     assert response.status_code in {200, 302, 400, 404}, (url, response.status_code)
+
+
+def test_unknown_api_paths_get_a_json_404(client):
+    for url in [
+        "/rest-api/mariadb/%C2%84/",
+        "/rest-api/products/",
+        "/api/releases/eleven/",
+        "/rest-api/mariadb/11.4/x/y/z",
+    ]:
+        response = client.get(url)
+        assert response.status_code == 404
+        assert response["Content-Type"] == "application/json"
+    assert client.get("/rest-api/mariadb")["Location"] == "/rest-api/mariadb/"
+    assert client.get("/api/releases/11.4?os=linux")["Location"] == "/api/releases/11.4/?os=linux"
