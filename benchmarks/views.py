@@ -8,6 +8,8 @@ from django.http import FileResponse, Http404, HttpResponse, HttpResponseNotModi
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 
 from benchmarks import charts, history
 from benchmarks import compare as comparison
@@ -171,6 +173,7 @@ def _rows(suite):
             yield run, m
 
 
+@extend_schema(tags=["benchmarks"], responses={200: OpenApiTypes.OBJECT, 404: None})
 def export_json(request, slug):
     suite = _suite(slug)
     data = {
@@ -214,6 +217,7 @@ def export_json(request, slug):
     return response
 
 
+@extend_schema(tags=["benchmarks"], responses={(200, "text/csv"): OpenApiTypes.STR, 404: None})
 def export_csv(request, slug):
     suite = _suite(slug)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

@@ -3,6 +3,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from config.api_docs import ApiDocsView
+
 admin.site.site_header = "MariaDB Foundation staff"
 admin.site.site_title = "MariaDB Foundation staff"
 handler500 = "core.outage.server_error"  # a database outage anywhere answers 503
@@ -13,6 +15,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", ApiDocsView.as_view(), name="api-docs"),
     path("", include("core.urls")),
     path("", include("foundation.urls")),
     path("", include("sponsors.urls")),

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.http.multipartparser import MultiPartParserError
 from django.views.decorators.csrf import csrf_exempt
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from feedback import services
 from feedback.ingest import StorageUnavailable
@@ -69,6 +71,11 @@ def store(request, data: bytes) -> HttpResponse:
     return HttpResponse(OK_BODY, content_type="text/html; charset=utf-8")
 
 
+@extend_schema(
+    tags=["feedback"],
+    parameters=[OpenApiParameter("days", int, description="Only the last N days (1 to 3650)")],
+    responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+)
 def summary(request):
     """GET /api/feedback/summary[?days=N]: accepted reports, servers and breakdowns (JSON)."""
     from django.http import JsonResponse

@@ -6,7 +6,8 @@ from releases.models import Release, ReleaseFile, Series
 
 @admin.register(Series)
 class SeriesAdmin(admin.ModelAdmin):
-    list_display = ["version", "name", "status", "support_type", "first_release_date", "eol_date"]
+    list_display = ["version", "name", "status", "support_type", "first_release_date", "eol_date",
+                    "enterprise_eos_date"]  # fmt: skip
     list_filter = ["status", "support_type"]
     search_fields = ["version", "name"]
 

@@ -11,10 +11,25 @@ from releases.versions import (
 )
 
 
+class SeriesQuerySet(models.QuerySet):
+    def with_release_facts(self):
+        """Annotate each series with its published release count, whether one is GA, and
+        its highest published version (one query for any number of series)."""
+        published = Release.objects.published().filter(series=models.OuterRef("pk"))
+        return self.annotate(
+            published_count=models.Count(
+                "releases", filter=models.Q(releases__is_published=True), distinct=True
+            ),
+            has_ga=models.Exists(published.filter(maturity=Release.Maturity.GA)),
+            latest_version=models.Subquery(published.by_version().values("version")[:1]),
+        )
+
+
 class Series(models.Model):
     """A MariaDB release series such as 10.11 or 11.4 (also the repo-config "version")."""
 
     class Status(models.TextChoices):
+        PREVIEW = "preview", "Preview"
         ALPHA = "alpha", "Alpha"
         BETA = "beta", "Beta"
         RC = "rc", "Release candidate"
@@ -26,6 +41,7 @@ class Series(models.Model):
         LONG_TERM = "long-term", "Long-term support"
         SHORT_TERM = "short-term", "Short-term support"
         ROLLING = "rolling", "Rolling"
+        UNANNOUNCED = "unannounced", "Not announced yet"
 
     version = models.CharField(
         max_length=20,
@@ -40,7 +56,15 @@ class Series(models.Model):
     )
     first_release_date = models.DateField(null=True, blank=True)
     eol_date = models.DateField(null=True, blank=True, verbose_name="end-of-life date")
+    enterprise_eos_date = models.DateField(
+        null=True,
+        blank=True,
+        verbose_name="enterprise end of support",
+        help_text="When MariaDB plc's enterprise support ends, where published.",
+    )
     description = models.TextField(blank=True, help_text="Markdown: what this series is.")
+
+    objects = SeriesQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "series"
@@ -65,6 +89,10 @@ class Series(models.Model):
     def sort_key(self):
         return series_sort_key(self.version)
 
+    @property
+    def is_long_term(self):
+        return self.support_type == self.SupportType.LONG_TERM
+
 
 class ReleaseQuerySet(models.QuerySet):
     def published(self):
@@ -76,9 +104,13 @@ class ReleaseQuerySet(models.QuerySet):
     def latest_in(self, series_version):
         return self.published().filter(series__version=series_version).by_version().first()
 
+    def ga(self):
+        return self.filter(maturity=Release.Maturity.GA)
+
 
 class Release(models.Model):
     class Maturity(models.TextChoices):
+        PREVIEW = "preview", "Preview"
         ALPHA = "alpha", "Alpha"
         BETA = "beta", "Beta"
         RC = "rc", "Release candidate"
@@ -91,7 +123,7 @@ class Release(models.Model):
     version_major = models.PositiveSmallIntegerField(editable=False, default=0)
     version_minor = models.PositiveSmallIntegerField(editable=False, default=0)
     version_patch = models.PositiveSmallIntegerField(editable=False, default=0)
-    maturity = models.CharField(max_length=5, choices=Maturity.choices, default=Maturity.GA)
+    maturity = models.CharField(max_length=10, choices=Maturity.choices, default=Maturity.GA)
     release_date = models.DateField()
     release_notes = models.TextField(blank=True, help_text="Markdown.")
     changelog = models.TextField(blank=True, help_text="Markdown.")
@@ -155,8 +187,8 @@ class ReleaseFile(models.Model):
         max_length=300, help_text="Relative to a mirror's base URL, e.g. mariadb-10.11.9/source/..."
     )
     size = models.BigIntegerField(null=True, blank=True, help_text="Bytes")
-    sha256 = models.CharField(max_length=64)
-    sha512 = models.CharField(max_length=128)
+    sha256 = models.CharField(max_length=64, blank=True, help_text="Empty when not recorded.")
+    sha512 = models.CharField(max_length=128, blank=True, help_text="Empty when not recorded.")
     signature_path = models.CharField(
         max_length=300, blank=True, help_text="Mirror-relative path of the detached GPG signature"
     )
@@ -171,6 +203,11 @@ class ReleaseFile(models.Model):
     def __str__(self):
         return self.file_name
 
+    @property
+    def directory(self):
+        """The file's directory on a mirror (where sha256sums.txt and friends live)."""
+        return self.path.rpartition("/")[0]
+
     def clean(self):
         if not self.path.endswith(self.file_name):
             raise ValidationError({"path": "The path must end with the file name."})
@@ -178,5 +215,5 @@ class ReleaseFile(models.Model):
             raise ValidationError({"path": "Give a path relative to the mirror's base URL."})
         for field, length in [("sha256", 64), ("sha512", 128)]:
             value = getattr(self, field)
-            if len(value) != length or any(c not in "0123456789abcdef" for c in value):
+            if (value and len(value) != length) or any(c not in "0123456789abcdef" for c in value):
                 raise ValidationError({field: f"Expected {length} lower-case hex digits."})

@@ -1,15 +1,77 @@
-from django.urls import path
+from django.urls import path, re_path, register_converter
 
-from releases import api, views
+from releases import api, compat, views
+from releases.versions import RELEASE_PATTERN, SERIES_OR_RELEASE_PATTERN, SERIES_PATTERN
+
+
+class SeriesConverter:
+    """A series such as 11.4 or 11.rolling: anything else is a 404 before any query."""
+
+    regex = SERIES_PATTERN
+
+    def to_python(self, value):
+        return value
+
+    def to_url(self, value):
+        return value
+
+
+class VersionConverter(SeriesConverter):
+    regex = RELEASE_PATTERN
+
+
+class SeriesOrVersionConverter(SeriesConverter):
+    regex = SERIES_OR_RELEASE_PATTERN
+
+
+class FileRefConverter(SeriesConverter):
+    """A file name as the mirrors spell them, or a file id."""
+
+    regex = r"[A-Za-z0-9][A-Za-z0-9._+~-]{0,199}"
+
+
+class FileIdConverter:
+    regex = compat.FILE_ID_PATTERN
+
+    def to_python(self, value):
+        return int(value)
+
+    def to_url(self, value):
+        return str(value)
+
+
+register_converter(FileIdConverter, "file_id")
+register_converter(SeriesConverter, "series")
+register_converter(VersionConverter, "version")
+register_converter(SeriesOrVersionConverter, "release_id")
+register_converter(FileRefConverter, "file_ref")
 
 app_name = "releases"
 
 urlpatterns = [
     path("download/", views.DownloadView.as_view(), name="download"),
     path("download/feed/", views.ReleaseFeed(), name="feed"),
-    path("download/<str:series>/", views.SeriesView.as_view(), name="series"),
-    path("download/<str:series>/<str:version>/", views.ReleaseView.as_view(), name="release"),
+    path("download/series/", views.SeriesIndexView.as_view(), name="series-index"),
+    path("download/end-of-life.ics", views.end_of_life_calendar, name="eol-calendar"),
+    path("download/<series:series>/feed/", views.SeriesReleaseFeed(), name="series-feed"),
+    path("download/<series:series>/", views.SeriesView.as_view(), name="series"),
+    path("download/<series:series>/<version:version>/", views.ReleaseView.as_view(), name="release"),
     path("api/releases/", api.SeriesListAPI.as_view(), name="api-series-list"),
-    path("api/releases/<str:series>/", api.SeriesDetailAPI.as_view(), name="api-series"),
-    path("api/releases/<str:series>/latest", api.LatestReleaseAPI.as_view(), name="api-latest"),
-]
+    path("api/releases/<series:series>/", api.SeriesDetailAPI.as_view(), name="api-series"),
+    path("api/releases/<series:series>/latest", api.LatestReleaseAPI.as_view(), name="api-latest"),
+    path("api/releases/<series:series>/<version:version>/", api.ReleaseDetailAPI.as_view(), name="api-release"),
+    # The mariadb.org downloads REST API (releases/compat.py). Its clients call some paths
+    # without the trailing slash; those spellings answer too but stay out of the schema.
+    path("rest-api/mariadb/", compat.MajorReleasesAPI.as_view(), name="compat-majors"),
+    path("rest-api/mirrors/", compat.MirrorsAPI.as_view(), name="compat-mirrors"),
+    path("rest-api/mirrors", compat.MirrorsAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<release_id:release_id>/latest/", compat.LatestReleaseAPI.as_view(), name="compat-latest"),
+    path("rest-api/mariadb/<release_id:release_id>/latest", compat.LatestReleaseAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<file_id:file_ref>/checksum/", compat.ChecksumByIdAPI.as_view(), name="compat-checksum-id"),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum/", compat.ChecksumAPI.as_view(), name="compat-checksum"),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum", compat.ChecksumAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<release_id:release_id>/", compat.ReleasesAPI.as_view(), name="compat-releases"),
+    path("rest-api/mariadb/<release_id:release_id>", compat.ReleasesAPI.as_view(schema=None)),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", compat.DownloadAPI.as_view(), name="compat-download"),
+    re_path(r"^(?:rest-api|api/releases)/(?P<rest>.*)$", compat.not_found),
+]  # fmt: skip

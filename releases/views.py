@@ -1,20 +1,46 @@
 from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
-from django.db.models import Prefetch
+from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 from django.utils.feedgenerator import Atom1Feed
+from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
+from releases import calendars
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 
 
 def _mirror(request):
     mirrors = list(Mirror.objects.filter(active=True))
-    chosen = next((m for m in mirrors if m.mirror_id == request.GET.get("mirror")), None)
+    chosen = next(
+        (m for m in mirrors if m.mirror_id == request.GET.get("mirror")), None
+    )  # in Python: any junk is fine
     return mirrors, chosen or (mirrors[0] if mirrors else None)
+
+
+RELEASES_PER_PAGE = 25
+
+
+def default_series(series_list, today):
+    """The newest long-term series with a stable release that is still supported; failing
+    that the newest supported series with a stable release; failing that the newest."""
+    supported = [s for s in series_list if s.has_ga and not s.is_eol(today)]
+    long_term = [s for s in supported if s.is_long_term]
+    return next(iter(long_term or supported or series_list), None)
+
+
+def split_supported(series_list, today):
+    supported = [s for s in series_list if not s.is_eol(today)]
+    return supported, [s for s in series_list if s.is_eol(today)]
+
+
+def newest_first(queryset):
+    return sorted(queryset, key=lambda s: s.sort_key, reverse=True)
 
 
 class DownloadView(TemplateView):
@@ -24,20 +50,18 @@ class DownloadView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        published = Release.objects.published().by_version()
-        series = sorted(
-            Series.objects.prefetch_related(Prefetch("releases", queryset=published)),
-            key=lambda s: s.sort_key,
-            reverse=True,
-        )
-        series = [s for s in series if s.releases.all()]
+        today = timezone.localdate()
         get = self.request.GET
-        chosen_series = next((s for s in series if s.version == get.get("series")), None)
-        chosen_series = chosen_series or next(
-            (s for s in series if not s.is_eol(timezone.localdate())), None
-        )
-        releases = list(chosen_series.releases.all()) if chosen_series else []
+        series_list = [
+            s for s in newest_first(Series.objects.with_release_facts()) if s.published_count
+        ]
+        chosen_series = next((s for s in series_list if s.version == get.get("series")), None)
+        chosen_series = chosen_series or default_series(series_list, today)
+        releases = list(chosen_series.releases.published().by_version()) if chosen_series else []
         chosen_release = next((r for r in releases if r.version == get.get("release")), None)
+        chosen_release = chosen_release or next(
+            (r for r in releases if r.maturity == Release.Maturity.GA), None
+        )
         chosen_release = chosen_release or (releases[0] if releases else None)
         files = list(chosen_release.files.all()) if chosen_release else []
         os_choice, package_choice = get.get("os", ""), get.get("package", "")
@@ -48,11 +72,15 @@ class DownloadView(TemplateView):
             and (not package_choice or f.package_type == package_choice)
         ]
         mirrors, mirror = _mirror(self.request)
+        supported, end_of_life = split_supported(series_list, today)
         context.update(
-            series_list=series,
+            series_list=series_list,
+            supported_series=supported,
+            eol_series=end_of_life,
             chosen_series=chosen_series,
             releases=releases,
             chosen_release=chosen_release,
+            has_files=bool(files),
             files=shown,
             os_choices=ReleaseFile.OS.choices,
             package_choices=ReleaseFile.PackageType.choices,
@@ -60,8 +88,23 @@ class DownloadView(TemplateView):
             package_choice=package_choice,
             mirrors=mirrors,
             mirror=mirror,
-            today=timezone.localdate(),
+            today=today,
         )
+        return context
+
+
+class SeriesIndexView(TemplateView):
+    """/download/series/: every series, the supported ones first, then those past end of life."""
+
+    template_name = "releases/series_index.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        today = timezone.localdate()
+        supported, end_of_life = split_supported(
+            newest_first(Series.objects.with_release_facts()), today
+        )
+        context.update(supported=supported, end_of_life=end_of_life, today=today)
         return context
 
 
@@ -70,11 +113,17 @@ class SeriesView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        series = get_object_or_404(Series, version=kwargs["series"])
+        series = get_object_or_404(Series.objects.with_release_facts(), version=kwargs["series"])
+        today = timezone.localdate()
+        paginator = Paginator(series.releases.published().by_version(), RELEASES_PER_PAGE)
+        page = paginator.get_page(self.request.GET.get("page"))
         context.update(
             series=series,
-            releases=list(series.releases.published().by_version()),
-            is_eol=series.is_eol(timezone.localdate()),
+            releases=page.object_list,
+            page_obj=page,
+            paginator=paginator,
+            is_paginated=page.has_other_pages(),
+            is_eol=series.is_eol(today),
         )
         return context
 
@@ -121,3 +170,40 @@ class ReleaseFeed(Feed):
 
     def item_updateddate(self, item):
         return self.item_pubdate(item)
+
+
+class SeriesReleaseFeed(ReleaseFeed):
+    """/download/<series>/feed/: the releases of one series."""
+
+    def get_object(self, request, series):
+        return get_object_or_404(Series, version=series)
+
+    def title(self, obj):
+        return f"{obj} releases"
+
+    def link(self, obj):
+        return obj.get_absolute_url()
+
+    def subtitle(self, obj):
+        return f"New releases of {obj}, newest first."
+
+    def items(self, obj):
+        return (
+            obj.releases.published()
+            .select_related("series")
+            .order_by("-release_date", "-version_major", "-version_minor", "-version_patch")[:30]
+        )
+
+
+@require_GET
+def end_of_life_calendar(request):
+    """/download/end-of-life.ics: every series' community end of life as an all-day event."""
+    site = request.build_absolute_uri("/").rstrip("/")
+    series = Series.objects.exclude(eol_date=None)
+    body = calendars.end_of_life_calendar(
+        series, site=site, host=request.get_host().partition(":")[0], now=timezone.now()
+    )
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="mariadb-end-of-life.ics"'
+    patch_cache_control(response, public=True, max_age=3600)
+    return response

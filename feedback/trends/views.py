@@ -5,6 +5,8 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from feedback.models import RawReport, Report
 from feedback.trends import charts, data
@@ -31,6 +33,14 @@ def dashboard(request):
     return response
 
 
+@extend_schema(
+    tags=["feedback"],
+    parameters=[
+        OpenApiParameter("dimension", str, OpenApiParameter.PATH, description="servers or a breakdown such as version, os, architecture"),
+        OpenApiParameter("period", str, enum=list(PERIODS), description="Rollup period (default month)"),
+    ],
+    responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR, 400: OpenApiTypes.OBJECT, 404: None},
+)  # fmt: skip
 @require_GET
 def trend_api(request, dimension, fmt="json"):
     if dimension not in CHARTABLE:

@@ -2,6 +2,8 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from releases.repoconfig import services
 
@@ -35,6 +37,41 @@ def generator(request):
     return render(request, "repoconfig/generator.html", context, status=status)
 
 
+def _param(name, description, required=False, enum=None, pattern=None):
+    return OpenApiParameter(name, str, required=required, enum=enum, pattern=pattern,
+                            allow_blank=not required, description=description)  # fmt: skip
+
+
+DISTROS = [
+    "debian",
+    "ubuntu",
+    "mint",
+    "rhel",
+    "rocky",
+    "almalinux",
+    "centos",
+    "fedora",
+    "opensuse",
+    "sles",
+]
+
+
+@extend_schema(
+    tags=["repo-config"],
+    parameters=[
+        _param("distro", "The distribution", True, enum=DISTROS),
+        _param("release", "The distribution release: a codename (bookworm, noble) or version (9, 15.6)", True, pattern=r"^[a-z0-9.]{1,20}$"),
+        _param("version", "The MariaDB series, e.g. 11.4", True, pattern=r"^[0-9]{1,2}\.[0-9]{1,2}$"),
+        _param("mirror", "A mirror id from /api/repo-config/options, e.g. osuosl", True, pattern=r"^[a-z0-9-]{1,40}$"),
+        _param("arch", "Optional: amd64/x86_64 or arm64/aarch64", enum=["amd64", "x86_64", "arm64", "aarch64"]),
+        _param("format", "APT only: deb822 (default) or list; rpm families: repo", enum=["deb822", "list", "repo"]),
+        _param("download", "Any value: add a Content-Disposition with the file name"),
+    ],
+    responses={
+        (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The file exactly as saved"),
+        (400, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="One line: why not (also for a combination that does not exist, e.g. a series not built for that release)"),
+    },
+)  # fmt: skip
 @require_GET
 def repo_config_api(request):
     """GET /api/repo-config: the exact file, as text/plain; 400 with a reason otherwise."""
@@ -57,6 +94,10 @@ def repo_config_api(request):
     return response
 
 
+@extend_schema(
+    tags=["repo-config"],
+    responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="Every valid choice: distributions with their releases, series per release with architectures and end-of-life flags, active mirrors")},
+)  # fmt: skip
 @require_GET
 def options_api(request):
     response = JsonResponse(services.options())

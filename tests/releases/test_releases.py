@@ -3,7 +3,7 @@ from datetime import date
 import feedparser
 import pytest
 from django.core.exceptions import ValidationError
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from foundation.models import NewsPost
@@ -39,6 +39,7 @@ def test_versions_are_ordered_by_meaning_not_text():
     assert Release.objects.latest_in("10.0").version == "10.0.11"
 
 
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])  # a busy 2-core machine
 @given(st.lists(st.tuples(st.integers(0, 99), st.integers(0, 99), st.integers(0, 999)), min_size=1))
 def test_parsed_versions_sort_like_tuples(triples):
     versions = [f"{a}.{b}.{c}" for a, b, c in triples]
@@ -178,3 +179,25 @@ def test_demo_content_is_real_releases():
     assert alpha.maturity == "alpha"
     assert Series.objects.get(version="10.11").eol_date == date(2028, 2, 16)
     assert NewsPost.objects.filter(slug="mariadb-10-0-3-released").exists()
+
+
+def test_api_per_release_endpoint_and_file_filters(client, django_assert_max_num_queries):
+    release = ReleaseFactory(series=SeriesFactory(version="11.4"), version="11.4.10")
+    ReleaseFileFactory(release=release)
+    ReleaseFileFactory(release=release, os="windows", architecture="x86_64", package_type="msi",
+                       file_name="mariadb-11.4.10-winx64.msi", path="mariadb-11.4.10/winx64-packages/mariadb-11.4.10-winx64.msi")  # fmt: skip
+    with django_assert_max_num_queries(4):
+        body = client.get("/api/releases/11.4/11.4.10/").json()
+    assert body["version"] == "11.4.10"
+    assert len(body["files"]) == 2
+    windows = client.get("/api/releases/11.4/11.4.10/", {"os": "windows", "arch": "amd64"}).json()
+    assert [f["file_name"] for f in windows["files"]] == ["mariadb-11.4.10-winx64.msi"]
+    tarballs = client.get("/api/releases/11.4/", {"package": "tar.gz"}).json()
+    assert [f["file_name"] for f in tarballs["releases"][0]["files"]] == ["mariadb-11.4.10.tar.gz"]
+    assert client.get("/api/releases/11.4/latest", {"os": "linux"}).json()["files"] == []
+    bad = client.get("/api/releases/11.4/11.4.10/", {"os": "beos"})
+    assert bad.status_code == 400
+    assert bad.json()["error"].startswith("os:")
+    assert client.get("/api/releases/11.4/latest", {"arch": "x" * 50}).status_code == 400
+    assert client.get("/api/releases/11.4/11.4.99/").status_code == 404
+    assert client.get("/api/releases/10.11/11.4.10/").status_code == 404

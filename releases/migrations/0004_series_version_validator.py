@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('releases', '0002_release_files_and_version_order'),
+        ('releases', '0003_real_catalogue'),
     ]
 
     operations = [

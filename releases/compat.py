@@ -1,0 +1,379 @@
+"""The mariadb.org downloads REST API, same paths and JSON shapes (see docs/releases.md).
+
+GET /rest-api/mariadb/                                   major releases (series)
+GET /rest-api/mariadb/<series>/[?os=&cpu=]               {"releases": {version: release}}
+GET /rest-api/mariadb/<series>/latest/[?os=&cpu=]        the same, only the newest release
+GET /rest-api/mariadb/<version>/[?os=&cpu=]              {"release_data": {version: release}}
+GET /rest-api/mariadb/<version>/<file_name>/checksum/    {"response": {"checksum": {...}}}
+GET /rest-api/mariadb/<file_id>/checksum/                the same, by file id
+GET /rest-api/mariadb/<version>/<file_name or id>[?mirror=]  302 to the file on a mirror
+GET /rest-api/mirrors/                                   {"mirror_list": {country: [mirror]}}
+"""
+
+import re
+
+from django.http import HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
+from django.middleware.http import ConditionalGetMiddleware
+from django.urls import Resolver404, resolve, reverse
+from django.utils.decorators import decorator_from_middleware, method_decorator
+from django.views.decorators.cache import cache_control
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from releases.api import PublicAPIView
+from releases.models import Release, ReleaseFile, Series
+from releases.repoconfig.models import Mirror
+from releases.versions import RELEASE_VERSION, SERIES_OR_RELEASE_PATTERN, SERIES_VERSION
+
+cacheable = [
+    cache_control(public=True, max_age=300),
+    decorator_from_middleware(ConditionalGetMiddleware),
+]
+
+STATUS_WORDS = {"preview": "Preview", "alpha": "Alpha", "beta": "Beta", "rc": "RC",
+                "stable": "Stable", "old-stable": "Old Stable", "eol": "Old Stable"}  # fmt: skip
+SUPPORT_WORDS = {"long-term": "Long Term Support", "short-term": "Short Term Support",
+                 "rolling": "Rolling", "unannounced": None}  # fmt: skip
+MATURITY_WORDS = {
+    "preview": "Preview",
+    "alpha": "Alpha",
+    "beta": "Beta",
+    "rc": "RC",
+    "ga": "Stable",
+}
+OS_WORDS = {ReleaseFile.OS.SOURCE: "Source", ReleaseFile.OS.LINUX: "Linux",
+            ReleaseFile.OS.WINDOWS: "Windows"}  # fmt: skip
+PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
+                 ReleaseFile.PackageType.BINARY_TAR: "gzipped tar file",
+                 ReleaseFile.PackageType.MSI: "MSI Package",
+                 ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
+CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
+FILE_ID_PATTERN = r"\d{1,9}"
+FILE_ID = re.compile(f"^{FILE_ID_PATTERN}$")
+
+
+class FileFilter(serializers.Serializer):
+    """?os= and ?cpu= as the live API names them (case does not matter)."""
+
+    os = serializers.ChoiceField(
+        choices=[word.lower() for word in OS_WORDS.values()], required=False
+    )
+    cpu = serializers.ChoiceField(choices=sorted(CPU_ALIASES), required=False)
+
+    def to_internal_value(self, data):
+        lowered = {key: str(data[key]).strip().lower() for key in ("os", "cpu") if data.get(key)}
+        return super().to_internal_value(lowered)
+
+
+def file_filter(request):
+    """The validated filters, or a 400 Response naming the bad parameter."""
+    params = FileFilter(data=request.query_params)
+    if not params.is_valid():
+        reasons = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in params.errors.items())
+        return None, Response({"error": reasons}, status=400)
+    wanted = params.validated_data
+    os_value = next((k for k, v in OS_WORDS.items() if v.lower() == wanted.get("os")), None)
+    return {"os": os_value, "cpu": CPU_ALIASES.get(wanted.get("cpu", ""))}, None
+
+
+def checksum_object(file):
+    # md5 and sha1 are part of the live shape; this portal records only SHA-256 and SHA-512.
+    return {"md5sum": None, "sha1sum": None, "sha256sum": file.sha256 or None,
+            "sha512sum": file.sha512 or None}  # fmt: skip
+
+
+def file_object(request, release, file, mirror):
+    absolute = request.build_absolute_uri
+    return {
+        "file_id": file.pk,
+        "file_name": file.file_name,
+        "package_type": PACKAGE_WORDS.get(file.package_type, file.package_type),
+        "os": OS_WORDS.get(file.os),
+        "cpu": file.architecture or None,
+        "checksum": checksum_object(file),
+        "signature": None,
+        "checksum_url": absolute(reverse("releases:compat-checksum", args=[release.version, file.file_name])),
+        "signature_url": (mirror.base_url + file.signature_path) if mirror and file.signature_path else None,
+        "file_download_url": absolute(reverse("releases:compat-download", args=[release.version, file.file_name])),
+    }  # fmt: skip
+
+
+def release_object(request, release, filters, mirror):
+    page = request.build_absolute_uri(release.get_absolute_url())
+    files = [
+        f for f in release.files.all()
+        if (not filters["os"] or f.os == filters["os"]) and (not filters["cpu"] or f.architecture == filters["cpu"])
+    ]  # fmt: skip
+    return {
+        "release_id": release.version,
+        "release_name": f"MariaDB Server {release.version}",
+        "release_status": MATURITY_WORDS[release.maturity],
+        "date_of_release": release.release_date.isoformat(),
+        "release_notes_url": page + "#notes",
+        "change_log": page + "#changelog",
+        "files": [file_object(request, release, f, mirror) for f in files],
+    }
+
+
+def default_mirror():
+    return Mirror.objects.filter(active=True).first()
+
+
+def with_files(queryset):
+    return queryset.published().by_version().select_related("series").prefetch_related("files")
+
+
+# Serializers only describe the shapes for the OpenAPI schema.
+class ChecksumShape(serializers.Serializer):
+    md5sum = serializers.CharField(allow_null=True, help_text="Not recorded by this portal: null.")
+    sha1sum = serializers.CharField(allow_null=True, help_text="Not recorded by this portal: null.")
+    sha256sum = serializers.CharField(allow_null=True)
+    sha512sum = serializers.CharField(allow_null=True)
+
+
+class FileShape(serializers.Serializer):
+    file_id = serializers.IntegerField()
+    file_name = serializers.CharField()
+    package_type = serializers.CharField(help_text="gzipped tar file, ZIP file or MSI Package")
+    os = serializers.CharField(allow_null=True, help_text="Source, Linux or Windows")
+    cpu = serializers.CharField(allow_null=True, help_text="x86_64, aarch64; null for source")
+    checksum = ChecksumShape()
+    signature = serializers.CharField(
+        allow_null=True, help_text="Always null here; see signature_url."
+    )
+    checksum_url = serializers.URLField()
+    signature_url = serializers.URLField(allow_null=True)
+    file_download_url = serializers.URLField()
+
+
+class ReleaseShape(serializers.Serializer):
+    release_id = serializers.CharField()
+    release_name = serializers.CharField()
+    release_status = serializers.CharField()
+    date_of_release = serializers.DateField()
+    release_notes_url = serializers.URLField()
+    change_log = serializers.URLField()
+    files = FileShape(many=True)
+
+
+class MajorShape(serializers.Serializer):
+    release_id = serializers.CharField()
+    release_name = serializers.CharField()
+    release_status = serializers.CharField(
+        help_text="Stable, Old Stable, RC, Beta, Alpha or Preview"
+    )
+    release_support_type = serializers.CharField(allow_null=True)
+    release_eol_date = serializers.DateField(allow_null=True)
+
+
+class MirrorShape(serializers.Serializer):
+    mirror_id = serializers.CharField()
+    mirror_name = serializers.CharField()
+    mirror_url = serializers.URLField()
+    country = serializers.CharField()
+
+
+ERROR = OpenApiResponse(
+    inline_serializer("CompatError", {"error": serializers.CharField()}), description="Why not"
+)
+FILTERS = [
+    OpenApiParameter("os", str, enum=list(OS_WORDS.values()), description="Only files for this OS (any letter case)."),
+    OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64)."),
+]  # fmt: skip
+RELEASE_ID = OpenApiParameter(
+    "release_id", str, OpenApiParameter.PATH, pattern=f"^{SERIES_OR_RELEASE_PATTERN}$",
+    description="A series (11.4: every release of it) or a release (11.4.2: that release).",
+)  # fmt: skip
+
+
+RELEASES_RESPONSES = {
+    200: OpenApiResponse(
+        inline_serializer(
+            "CompatReleases",
+            {
+                "releases": serializers.DictField(child=ReleaseShape(), required=False),
+                "release_data": serializers.DictField(child=ReleaseShape(), required=False),
+            },
+        ),
+        description='A series gives {"releases": {version: release}}, newest first; '
+        'a release gives {"release_data": {version: release}}.',
+    ),
+    400: ERROR,
+    404: ERROR,
+}
+
+
+@method_decorator(cacheable, name="get")
+class MajorReleasesAPI(PublicAPIView):
+    """Every MariaDB series ("major release") with its status, support type and end of life."""
+
+    @extend_schema(
+        operation_id="compat_major_releases",
+        tags=["mariadb.org compatible"],
+        responses=inline_serializer(
+            "CompatMajorReleases", {"major_releases": MajorShape(many=True)}
+        ),
+    )
+    def get(self, request):
+        series = sorted(Series.objects.all(), key=lambda s: s.sort_key, reverse=True)
+        return Response({"major_releases": [
+            {"release_id": s.version, "release_name": f"MariaDB Server {s.version}",
+             "release_status": STATUS_WORDS[s.status], "release_support_type": SUPPORT_WORDS[s.support_type],
+             "release_eol_date": s.eol_date.isoformat() if s.eol_date else None}
+            for s in series
+        ]})  # fmt: skip
+
+
+@method_decorator(cacheable, name="get")
+class ReleasesAPI(PublicAPIView):
+    """A series' point releases with their files, or one release with its files."""
+
+    @extend_schema(
+        operation_id="compat_releases",
+        tags=["mariadb.org compatible"],
+        parameters=[RELEASE_ID, *FILTERS],
+        responses=RELEASES_RESPONSES,
+    )  # fmt: skip
+    def get(self, request, release_id, latest=False):
+        filters, error = file_filter(request)
+        if error:
+            return error
+        mirror = default_mirror()
+        if RELEASE_VERSION.match(release_id) and not latest:
+            release = with_files(Release.objects).filter(version=release_id).first()
+            if release is None:
+                return Response({"error": f"No published release {release_id}."}, status=404)
+            return Response(
+                {
+                    "release_data": {
+                        release.version: release_object(request, release, filters, mirror)
+                    }
+                }
+            )
+        if (
+            not SERIES_VERSION.match(release_id)
+            or not Series.objects.filter(version=release_id).exists()
+        ):
+            return Response({"error": f"No series or release {release_id[:40]!r}."}, status=404)
+        releases = with_files(Release.objects).filter(series__version=release_id)
+        releases = releases[:1] if latest else releases
+        return Response({"releases": {
+            r.version: release_object(request, r, filters, mirror) for r in releases
+        }})  # fmt: skip
+
+
+class LatestReleaseAPI(ReleasesAPI):
+    """The newest published release of a series, in the series shape."""
+
+    @extend_schema(operation_id="compat_latest_release", tags=["mariadb.org compatible"],
+                   parameters=[*FILTERS], responses=RELEASES_RESPONSES)  # fmt: skip
+    def get(self, request, release_id):
+        if not SERIES_VERSION.match(release_id):
+            return Response({"error": "latest/ follows a series such as 11.4."}, status=404)
+        return super().get(request, release_id, latest=True)
+
+
+def find_file(version, file_ref):
+    files = ReleaseFile.objects.select_related("release").filter(release__is_published=True)
+    if version is None:
+        return files.filter(pk=int(file_ref)).first()
+    files = files.filter(release__version=version)
+    if FILE_ID.match(file_ref):
+        return files.filter(pk=int(file_ref)).first()
+    return files.filter(file_name=file_ref).first()
+
+
+CHECKSUM_RESPONSES = {
+    200: inline_serializer("CompatChecksumResponse", {
+        "response": inline_serializer("CompatChecksumBody", {"checksum": ChecksumShape()})}),
+    404: ERROR,
+}  # fmt: skip
+
+
+@method_decorator(cacheable, name="get")
+class ChecksumAPI(PublicAPIView):
+    """The checksums of one file, by release and file name."""
+
+    @extend_schema(operation_id="compat_file_checksum", tags=["mariadb.org compatible"],
+                   responses=CHECKSUM_RESPONSES)  # fmt: skip
+    def get(self, request, file_ref, release_id=None):
+        file = find_file(release_id, file_ref)
+        if file is None:
+            return Response({"error": "No such file."}, status=404)
+        return Response({"response": {"checksum": checksum_object(file)}})
+
+
+class ChecksumByIdAPI(ChecksumAPI):
+    """The checksums of one file, by its file_id."""
+
+    @extend_schema(operation_id="compat_file_checksum_by_id", tags=["mariadb.org compatible"],
+                   responses=CHECKSUM_RESPONSES)  # fmt: skip
+    def get(self, request, file_ref):
+        return super().get(request, str(file_ref))
+
+
+class DownloadAPI(PublicAPIView):
+    """Redirects to the file on the chosen mirror (?mirror=<mirror_id>, else the first)."""
+
+    @extend_schema(
+        operation_id="compat_file_download",
+        tags=["mariadb.org compatible"],
+        parameters=[OpenApiParameter("mirror", str, description="A mirror_id from /rest-api/mirrors/.")],
+        responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR},
+    )  # fmt: skip
+    def get(self, request, release_id, file_ref):
+        file = find_file(release_id, file_ref)
+        if file is None:
+            return Response({"error": "No such file."}, status=404)
+        wanted = request.query_params.get("mirror")
+        mirrors = list(Mirror.objects.filter(active=True))
+        mirror = (
+            next((m for m in mirrors if m.mirror_id == wanted), None)
+            if wanted
+            else next(iter(mirrors), None)
+        )
+        if mirror is None:
+            return Response({"error": "No such active mirror; see /rest-api/mirrors/."}, status=400)
+        return HttpResponseRedirect(mirror.base_url + file.path)
+
+
+@method_decorator(cacheable, name="get")
+class MirrorsAPI(PublicAPIView):
+    """The active mirrors, grouped by country (ISO 3166 code)."""
+
+    @extend_schema(
+        operation_id="compat_mirrors",
+        tags=["mariadb.org compatible"],
+        responses=inline_serializer("CompatMirrors", {
+            "mirror_list": serializers.DictField(child=MirrorShape(many=True))}),
+    )  # fmt: skip
+    def get(self, request):
+        grouped = {}
+        for mirror in Mirror.objects.filter(active=True).order_by("country", "name"):
+            grouped.setdefault(mirror.country, []).append(
+                {"mirror_id": mirror.mirror_id, "mirror_name": mirror.name,
+                 "mirror_url": mirror.base_url, "country": mirror.country}
+            )  # fmt: skip
+        return Response({"mirror_list": grouped})
+
+
+def not_found(request, rest=""):
+    """Anything else under /rest-api/ or /api/releases/: a JSON 404, as API clients expect
+    (after the redirect APPEND_SLASH would have made, e.g. /rest-api/mariadb)."""
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not not_found:
+            query = request.META.get("QUERY_STRING", "")
+            return HttpResponsePermanentRedirect(
+                request.path + "/" + (f"?{query}" if query else "")
+            )
+    return JsonResponse({"error": "No such path; see /api/docs/."}, status=404)

@@ -1,0 +1,130 @@
+from datetime import date
+
+import pytest
+
+from releases.demo import load_catalogue
+from releases.models import Release
+from releases.repoconfig.models import Mirror
+from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
+from tests.releases.mariadb_rest_client import plan_download
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def mirrors():
+    Mirror.objects.create(mirror_id="osuosl", name="Oregon State University Open Source Lab",
+                          country="US", base_url="https://ftp.osuosl.org/pub/mariadb/")  # fmt: skip
+    Mirror.objects.create(mirror_id="agdsn", name="AG DSN", country="DE",
+                          base_url="https://ftp.agdsn.de/pub/mirrors/mariadb/")  # fmt: skip
+
+
+def linux_file(release):
+    name = f"mariadb-{release.version}-linux-systemd-x86_64.tar.gz"
+    return ReleaseFileFactory(release=release, os="linux", architecture="x86_64", package_type="bintar",
+                              file_name=name, path=f"mariadb-{release.version}/bintar-linux-systemd-x86_64/{name}",
+                              signature_path=f"mariadb-{release.version}/bintar-linux-systemd-x86_64/{name}.asc")  # fmt: skip
+
+
+def test_major_releases_shape_and_facts(client):
+    load_catalogue()
+    body = client.get("/rest-api/mariadb/").json()
+    majors = {m["release_id"]: m for m in body["major_releases"]}
+    assert len(majors) == 31
+    assert majors["11.4"] == {"release_id": "11.4", "release_name": "MariaDB Server 11.4",
+                              "release_status": "Stable", "release_support_type": "Long Term Support",
+                              "release_eol_date": "2029-05-29"}  # fmt: skip
+    assert majors["10.0"]["release_status"] == "Old Stable"
+    assert majors["13.1"]["release_status"] == "Preview"
+    assert [m["release_id"] for m in body["major_releases"]][:3] == ["13.1", "13.0", "12.3"]
+
+
+def test_series_release_and_latest_shapes(client, mirrors, django_assert_max_num_queries):
+    series = SeriesFactory(version="11.4")
+    older = ReleaseFactory(series=series, version="11.4.9", release_date=date(2025, 11, 6))
+    newer = ReleaseFactory(series=series, version="11.4.10", release_date=date(2026, 2, 4))
+    file = linux_file(newer)
+    ReleaseFileFactory(release=newer)  # the source tarball
+    with django_assert_max_num_queries(5):
+        listing = client.get("/rest-api/mariadb/11.4/").json()
+    assert list(listing["releases"]) == ["11.4.10", "11.4.9"]
+    entry = listing["releases"]["11.4.10"]
+    assert entry["date_of_release"] == "2026-02-04"
+    assert entry["release_name"] == "MariaDB Server 11.4.10"
+    assert entry["release_notes_url"].endswith("/download/11.4/11.4.10/#notes")
+    linux = next(f for f in entry["files"] if f["os"] == "Linux")
+    assert linux["file_id"] == file.pk
+    assert linux["cpu"] == "x86_64"
+    assert linux["package_type"] == "gzipped tar file"
+    assert linux["checksum"] == {
+        "md5sum": None,
+        "sha1sum": None,
+        "sha256sum": file.sha256,
+        "sha512sum": file.sha512,
+    }
+    assert (
+        linux["signature_url"] == "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.signature_path
+    )
+    assert {f["os"] for f in entry["files"]} == {"Linux", "Source"}
+    one = client.get("/rest-api/mariadb/11.4.9/").json()
+    assert list(one) == ["release_data"] and list(one["release_data"]) == ["11.4.9"]
+    assert older.version in one["release_data"]
+    latest = client.get("/rest-api/mariadb/11.4/latest/").json()
+    assert list(latest["releases"]) == ["11.4.10"]
+    # The live API is also called without the trailing slash.
+    assert client.get("/rest-api/mariadb/11.4").json() == listing
+
+
+def test_os_and_cpu_filters_and_their_refusals(client, mirrors):
+    release = ReleaseFactory(version="11.4.10")
+    linux_file(release)
+    ReleaseFileFactory(release=release)
+    only_linux = client.get("/rest-api/mariadb/11.4.10/", {"os": "linux", "cpu": "amd64"}).json()
+    assert [f["file_name"] for f in only_linux["release_data"]["11.4.10"]["files"]] == [
+        "mariadb-11.4.10-linux-systemd-x86_64.tar.gz"]  # fmt: skip
+    assert (
+        client.get("/rest-api/mariadb/11.4.10/", {"os": "Windows"}).json()["release_data"][
+            "11.4.10"
+        ]["files"]
+        == []
+    )
+    refused = client.get("/rest-api/mariadb/11.4.10/", {"os": "Plan9"})
+    assert refused.status_code == 400 and refused.json()["error"].startswith("os:")
+    assert client.get("/rest-api/mariadb/11.4.10/", {"cpu": "\x00"}).status_code == 400
+    for missing in ["/rest-api/mariadb/9.9/", "/rest-api/mariadb/9.9.9/", "/rest-api/mariadb/eleven/",
+                    "/rest-api/mariadb/11.4.10/latest/", "/rest-api/mariadb/11.4.10/nope.tar.gz",
+                    "/rest-api/mariadb/999999/checksum/"]:  # fmt: skip
+        assert client.get(missing).status_code == 404, missing
+
+
+def test_checksum_download_and_mirrors(client, mirrors):
+    file = linux_file(ReleaseFactory(version="11.4.10"))
+    by_name = client.get(f"/rest-api/mariadb/11.4.10/{file.file_name}/checksum/").json()
+    assert by_name == {"response": {"checksum": {"md5sum": None, "sha1sum": None, "sha256sum": file.sha256,
+                                                 "sha512sum": file.sha512}}}  # fmt: skip
+    assert client.get(f"/rest-api/mariadb/{file.pk}/checksum/").json() == by_name
+    assert client.get(f"/rest-api/mariadb/11.4.10/{file.file_name}/checksum").json() == by_name
+    download = client.get(f"/rest-api/mariadb/11.4.10/{file.file_name}", {"mirror": "osuosl"})
+    assert download.status_code == 302
+    assert download["Location"] == "https://ftp.osuosl.org/pub/mariadb/" + file.path
+    assert client.get(f"/rest-api/mariadb/11.4.10/{file.pk}")["Location"].startswith(
+        "https://ftp.agdsn.de/"
+    )
+    assert (
+        client.get(f"/rest-api/mariadb/11.4.10/{file.file_name}", {"mirror": "gone"}).status_code
+        == 400
+    )
+    mirrors_body = client.get("/rest-api/mirrors/").json()
+    assert mirrors_body["mirror_list"]["US"] == [{"mirror_id": "osuosl", "mirror_name": "Oregon State University Open Source Lab",
+                                                  "mirror_url": "https://ftp.osuosl.org/pub/mariadb/", "country": "US"}]  # fmt: skip
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_client_written_for_the_live_api_runs_unchanged(live_server, mirrors):
+    load_catalogue()
+    release = Release.objects.get(version="12.3.2")
+    file = linux_file(release)
+    plan = plan_download(live_server.url)
+    assert plan == {"series": "12.3", "version": "12.3.2", "date": "2026-05-28", "file": file.file_name,
+                    "sha256": file.sha256, "checksum_endpoint_sha256": file.sha256, "mirror": "agdsn",
+                    "location": "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.path}  # fmt: skip

@@ -1,0 +1,100 @@
+import json
+from datetime import date
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from foundation.models import NewsPost
+from releases import demo
+from releases.catalogue import IN_REPO_CATALOGUE
+from releases.models import Release, ReleaseFile, Series
+from tests.releases.factories import ReleaseFactory, SeriesFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def run(path):
+    out = StringIO()
+    call_command("import_releases", str(path), stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_imports_every_real_series_and_release_then_changes_nothing():
+    first = run(IN_REPO_CATALOGUE)
+    assert "series: 31 created, 0 updated, 0 unchanged" in first  # 29 listed + 13.0, 13.1 previews
+    assert "releases: 478 created, 0 updated, 0 unchanged" in first
+    assert Release.objects.count() == 478
+    lts = Series.objects.get(version="11.4")
+    assert (lts.support_type, lts.first_release_date, lts.eol_date, lts.enterprise_eos_date) == (
+        "long-term",
+        date(2024, 5, 29),
+        date(2029, 5, 29),
+        date(2033, 1, 16),
+    )
+    assert Series.objects.get(version="10.0").status == "eol"
+    assert Series.objects.get(version="13.1").support_type == "unannounced"
+    assert Series.objects.get(version="13.1").status == "preview"
+    assert Release.objects.get(version="10.0.10").version_patch == 10
+    second = run(IN_REPO_CATALOGUE)
+    assert "series: 0 created, 0 updated, 31 unchanged" in second
+    assert "releases: 0 created, 0 updated, 478 unchanged" in second
+
+
+def test_updates_what_changed_and_never_deletes(tmp_path):
+    data = json.loads(IN_REPO_CATALOGUE.read_text())
+    data["releases"] = [r for r in data["releases"] if r["version"].startswith("11.4.")]
+    data["series"] = [s for s in data["series"] if s["series"] == "11.4"]
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(data))
+    staff_release = ReleaseFactory(series=SeriesFactory(version="9.9"), version="9.9.1",
+                                   release_notes="Kept.")  # fmt: skip
+    wrong = ReleaseFactory(series=SeriesFactory(version="11.4", eol_date=None), version="11.4.2",
+                           maturity="rc", release_date=date(2000, 1, 1), release_notes="Staff notes")  # fmt: skip
+    out = run(path)
+    assert "series: 0 created, 1 updated, 0 unchanged" in out
+    assert "releases: 12 created, 1 updated, 0 unchanged" in out
+    assert "1 releases in the database are not in the file (kept)" in out
+    wrong.refresh_from_db()
+    assert (wrong.maturity, wrong.release_date, wrong.release_notes) == (
+        "ga",
+        date(2024, 5, 29),
+        "Staff notes",
+    )
+    assert Release.objects.filter(pk=staff_release.pk).exists()
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        ("{not json", "is not JSON"),
+        ('{"series": [], "releases": [{"version": "11.4", "date": "2024-01-01", "maturity": "stable"}]}',
+         "is not a version like 10.11.9"),
+        ('{"series": [], "releases": [{"version": "11.4.1", "date": "2024-13-01", "maturity": "stable"}]}',
+         "is not a date"),
+        ('{"series": [], "releases": [{"version": "11.4.1", "date": "2024-01-01", "maturity": "gold"}]}',
+         "maturity 'gold' is not one of"),
+        ('{"releases": []}', 'expected an object with "series" and "releases" lists'),
+    ],
+)  # fmt: skip
+def test_a_bad_file_is_refused_with_its_reason_and_changes_nothing(tmp_path, content, reason):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(CommandError, match=reason):
+        run(path)
+    assert not Release.objects.exists()
+    with pytest.raises(CommandError, match="Cannot read"):
+        run(tmp_path / "missing.json")
+
+
+def test_demo_keeps_the_seed_alpha_announcement_and_invents_no_checksum():
+    demo.load(log=lambda message: None)
+    demo.load(log=lambda message: None)
+    alpha = Release.objects.get(version="10.0.3")
+    assert alpha.maturity == "alpha"
+    assert alpha.announcement == NewsPost.objects.get(slug="mariadb-10-0-3-released")
+    assert "fourth release in the MariaDB 10.0 series" in alpha.release_notes
+    assert Release.objects.count() == 478
+    assert ReleaseFile.objects.exists()
+    assert not ReleaseFile.objects.exclude(sha256="").exists()
+    assert not ReleaseFile.objects.exclude(sha512="").exists()
