@@ -112,7 +112,7 @@ def test_the_demo_gives_every_page_real_content(demo_content, client):
 
 
 CHART_LIBRARY = "vendor/chartjs/chart.umd"
-PAGES_WITH_CHARTS = {"usage statistics", "usage statistics by week", "suite"}
+PAGES_WITH_CHARTS = {"usage statistics", "usage statistics by week", "suite", "compare"}
 
 
 @pytest.mark.parametrize("name", PAGE_NAMES)
