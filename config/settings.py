@@ -139,6 +139,10 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[MariaDB Foundation] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+# Failed sign-ins: 10 a minute per client address, 5 in 5 minutes per account and address
+# (core/login_throttle.py), so a stranger cannot lock a member out.
+ACCOUNT_ADAPTER = "core.login_throttle.AccountAdapter"
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
