@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
     "core.hostile.RefuseNulBytesMiddleware",
+    # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
+    "core.uploads.RequestBodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -174,6 +176,10 @@ STORAGES = {
 }
 # Uploads above this go to a temporary file rather than memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# Request bodies above this are refused with 413 before they are read (core/uploads.py);
+# nginx's client_max_body_size (deploy/) should match it.
+MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=8 * 1024 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

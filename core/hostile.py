@@ -12,9 +12,14 @@ from django.shortcuts import render
 NUL = "\x00"
 
 
+def wants_plain_text(request) -> bool:
+    """APIs and non-browser clients get errors as one line of text, browsers a page."""
+    return request.path.startswith(("/api/", "/rest-api/")) or not request.accepts("text/html")
+
+
 def bad_request(request, reason: str) -> HttpResponse:
     """400 with ``reason``: plain text for APIs and non-browser clients, a page otherwise."""
-    if request.path.startswith(("/api/", "/rest-api/")) or not request.accepts("text/html"):
+    if wants_plain_text(request):
         return HttpResponse(f"Bad request: {reason}\n", status=400, content_type="text/plain")
     return render(request, "400.html", {"reason": reason}, status=400)
 
