@@ -3,8 +3,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from core.login_throttle import throttle_admin_login
+
 admin.site.site_header = "MariaDB Foundation staff"
 admin.site.site_title = "MariaDB Foundation staff"
+admin.site.login = throttle_admin_login(admin.site.login)
 
 # Each app owns its full paths (see the app's urls.py); order matters only where
 # prefixes overlap (the repository generator lives under /download/).

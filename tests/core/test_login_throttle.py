@@ -59,3 +59,23 @@ def test_the_owner_is_not_counted_against_by_their_own_typos_forever(client, mem
     for _ in range(4):
         sign_in(client, "typo-123456", OWNER)
     assert sign_in(client, PASSWORD, OWNER).status_code == 302
+
+
+def admin_sign_in(client, password, address):
+    return client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "ada", "password": password},
+        REMOTE_ADDR=address,
+    )
+
+
+def test_the_admin_login_is_throttled_per_account_and_address(client, member):
+    member.is_staff = True
+    member.save()
+    stranger = Client()
+    answers = [admin_sign_in(stranger, "guess-123456", STRANGER).status_code for _ in range(6)]
+    assert answers == [200] * 5 + [429]
+    assert "Too many requests" in admin_sign_in(stranger, PASSWORD, STRANGER).content.decode()
+
+    response = admin_sign_in(client, PASSWORD, OWNER)
+    assert response.status_code == 302 and response["Location"] == "/admin/"
