@@ -66,6 +66,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
+    "core.hostile.RefuseNulBytesMiddleware",
+    # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
+    "core.uploads.RequestBodyLimitMiddleware",
     # Anonymous GET pages from the shared cache (docs/caching.md); a hit skips the rest.
     "core.pagecache.AnonymousPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -163,7 +167,11 @@ ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[MariaDB Foundation] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme or "https"
-ACCOUNT_ADAPTER = "core.accounts.AccountAdapter"  # rate limits on the real client address
+# Rate limits on the real client address; failed sign-ins: 10 a minute per client address,
+# 5 in 5 minutes per account and address (core/login_throttle.py), so a stranger cannot
+# lock a member out.
+ACCOUNT_ADAPTER = "core.accounts.AccountAdapter"
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
@@ -195,6 +203,10 @@ STORAGES = {
 }
 # Uploads above this go to a temporary file rather than memory.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# Request bodies above this are refused with 413 before they are read (core/uploads.py);
+# nginx's client_max_body_size (deploy/) should match it.
+MAX_REQUEST_BODY_BYTES = env.int("MAX_REQUEST_BODY_BYTES", default=8 * 1024 * 1024)
+DATA_UPLOAD_MAX_NUMBER_FILES = 10
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -4,10 +4,12 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from config.api_docs import ApiDocsView
+from core.login_throttle import throttle_admin_login
 
 admin.site.site_header = "MariaDB Foundation staff"
 admin.site.site_title = "MariaDB Foundation staff"
 handler500 = "core.outage.server_error"  # a database outage anywhere answers 503
+admin.site.login = throttle_admin_login(admin.site.login)
 
 # Each app owns its full paths (see the app's urls.py); order matters only where
 # prefixes overlap (the repository generator lives under /download/).

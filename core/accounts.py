@@ -2,6 +2,7 @@
 
 - its rate limits (login, sign-up, password reset) key on the same client address as
   every other limit on the site (``core.client``);
+- failed sign-ins are counted per account and client address (``core.login_throttle``);
 - the links it mails (password reset, address confirmation) point at ``SITE_URL``,
   whatever host name the request that triggered the mail used.
 """
@@ -12,6 +13,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 
 from core.client import client_address
+from core.login_throttle import LoginThrottleMixin
 
 
 def on_public_site(url: str) -> str:
@@ -22,7 +24,7 @@ def on_public_site(url: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-class AccountAdapter(DefaultAccountAdapter):
+class AccountAdapter(LoginThrottleMixin, DefaultAccountAdapter):
     def get_client_ip(self, request) -> str:
         return client_address(request)
 

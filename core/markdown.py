@@ -3,10 +3,24 @@
 Markdown is rendered first, then the HTML is cleaned with nh3 (an allow-list
 sanitiser), so raw HTML, scripts, event handlers and javascript: links that
 someone types into Markdown never reach a page.
+
+Two profiles:
+
+- staff content (news, governance documents, release notes, minutes) may use
+  headings, tables, ``class`` for code highlighting and images, but only images
+  served by the site itself: a remote image would tell another server who reads
+  the page;
+- comments (``render_comment``) are strict: no images or anything else that
+  loads from elsewhere, no ``class`` or ``style`` (so a comment cannot borrow the
+  site's own notice styles), no headings, and every link gets
+  ``rel="nofollow ugc noopener"``.
 """
+
+from urllib.parse import urlsplit
 
 import markdown as markdown_lib
 import nh3
+from django.conf import settings
 
 from core.shortcodes import expand
 
@@ -25,17 +39,39 @@ ALLOWED_ATTRIBUTES = {
     "div": {"class"},
     "span": {"class"},
 }
+COMMENT_TAGS = {
+    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "dl", "dt", "em", "hr", "i",
+    "kbd", "li", "ol", "p", "pre", "s", "strong", "sub", "sup", "table", "tbody", "td",
+    "tfoot", "th", "thead", "tr", "ul",
+}  # fmt: skip
+COMMENT_ATTRIBUTES = {
+    "a": {"href", "title"},
+    "abbr": {"title"},
+    "th": {"align", "scope"},
+    "td": {"align"},
+}
+URL_SCHEMES = {"http", "https", "mailto"}
+COMMENT_LINK_REL = "nofollow ugc noopener"
 EXTENSIONS = ["extra", "sane_lists", "smarty", "toc"]
 
 
 def render_markdown(text: str, *, shortcodes: bool = False) -> str:
-    """Markdown to sanitised HTML; ``shortcodes=True`` (staff content only) expands embeds."""
-    html = sanitise_html(
-        markdown_lib.markdown(text or "", extensions=EXTENSIONS, output_format="html")
-    )
+    """Staff-written Markdown to sanitised HTML; ``shortcodes=True`` expands embeds."""
+    html = sanitise_html(_to_html(text))
     if shortcodes:
         html = expand(html)
     return html
+
+
+def render_comment(text: str) -> str:
+    """A reader's comment: Markdown to HTML under the strict comment profile."""
+    return nh3.clean(
+        _to_html(text),
+        tags=COMMENT_TAGS,
+        attributes=COMMENT_ATTRIBUTES,
+        url_schemes=URL_SCHEMES,
+        link_rel=COMMENT_LINK_REL,
+    )
 
 
 def sanitise_html(html: str) -> str:
@@ -43,6 +79,28 @@ def sanitise_html(html: str) -> str:
         html,
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
-        url_schemes={"http", "https", "mailto"},
+        url_schemes=URL_SCHEMES,
         link_rel="noopener noreferrer nofollow",
+        attribute_filter=_only_local_images,
     )
+
+
+def is_site_url(url: str) -> bool:
+    """True for an address on this site: relative, or absolute on SITE_URL's origin."""
+    if "\\" in url or any(ord(char) < 0x20 for char in url):
+        return False  # browsers read "/\host" as "//host"
+    parts = urlsplit(url)
+    if not parts.scheme and not parts.netloc:
+        return not url.startswith("//")
+    site = urlsplit(settings.SITE_URL)
+    return (parts.scheme, parts.netloc) == (site.scheme, site.netloc)
+
+
+def _only_local_images(element: str, attribute: str, value: str) -> str | None:
+    if element == "img" and attribute == "src" and not is_site_url(value):
+        return None
+    return value
+
+
+def _to_html(text: str) -> str:
+    return markdown_lib.markdown(text or "", extensions=EXTENSIONS, output_format="html")

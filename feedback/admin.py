@@ -28,7 +28,7 @@ class RawReportAdmin(admin.ModelAdmin):
         text = gzip.decompress(bytes(obj.body_gz)).decode("utf-8", errors="replace")
         return format_html('<pre style="max-height:40rem;overflow:auto">{}</pre>', text)
 
-    @admin.action(description="Parse the selected reports again")
+    @admin.action(description="Parse the selected reports again", permissions=["change"])
     def reprocess(self, request, queryset):
         result = services.reprocess(list(queryset.values_list("pk", flat=True)))
         self.message_user(

@@ -62,11 +62,11 @@ class ModeratedCommentAdmin(admin.ModelAdmin):
     search_fields = ["body", "author__email"]
     actions = ["hide", "show"]
 
-    @admin.action(description="Hide the selected comments")
+    @admin.action(description="Hide the selected comments", permissions=["change"])
     def hide(self, request, queryset):
         queryset.update(is_public=False)
 
-    @admin.action(description="Show the selected comments")
+    @admin.action(description="Show the selected comments", permissions=["change"])
     def show(self, request, queryset):
         queryset.update(is_public=True)
 

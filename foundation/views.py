@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from django.views.generic import DetailView, ListView, TemplateView
 from django_ratelimit.decorators import ratelimit
 
+from core.hostile import bad_request
 from core.markdown import render_markdown
 from foundation import services
 from foundation.diff import line_diff
@@ -117,10 +118,13 @@ def document(request, slug, number=None):
 
 def document_diff(request, slug, number):
     version = _public_version(slug, number)
+    from_number = request.GET.get("from", str(number - 1))
+    if not from_number.isascii() or not from_number.isdecimal() or len(from_number) > 9:
+        return bad_request(request, "“from” must be a version number, such as 1.")
     previous = get_object_or_404(
         DocumentVersion.objects.exclude(status=DocumentVersion.Status.DRAFT),
         document=version.document,
-        number=int(request.GET.get("from", number - 1)),
+        number=int(from_number),
     )
     hunks = line_diff(previous.body, version.body)
     return render(

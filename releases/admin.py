@@ -44,7 +44,7 @@ class ReleaseAdmin(admin.ModelAdmin):
         if obj.is_published:
             services.publish_release(obj)
 
-    @admin.action(description="Publish and announce in the news")
+    @admin.action(description="Publish and announce in the news", permissions=["change"])
     def publish_and_announce(self, request, queryset):
         for release in queryset.select_related("series"):
             services.publish_release(release)

@@ -1,0 +1,48 @@
+"""Refusing input that no page can use, before any view or query sees it.
+
+PostgreSQL cannot store or compare a text value containing a NUL byte (the
+driver raises ``DataError``), so a NUL anywhere in the address would turn
+into a 500 at whichever query first used it. Such a request is refused with
+400 and a one-line reason at the door instead.
+"""
+
+from django.http import HttpResponse
+from django.shortcuts import render
+
+NUL = "\x00"
+
+
+def wants_plain_text(request) -> bool:
+    """APIs and non-browser clients get errors as one line of text, browsers a page."""
+    return request.path.startswith(("/api/", "/rest-api/")) or not request.accepts("text/html")
+
+
+def bad_request(request, reason: str) -> HttpResponse:
+    """400 with ``reason``: plain text for APIs and non-browser clients, a page otherwise."""
+    if wants_plain_text(request):
+        return HttpResponse(f"Bad request: {reason}\n", status=400, content_type="text/plain")
+    return render(request, "400.html", {"reason": reason}, status=400)
+
+
+def nul_byte_reason(request) -> str | None:
+    """Why the request cannot be served, when its path, query or cookies carry a NUL byte."""
+    if NUL in request.path_info:
+        return "the address contains a NUL byte."
+    for name, values in request.GET.lists():
+        if NUL in name or any(NUL in value for value in values):
+            return "a query parameter contains a NUL byte."
+    for name, value in request.COOKIES.items():
+        if NUL in name or NUL in value:
+            return "a cookie contains a NUL byte."
+    return None
+
+
+class RefuseNulBytesMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        reason = nul_byte_reason(request)
+        if reason:
+            return bad_request(request, reason)
+        return self.get_response(request)

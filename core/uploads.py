@@ -1,0 +1,94 @@
+"""Bounds on what a client may upload, checked before the bytes are read.
+
+Two layers (nginx's ``client_max_body_size`` in front of both, see deploy/):
+
+1. ``RequestBodyLimitMiddleware`` refuses a request whose declared body is larger than
+   ``MAX_REQUEST_BODY_BYTES`` with 413, before Django parses or stores any of it.
+2. Within that, Django keeps an uploaded file in memory only up to
+   ``FILE_UPLOAD_MAX_MEMORY_SIZE``; a larger one streams to a temporary file. An
+   app that wants the bytes calls ``read_upload(upload, max_bytes)``, which refuses
+   by the size Django measured while streaming, so a large file never enters the
+   worker's memory; ``MaxUploadSize`` is the same rule as a form field validator.
+"""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils.deconstruct import deconstructible
+
+from core.hostile import wants_plain_text
+
+
+class UploadTooLarge(ValidationError):
+    pass
+
+
+def human_size(size: int) -> str:
+    """ "8 MiB", "12.5 MiB" or, below 10 MiB when not whole, KiB rounded up ("1025 KiB")."""
+    mib, kib = 1024 * 1024, 1024
+    if size % mib == 0 and size:
+        return f"{size // mib} MiB"
+    if size >= 10 * mib:
+        return f"{size / mib:.1f} MiB"
+    return f"{-(-size // kib)} KiB"
+
+
+def check_upload_size(upload, max_bytes: int, *, what: str = "The file") -> None:
+    """Raise ``UploadTooLarge`` if ``upload`` (a Django UploadedFile) exceeds ``max_bytes``.
+
+    Reads nothing: ``upload.size`` was counted while Django streamed the file.
+    """
+    if upload.size is None or upload.size > max_bytes:
+        size = "unknown" if upload.size is None else human_size(upload.size)
+        raise UploadTooLarge(
+            f"{what} is {size}; the limit is {human_size(max_bytes)}.", code="too_large"
+        )
+
+
+def read_upload(upload, max_bytes: int, *, what: str = "The file") -> bytes:
+    """The upload's bytes, after its size was checked; never more than ``max_bytes``."""
+    check_upload_size(upload, max_bytes, what=what)
+    upload.seek(0)
+    data = upload.read(max_bytes + 1)
+    if len(data) > max_bytes:  # a handler that under-reported its size
+        raise UploadTooLarge(f"{what} is larger than {human_size(max_bytes)}.", code="too_large")
+    return data
+
+
+@deconstructible
+class MaxUploadSize:
+    """Form/model field validator: ``validators=[MaxUploadSize(1024 * 1024)]``."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+
+    def __call__(self, upload):
+        check_upload_size(upload, self.max_bytes)
+
+    def __eq__(self, other):
+        return isinstance(other, MaxUploadSize) and other.max_bytes == self.max_bytes
+
+
+def declared_body_size(request) -> int:
+    try:
+        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
+    except ValueError:
+        return 0
+
+
+class RequestBodyLimitMiddleware:
+    """413 for a body larger than MAX_REQUEST_BODY_BYTES, before a byte of it is read."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        size = declared_body_size(request)
+        if size > settings.MAX_REQUEST_BODY_BYTES:
+            limit = settings.MAX_REQUEST_BODY_BYTES
+            reason = f"The request body is {human_size(size)}; the limit is {human_size(limit)}."
+            if wants_plain_text(request):
+                return HttpResponse(f"{reason}\n", status=413, content_type="text/plain")
+            return render(request, "413.html", {"reason": reason}, status=413)
+        return self.get_response(request)

@@ -1,0 +1,81 @@
+"""Failed sign-ins are throttled per account and client address: a stranger cannot lock
+a member out, but cannot keep guessing either."""
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from core.login_throttle import TOO_MANY_ATTEMPTS
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-Passphrase-42"
+STRANGER = "203.0.113.9"
+OWNER = "198.51.100.20"
+
+
+@pytest.fixture
+def member():
+    user = get_user_model().objects.create_user("ada", "ada@example.org", PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def sign_in(client, password, address, login="ada@example.org"):
+    return client.post(
+        "/accounts/login/", {"login": login, "password": password}, REMOTE_ADDR=address
+    )
+
+
+def signed_in(client):
+    return "_auth_user_id" in client.session
+
+
+def test_a_strangers_wrong_passwords_do_not_lock_the_member_out(client, member):
+    stranger = Client()
+    for _ in range(8):
+        sign_in(stranger, "guess-123456", STRANGER)
+
+    response = sign_in(client, PASSWORD, OWNER)
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(member.pk)
+
+    refused = sign_in(stranger, PASSWORD, STRANGER)
+    assert refused.status_code == 200 and not signed_in(stranger)
+    assert TOO_MANY_ATTEMPTS in refused.content.decode()
+
+
+def test_one_address_guessing_many_accounts_is_stopped(client, member):
+    for number in range(10):
+        sign_in(client, "guess-123456", STRANGER, login=f"someone{number}@example.org")
+    response = sign_in(client, PASSWORD, STRANGER)
+    assert not signed_in(client)
+    assert "Too many failed" in response.content.decode()
+    assert sign_in(client, PASSWORD, OWNER).status_code == 302
+
+
+def test_the_owner_is_not_counted_against_by_their_own_typos_forever(client, member):
+    for _ in range(4):
+        sign_in(client, "typo-123456", OWNER)
+    assert sign_in(client, PASSWORD, OWNER).status_code == 302
+
+
+def admin_sign_in(client, password, address):
+    return client.post(
+        "/admin/login/?next=/admin/",
+        {"username": "ada", "password": password},
+        REMOTE_ADDR=address,
+    )
+
+
+def test_the_admin_login_is_throttled_per_account_and_address(client, member):
+    member.is_staff = True
+    member.save()
+    stranger = Client()
+    answers = [admin_sign_in(stranger, "guess-123456", STRANGER).status_code for _ in range(6)]
+    assert answers == [200] * 5 + [429]
+    assert "Too many requests" in admin_sign_in(stranger, PASSWORD, STRANGER).content.decode()
+
+    response = admin_sign_in(client, PASSWORD, OWNER)
+    assert response.status_code == 302 and response["Location"] == "/admin/"
