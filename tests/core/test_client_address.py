@@ -144,5 +144,5 @@ def test_allauth_login_limit_cannot_be_dodged_with_forged_headers(client, settin
         ).content.decode()
         for n in range(5)
     ]
-    throttled = ["Too many failed login attempts" in page for page in pages]
+    throttled = ["Too many failed sign-in attempts" in page for page in pages]
     assert throttled == [False, False, False, True, True]
