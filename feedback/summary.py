@@ -4,7 +4,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Count, Max, Min
 from django.utils import timezone
 
 from feedback.models import RawReport, Report
@@ -63,8 +63,8 @@ def build_summary(days: int | None = None) -> dict:
             "to": bounds["last"].isoformat() if bounds["last"] else None,
             "days": days,
         },
-        "pending": RawReport.objects.filter(status=RawReport.Status.PENDING).count(),
-        "rejected": raws.filter(status=RawReport.Status.REJECTED).count(),
+        "pending": RawReport.objects.pending().count(),
+        "rejected": raws.rejected().count(),
         "min_bucket_servers": minimum,
         "breakdowns": {
             "version": merge_small_buckets(versions, minimum),
@@ -80,7 +80,7 @@ def cached_summary(days: int | None = None) -> dict:
     """The summary, cached until a report arrives or is processed."""
     marks = RawReport.objects.aggregate(raw=Max("id"), done=Max("processed_at"))
     marks.update(Report.objects.aggregate(parsed=Max("id")))
-    marks["rejected"] = RawReport.objects.filter(~Q(status=RawReport.Status.PENDING)).count()
+    marks["rejected"] = RawReport.objects.done().count()
     stamp = marks["done"].timestamp() if marks["done"] else 0
     key = f"feedback-summary:{days}:{marks['raw']}:{marks['parsed']}:{stamp}:{marks['rejected']}"
     summary = cache.get(key)

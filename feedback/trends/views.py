@@ -70,12 +70,12 @@ def privacy(request):
 def staff(request):
     context = {
         "recent": Report.objects.select_related("server").order_by("-id")[:25],
-        "pending": RawReport.objects.filter(status=RawReport.Status.PENDING).count(),
-        "oldest_pending": RawReport.objects.filter(status=RawReport.Status.PENDING)
+        "pending": RawReport.objects.pending().count(),
+        "oldest_pending": RawReport.objects.pending()
         .order_by("id")
         .values_list("received_at", flat=True)
         .first(),
-        "rejected": RawReport.objects.filter(status=RawReport.Status.REJECTED).order_by("-id")[:25],
-        "rejected_count": RawReport.objects.filter(status=RawReport.Status.REJECTED).count(),
+        "rejected": RawReport.objects.rejected().order_by("-id")[:25],
+        "rejected_count": RawReport.objects.rejected().count(),
     }
     return render(request, "trends/staff.html", context)

@@ -5,7 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from feedback.models import RawReport
-from feedback.parser import ReportError, server_uid_of
+from feedback.parser import ReportError, parse_report
 from tests.feedback.conftest import FIXTURES, data_part, split_http
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def mutate(body: bytes, data: st.DataObject) -> bytes:
 
 def is_valid_report(body: bytes) -> bool:
     try:
-        server_uid_of(data_part(body))
+        parse_report(data_part(body))
     except (ReportError, ValueError):
         return False
     return True
