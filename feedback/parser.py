@@ -14,6 +14,8 @@ import binascii
 import re
 from dataclasses import dataclass, field
 
+from feedback.dimensions import is_storage_engine
+
 MAX_VALUE_LENGTH = 4096
 MAX_NAME_LENGTH = 200
 TEST_USER_INFO = "mysql-test"  # what MariaDB's own test suite sends
@@ -21,13 +23,6 @@ TEST_USER_INFO = "mysql-test"  # what MariaDB's own test suite sends
 INTEGER_MAX = 2**31 - 1
 BIGINT_MAX = 2**63 - 1
 
-# Storage engines among the plugins the report lists ("<name> used <count>").
-STORAGE_ENGINES = {
-    "ARCHIVE", "ARIA", "BLACKHOLE", "COLUMNSTORE", "CONNECT", "CSV", "FEDERATED",
-    "FEDERATEDX", "INNODB", "MEMORY", "MERGE", "MRG_MYISAM", "MROONGA", "MYISAM",
-    "OQGRAPH", "PERFORMANCE_SCHEMA", "ROCKSDB", "S3", "SEQUENCE", "SPHINX", "SPIDER",
-    "TOKUDB", "XTRADB",
-}  # fmt: skip
 VERSION_RE = re.compile(
     r"^(?P<major>\d{1,3})\.(?P<minor>\d{1,3})\.(?P<patch>\d{1,4})(?P<suffix>.*)$"
 )
@@ -183,8 +178,6 @@ def parse_report(data: bytes) -> ParsedReport:
         elif name not in known and name not in report.extra:
             report.extra[name] = value
     report.engines = sorted(
-        name
-        for name, used in report.plugins.items()
-        if used > 0 and name.upper() in STORAGE_ENGINES
+        name for name, used in report.plugins.items() if used > 0 and is_storage_engine(name)
     )
     return report

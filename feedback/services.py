@@ -8,7 +8,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from feedback.ingest import build_raw_report, store_report
+from feedback.ingest import Handover, build_raw_report, store_report
 from feedback.models import RawReport, Report, Server
 from feedback.parser import ParsedReport, ReportError, parse_report
 
@@ -25,14 +25,16 @@ class ProcessingResult:
         return self.processed + self.rejected
 
 
-def accept_report(data: bytes, *, path: str, country: str = "") -> RawReport:
+def accept_report(data: bytes, *, path: str, handover: Handover, country: str = "") -> RawReport:
     """Validate a report with the same parser processing uses, then store it durably.
 
     Raises ReportError (nothing stored) for a body processing would reject, and
     feedback.ingest.StorageUnavailable when the database cannot commit it.
+    ``handover(ids)`` gets the ids once committed (the caller's way to enqueue processing).
     """
     report = parse_report(data)
-    return store_report(build_raw_report(data, path=path, is_test=report.is_test, country=country))
+    raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
+    return store_report(raw, handover=handover)
 
 
 def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:

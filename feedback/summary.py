@@ -2,28 +2,12 @@
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Count, Max, Min
 from django.utils import timezone
 
+from feedback.anonymity import merge_small_buckets, minimum_servers
 from feedback.models import RawReport, Report
-
-OTHER = "other"
-
-
-def merge_small_buckets(counts: dict[str, int], minimum: int) -> dict[str, int]:
-    """Buckets with fewer than ``minimum`` servers are merged into "other" (anonymity)."""
-    merged: dict[str, int] = {}
-    other = 0
-    for value, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        if count < minimum or value in ("", OTHER):
-            other += count
-        else:
-            merged[value] = count
-    if other:
-        merged[OTHER] = other
-    return merged
 
 
 def latest_full_reports(since=None):
@@ -41,7 +25,7 @@ def _breakdown(reports, field):
 
 
 def build_summary(days: int | None = None) -> dict:
-    minimum = getattr(settings, "FEEDBACK_MIN_BUCKET_SERVERS", 5)
+    minimum = minimum_servers()
     since = timezone.now() - timedelta(days=days) if days else None
     raws = RawReport.objects.filter(is_test=False)
     reports = Report.objects.filter(is_test=False)

@@ -3,7 +3,7 @@ table beside it, and the download links, so the three always show the same figur
 
 from django.urls import reverse
 
-from feedback.trends.rollups import DIMENSIONS
+from feedback.dimensions import DIMENSIONS
 
 
 def _downloads(dimension, period):

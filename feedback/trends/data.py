@@ -1,48 +1,23 @@
 """What the dashboard and the trend API publish, read from the rollups only.
 
-Every public figure passes through ``merge_small``: a bucket with fewer than
-FEEDBACK_MIN_BUCKET_SERVERS servers is folded into "other".
+Every public figure passes through ``feedback.anonymity.merge_small_buckets``: a bucket
+with fewer than FEEDBACK_MIN_BUCKET_SERVERS servers is folded into "other".
 """
 
 from datetime import date
 
-from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
+from feedback.anonymity import OTHER, minimum_servers, publishable
+from feedback.anonymity import merge_small_buckets as merge_small
+from feedback.dimensions import DIMENSIONS
 from feedback.trends.models import Rollup
-from feedback.trends.rollups import DIMENSIONS, PERIODS
+from feedback.trends.periods import PERIODS
+from feedback.trends.versioning import cache_version
+from releases.models import Release, Series
 
-OTHER = "other"
-CACHE_VERSION_KEY = "trends:version"
 DEFAULT_SPANS = {"day": 60, "week": 26, "month": 24}
-
-
-def minimum_servers() -> int:
-    return getattr(settings, "FEEDBACK_MIN_BUCKET_SERVERS", 5)
-
-
-def bump_cache_version():
-    try:
-        cache.incr(CACHE_VERSION_KEY)
-    except ValueError:
-        cache.set(CACHE_VERSION_KEY, 1, timeout=None)
-
-
-def cache_version() -> int:
-    return cache.get_or_set(CACHE_VERSION_KEY, 1, timeout=None)
-
-
-def merge_small(counts: dict[str, int], minimum: int | None = None) -> dict[str, int]:
-    minimum = minimum_servers() if minimum is None else minimum
-    merged, other = {}, 0
-    for value, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        if count < minimum or value == OTHER:
-            other += count
-        else:
-            merged[value] = count
-    if other:
-        merged[OTHER] = other
-    return merged
 
 
 def load_rows(period: str, span: int):
@@ -98,14 +73,12 @@ def dashboard(period: str = "month", span: int | None = None, today: date | None
     key = f"trends:dashboard:{cache_version()}:{period}:{span}:{minimum_servers()}:{today}"
     data = cache.get(key)
     if data is None:
-        data = _dashboard(period, span, today or date.today())
+        data = _dashboard(period, span, today or timezone.localdate())
         cache.set(key, data, timeout=3600)
     return data
 
 
 def _dashboard(period, span, today):
-    from releases.models import Release, Series
-
     starts, table = load_rows(period, span)
     labels = [start.isoformat() for start in starts]
     active = [table.get("servers", {}).get(start, {}).get("", 0) for start in starts]
@@ -123,7 +96,7 @@ def _dashboard(period, span, today):
     version_rows = table.get("version", {})
     for release in Release.objects.published().select_related("series").by_version()[:12]:
         counts = [version_rows.get(start, {}).get(release.version, 0) for start in starts]
-        published = [c if c >= minimum_servers() else 0 for c in counts]
+        published = [c if publishable(c) else 0 for c in counts]
         if any(published):
             releases.append({"version": release.version, "date": release.release_date.isoformat(),
                              "counts": published})  # fmt: skip
@@ -154,8 +127,6 @@ def _dashboard(period, span, today):
 
 def days_to_reach(thresholds=(5, 10, 50, 100)):
     """For each release: days from its release date until N servers ran it on one day."""
-    from releases.models import Release
-
     rows = Rollup.objects.filter(period="day", dimension="version").values_list(
         "value", "period_start", "servers"
     )
@@ -167,7 +138,7 @@ def days_to_reach(thresholds=(5, 10, 50, 100)):
         days = sorted(by_version.get(release.version, []))
         reached = {}
         for threshold in thresholds:
-            first = next((d for d, n in days if n >= threshold and n >= minimum_servers()), None)
+            first = next((d for d, n in days if n >= threshold and publishable(n)), None)
             reached[threshold] = (first - release.release_date).days if first else None
         result.append({"version": release.version, "reached": reached})
     return result

@@ -7,77 +7,17 @@ periods that reports newer than the stored watermark fall in.
 """
 
 from collections import defaultdict
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 
 from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import TruncDate
 
+from feedback.dimensions import cpu_bucket, memory_bucket
 from feedback.models import Report
 from feedback.trends.models import Rollup, RollupState
-
-PERIODS = ["day", "week", "month"]
-DIMENSIONS = {
-    "series": "MariaDB series",
-    "version": "MariaDB version",
-    "os": "Operating system",
-    "distribution": "Distribution",
-    "architecture": "Architecture",
-    "cpu": "CPU count",
-    "memory": "Memory",
-    "thread_handling": "Thread handling",
-    "engine": "Storage engine in use",
-    "plugin": "Plugin in use",
-    "feature": "Feature used",
-    "collation": "Collation in use",
-}
-CPU_BUCKETS = [
-    (1, "1"),
-    (2, "2"),
-    (4, "3–4"),
-    (8, "5–8"),
-    (16, "9–16"),
-    (32, "17–32"),
-    (64, "33–64"),
-]
-GIB = 1024**3
-MEMORY_BUCKETS = [(2, "≤ 2 GiB"), (4, "2–4 GiB"), (8, "4–8 GiB"), (16, "8–16 GiB"), (32, "16–32 GiB"),
-                  (64, "32–64 GiB"), (128, "64–128 GiB")]  # fmt: skip
-
-
-def period_start(period: str, day: date) -> date:
-    if period == "day":
-        return day
-    if period == "week":
-        return day - timedelta(days=day.weekday())
-    return day.replace(day=1)
-
-
-def period_end(period: str, start: date) -> date:
-    if period == "day":
-        return start + timedelta(days=1)
-    if period == "week":
-        return start + timedelta(days=7)
-    return (start.replace(day=28) + timedelta(days=4)).replace(day=1)
-
-
-def cpu_bucket(count):
-    if not count:
-        return ""
-    for limit, label in CPU_BUCKETS:
-        if count <= limit:
-            return label
-    return "more than 64"
-
-
-def memory_bucket(memory_bytes):
-    if not memory_bytes:
-        return ""
-    gib = memory_bytes / GIB
-    for limit, label in MEMORY_BUCKETS:
-        if gib <= limit:
-            return label
-    return "more than 128 GiB"
+from feedback.trends.periods import PERIODS, period_end, period_start
+from feedback.trends.versioning import bump_cache_version
 
 
 def _values(row) -> dict[str, list[str]]:
@@ -171,8 +111,6 @@ def update_rollups(progress=None) -> int:
                 progress(1)
         state.last_report_id = newest
         state.save()
-    from feedback.trends.data import bump_cache_version
-
     bump_cache_version()
     return len(periods)
 

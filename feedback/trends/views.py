@@ -1,14 +1,17 @@
 import csv
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 
+from feedback.anonymity import minimum_servers
+from feedback.dimensions import DIMENSIONS
 from feedback.models import RawReport, Report
 from feedback.trends import charts, data
-from feedback.trends.rollups import DIMENSIONS, PERIODS
+from feedback.trends.periods import PERIODS
 
 CHARTABLE = {"servers": "Active servers", **DIMENSIONS}
 
@@ -54,14 +57,12 @@ def trend_api(request, dimension, fmt="json"):
 
 @require_GET
 def privacy(request):
-    from django.conf import settings
-
     return render(
         request,
         "trends/privacy.html",
         {
-            "minimum": data.minimum_servers(),
-            "retention_days": getattr(settings, "FEEDBACK_RAW_RETENTION_DAYS", 90),
+            "minimum": minimum_servers(),
+            "retention_days": settings.FEEDBACK_RAW_RETENTION_DAYS,
         },
     )
 

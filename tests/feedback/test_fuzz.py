@@ -6,11 +6,11 @@ from hypothesis import strategies as st
 
 from feedback.models import RawReport
 from feedback.parser import ReportError, parse_report
-from tests.feedback.conftest import FIXTURES, data_part, split_http
+from tests.feedback.captures import captured_requests, data_part, split_http
 
 pytestmark = pytest.mark.django_db
 BOUNDARY = b"--------------------------ba4f3696b39f"
-REAL_BODIES = [split_http(path.read_bytes())[2] for path in sorted(FIXTURES.glob("*.http"))]
+REAL_BODIES = [split_http(raw)[2] for raw in captured_requests().values()]
 
 
 def mutate(body: bytes, data: st.DataObject) -> bytes:

@@ -8,7 +8,7 @@ from feedback.parser import (
     parse_report,
     read_rows,
 )
-from tests.feedback.conftest import data_part, split_http
+from tests.feedback.captures import data_part, split_http
 
 
 def report_of(fixture_requests, name):

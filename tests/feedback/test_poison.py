@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from feedback import parser, services
-from feedback.ingest import build_raw_report, store_reports
 from feedback.models import RawReport, Report, Server
 from feedback.trends.synthetic import full_report
+from tests.feedback.factories import RawReportFactory
 
 pytestmark = pytest.mark.django_db
 BOUNDARY = "--------------------------ba4f3696b39f"
@@ -24,9 +24,7 @@ def with_row(body: bytes, name: str, value: str) -> bytes:
 
 
 def store(bodies):
-    raws = [build_raw_report(body, path="/rest/v1/post", is_test=False) for body in bodies]
-    store_reports(raws, enqueue=False)
-    return raws
+    return [RawReportFactory(body=body) for body in bodies]
 
 
 def parsed_rows():

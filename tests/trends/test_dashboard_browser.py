@@ -1,11 +1,11 @@
 import pytest
 
+from feedback.trends import demo
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_dashboard_charts_render_with_their_tables(live_server, page, screenshot):
-    from feedback.trends import demo
-
     demo.load(log=lambda m: None)
     page.goto(live_server.url + "/feedback/?period=week")
     page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")

@@ -2,10 +2,14 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from feedback.anonymity import merge_small_buckets
 from feedback.trends import data
 from feedback.trends.models import Rollup
-from feedback.trends.rollups import period_start, recompute, update_rollups
-from tests.trends.factories import ReportFactory, ServerFactory
+from feedback.trends.periods import period_start
+from feedback.trends.rollups import recompute, update_rollups
+from feedback.trends.versioning import bump_cache_version
+from releases.models import Release, Series
+from tests.feedback.factories import ReportFactory, ServerFactory
 
 pytestmark = pytest.mark.django_db
 MARCH_4 = datetime(2026, 3, 4, 12, tzinfo=UTC)  # a Wednesday
@@ -85,7 +89,7 @@ def test_small_buckets_are_merged_into_other_everywhere(client, settings):
     for _ in range(2):
         ReportFactory(architecture="riscv64")
     update_rollups()
-    assert data.merge_small({"x86_64": 6, "riscv64": 2, "s390x": 1}) == {"x86_64": 6, "other": 3}
+    assert merge_small_buckets({"x86_64": 6, "riscv64": 2, "s390x": 1}) == {"x86_64": 6, "other": 3}
     trend = client.get("/api/feedback/trends/architecture?period=month").json()
     assert trend["values"] == {"x86_64": [6], "other": [2]}
     csv_text = client.get("/api/feedback/trends/architecture.csv?period=month").content.decode()
@@ -121,15 +125,13 @@ def test_dashboard_query_count_does_not_grow_with_the_data(client, django_assert
         client.get("/feedback/")
     ReportFactory.create_batch(60, received_at=datetime(2026, 4, 4, tzinfo=UTC))
     update_rollups()
-    data.bump_cache_version()
+    bump_cache_version()
     with django_assert_max_num_queries(12) as large:
         client.get("/feedback/")
     assert len(large.captured_queries) == len(small.captured_queries)
 
 
 def test_release_adoption_and_eol_share(client, settings):
-    from releases.models import Release, Series
-
     settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
     eol = Series.objects.create(version="10.6", status="eol", eol_date=date(2026, 7, 6))
     Release.objects.create(series=eol, version="10.6.1", release_date=date(2026, 3, 1))
