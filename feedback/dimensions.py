@@ -8,6 +8,9 @@ values (they are copied in docs/usage-trends.md). Changing any of them changes
 import hashlib
 import re
 
+# Rolling windows of complete days the statistics can be read for (?window=).
+WINDOWS = {"30d": 30, "90d": 90, "365d": 365}
+
 # Dimension name -> label, in the order the dashboard and the APIs list them.
 DIMENSIONS = {
     "series": "MariaDB series",

@@ -8,6 +8,7 @@ from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 
 from feedback import services, tasks
+from feedback.dimensions import WINDOWS
 from feedback.ingest import StorageUnavailable
 from feedback.limits import BodySizeError, checked_body_size
 from feedback.parser import ReportError
@@ -67,10 +68,16 @@ def store(request, data: bytes) -> HttpResponse:
 
 
 def summary(request):
-    """GET /api/feedback/summary[?days=N]: accepted reports, servers and breakdowns (JSON)."""
+    """GET /api/feedback/summary[?days=N | ?window=30d|90d|365d]: reports, servers and
+    breakdowns (JSON)."""
     days = request.GET.get("days")
+    window = request.GET.get("window") or None
     if days is not None and not (days.isdigit() and 0 < int(days) <= 3650):
         return JsonResponse({"error": "days must be a whole number from 1 to 3650"}, status=400)
-    response = JsonResponse(cached_summary(int(days) if days else None))
+    if window is not None and window not in WINDOWS:
+        return JsonResponse({"error": "window must be one of 30d, 90d, 365d"}, status=400)
+    if days and window:
+        return JsonResponse({"error": "give days or window, not both"}, status=400)
+    response = JsonResponse(cached_summary(int(days) if days else None, window))
     patch_cache_control(response, public=True, max_age=60)
     return response

@@ -71,15 +71,17 @@ def test_recompute_is_idempotent():
 
 def test_only_periods_touched_by_new_reports_are_recomputed():
     ReportFactory(received_at=datetime(2026, 1, 10, tzinfo=UTC))
-    update_rollups()
+    update_rollups(today=date(2026, 3, 12))
     january_ids = set(Rollup.objects.filter(period_start__month=1).values_list("pk", flat=True))
     ReportFactory(received_at=datetime(2026, 3, 10, tzinfo=UTC))
-    assert update_rollups() == 3  # the day, week and month of the new report
+    # the day, week and month of the new report, the 7-day windows ending on 10, 11 and
+    # 12 March, and the 30, 90 and 365-day windows that end on the last complete day
+    assert update_rollups(today=date(2026, 3, 12)) == 3 + 3 + 3
     assert (
         set(Rollup.objects.filter(period_start__month=1).values_list("pk", flat=True))
         == january_ids
     )
-    assert update_rollups() == 0  # nothing new
+    assert update_rollups(today=date(2026, 3, 12)) == 0  # nothing new
 
 
 def test_small_buckets_are_merged_into_other_everywhere(client, settings):
@@ -139,11 +141,15 @@ def test_release_adoption_and_eol_share(client, settings):
     ReportFactory()
     update_rollups()
     dashboard = data.dashboard("month", today=date(2026, 11, 22))
-    assert dashboard["eol"] == {"servers": 1, "share": 50.0, "series": ["10.6"]}
-    assert dashboard["releases"] == [{"version": "10.6.1", "date": "2026-03-01", "counts": [1]}]
-    assert (
-        data.days_to_reach(thresholds=(1,))[0]["reached"][1] == 3
-    )  # released 1 March, seen 4 March
+    assert dashboard["eol"] == {
+        "servers": 1,
+        "share": 50.0,
+        "series": ["10.6"],
+        "by_distribution": [{"distribution": "Debian", "servers": 2, "eol": 1, "share": 50.0}],
+    }
+    reach = data.days_to_reach([Release.objects.get()], data.load_adoption(date(2026, 11, 22)),
+                               thresholds=(1,))  # fmt: skip
+    assert reach[0]["reached"][1] == 3  # released 1 March, seen 4 March
 
 
 def test_privacy_page_and_staff_view(client, admin_client):
