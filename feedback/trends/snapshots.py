@@ -68,7 +68,7 @@ def publish_complete_months(today: date | None = None) -> list[Snapshot]:
         figures = month_figures(month)
         published_at = timezone.now()
         figures["published_at"] = published_at.isoformat()
-        text = json.dumps(figures, sort_keys=True, ensure_ascii=False)
+        text = snapshot_json(figures)
         with transaction.atomic():
             created.append(
                 Snapshot.objects.create(
@@ -79,6 +79,11 @@ def publish_complete_months(today: date | None = None) -> list[Snapshot]:
                 )
             )
     return created
+
+
+def snapshot_json(figures: dict) -> str:
+    """The published text of a snapshot (its SHA-256 is published with it)."""
+    return json.dumps(figures, sort_keys=True, ensure_ascii=False)
 
 
 def snapshot_rows(snapshot: Snapshot):

@@ -13,7 +13,7 @@ from feedback.models import RawReport, Report
 from feedback.trends import charts, data
 from feedback.trends.models import Snapshot
 from feedback.trends.periods import PERIODS, WINDOWS
-from feedback.trends.snapshots import LICENCE, snapshot_rows
+from feedback.trends.snapshots import LICENCE, snapshot_json, snapshot_rows
 
 CHARTABLE = {"servers": "Active servers", **DIMENSIONS}
 
@@ -157,7 +157,9 @@ def snapshot_detail(request, year, month, fmt):
         rows = snapshot_rows(snapshot)
         response = _csv(f"mariadb-usage-{year:04d}-{month:02d}.csv", rows, LICENCE["statement"])
     else:
-        response = JsonResponse(snapshot.data, json_dumps_params={"sort_keys": True})
+        response = HttpResponse(
+            snapshot_json(snapshot.data), content_type="application/json; charset=utf-8"
+        )
     response["ETag"] = f'"{snapshot.sha256}"'
     return _cached(response, max_age=86400)
 

@@ -7,22 +7,29 @@
   Chart.defaults.font.family = bodyStyle.fontFamily;
   Chart.defaults.color = bodyStyle.color; // follows the page, light or dark
 
-  // Long category labels (distributions, plugins) wrap onto several lines instead of
-  // being cut off; on a phone the lines are shorter.
+  // Long category labels (distributions, collations, features) wrap onto several lines
+  // instead of being cut off: at spaces, after "_" or "-", and only if a single piece is
+  // still too long, inside it. On a phone the lines are shorter.
   function wrap(label, width) {
-    const words = String(label).split(/\s+/);
+    const pieces = String(label).split(/(?<=[\s_-])/);
     const lines = [];
     let line = "";
-    for (const word of words) {
-      if (line && (line + " " + word).length > width) {
-        lines.push(line);
-        line = word;
+    for (let piece of pieces) {
+      while (piece.length > width) {
+        if (line) lines.push(line.trimEnd());
+        lines.push(piece.slice(0, width));
+        piece = piece.slice(width);
+        line = "";
+      }
+      if (line && (line + piece).trimEnd().length > width) {
+        lines.push(line.trimEnd());
+        line = piece.trimStart();
       } else {
-        line = line ? line + " " + word : word;
+        line += piece;
       }
     }
-    if (line) lines.push(line);
-    return lines.map((l) => (l.length > width ? l.slice(0, width - 1) + "…" : l));
+    if (line) lines.push(line.trimEnd());
+    return lines;
   }
 
   window.portalCharts = {};

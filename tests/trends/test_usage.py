@@ -2,6 +2,7 @@
 normalised dimensions, adoption, end-of-life exposure, downloads and snapshots."""
 
 import csv
+import hashlib
 import io
 import json
 from datetime import UTC, date, datetime, timedelta
@@ -295,5 +296,6 @@ def test_monthly_snapshots_are_published_once_and_never_change(client, settings)
     listing = client.get("/api/feedback/snapshots/").json()
     assert [s["month"] for s in listing["snapshots"]] == ["2026-10"]
     assert listing["snapshots"][0]["sha256"] == snapshot.sha256
+    assert hashlib.sha256(first.content).hexdigest() == snapshot.sha256  # what was served
     assert client.get("/api/feedback/snapshots/2026-13.json").status_code == 404
     assert client.get("/api/feedback/snapshots/2026-09.json").status_code == 404
