@@ -23,6 +23,12 @@ TEST_USER_INFO = "mysql-test"  # what MariaDB's own test suite sends
 INTEGER_MAX = 2**31 - 1
 BIGINT_MAX = 2**63 - 1
 
+# Rows stored in their own columns rather than in ``extra``.
+TYPED_ROWS = frozenset({
+    "FEEDBACK_SERVER_UID", "FEEDBACK_WHEN", "FEEDBACK_USER_INFO", "VERSION", "Uname_sysname",
+    "Uname_release", "Uname_distribution", "Uname_machine", "Cpu_count", "Mem_total",
+    "THREAD_HANDLING",
+})  # fmt: skip
 VERSION_RE = re.compile(
     r"^(?P<major>\d{1,3})\.(?P<minor>\d{1,3})\.(?P<patch>\d{1,4})(?P<suffix>.*)$"
 )
@@ -64,7 +70,7 @@ def read_rows(data: bytes) -> list[tuple[str, str]]:
     """Split a report into (name, value) rows; raises ReportError if it is not one."""
     text = data.replace(b"\x00", b"").decode("utf-8", errors="replace")
     lines = text.split("\n")
-    if lines[-1] == "":
+    while lines and lines[-1] in ("", "\r"):  # the plugin ends its report with a blank line
         lines.pop()
     # The usual full report: every line a NAME<TAB>VALUE row. Whole-list passes are several
     # times faster than the line-by-line loop below, which handles (and names) the rest.
@@ -125,9 +131,7 @@ def checked_int(name: str, value: str, maximum: int) -> int | None:
 
 def parse_report(data: bytes) -> ParsedReport:
     rows = read_rows(data)
-    first: dict[str, str] = {}
-    for name, value in rows:
-        first.setdefault(name, value)
+    first = dict(reversed(rows))  # names repeat (INNODB_PAGE_SIZE): the first value counts
     if "FEEDBACK_SERVER_UID" not in first:
         raise ReportError("the report has no FEEDBACK_SERVER_UID row")
     uid = validate_server_uid(first["FEEDBACK_SERVER_UID"])
@@ -156,13 +160,8 @@ def parse_report(data: bytes) -> ParsedReport:
     report.memory_bytes = checked_int("Mem_total", first.get("Mem_total", ""), BIGINT_MAX)
     report.thread_handling = first.get("THREAD_HANDLING", "")[:60]
 
-    known = {
-        "FEEDBACK_SERVER_UID", "FEEDBACK_WHEN", "FEEDBACK_USER_INFO", "VERSION", "Uname_sysname",
-        "Uname_release", "Uname_distribution", "Uname_machine", "Cpu_count", "Mem_total",
-        "THREAD_HANDLING",
-    }  # fmt: skip
     # Counters (FEATURE_*, "Collation used X", "<plugin> used") are whole numbers too.
-    for name, value in rows:
+    for name, value in first.items():
         if name.startswith("FEATURE_"):
             count = checked_int(name, value, BIGINT_MAX)
             if count is not None:
@@ -175,7 +174,7 @@ def parse_report(data: bytes) -> ParsedReport:
             count = checked_int(name, value, BIGINT_MAX)
             if count is not None:
                 report.plugins[name.removesuffix(" used")] = count
-        elif name not in known and name not in report.extra:
+        elif name not in TYPED_ROWS:
             report.extra[name] = value
     report.engines = sorted(
         name for name, used in report.plugins.items() if used > 0 and is_storage_engine(name)

@@ -3,13 +3,13 @@ keeps them for the demo, and helpers to take them apart."""
 
 from pathlib import Path
 
-from feedback.demo import DEMO_DATA as CAPTURES  # feedback/demo_data/*.http
+CAPTURES = Path(__file__).resolve().parents[2] / "feedback" / "demo_data"
 
 BOUNDARY = "--------------------------ba4f3696b39f"
 
 
 def captured_requests() -> dict[str, bytes]:
-    return {path.stem: path.read_bytes() for path in sorted(Path(CAPTURES).glob("*.http"))}
+    return {path.stem: path.read_bytes() for path in sorted(CAPTURES.glob("*.http"))}
 
 
 def split_http(raw: bytes):

@@ -11,8 +11,10 @@ started with the longest timeout and retry wait the plugin allows (one day, abou
 do when a reply is slow, and the endpoint must store every one of them.
 """
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -66,13 +68,14 @@ def mariadb_server(live_server):
          # then loses the connection on a busy machine): allow the longest one.
          "--connect-timeout=31536000",
          f"--feedback-url={live_server.url}/rest/v1/post", "--feedback-user-info=e2e-test"],
+        start_new_session=True,  # faketime forks mariadbd: stop the whole group at the end
     )  # fmt: skip
     try:
         yield {"socket": socket_path, "log": log, "process": server}
     finally:
-        if server.poll() is None:
-            server.kill()
-            server.wait(30)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait(30)
         shutil.rmtree(datadir, ignore_errors=True)
 
 
