@@ -48,9 +48,11 @@ def test_mutated_real_bodies_never_cause_a_server_error(client, data):
     body = mutate(data.draw(st.sampled_from(REAL_BODIES)), data)
     before = RawReport.objects.count()
     response = client.generic(
-        "POST", "/rest/v1/post", body,
+        "POST",
+        "/rest/v1/post",
+        body,
         content_type="multipart/form-data; boundary=" + BOUNDARY.decode(),
-    )  # fmt: skip
+    )
     assert response.status_code < 500
     if response.status_code == 200:
         assert b"<h1>ok</h1>" in response.content

@@ -36,8 +36,11 @@ def short(uid, when="startup"):
 
 @pytest.mark.django_db
 def test_unparseable_report_keeps_its_bytes_and_gets_the_reason():
-    raw = build_raw_report(b"FEEDBACK_SERVER_UID\t" + UID_A.encode() + b"\nFEEDBACK_WHEN\tsoon\n",
-                           path="/rest/v1/post", is_test=False)  # fmt: skip
+    raw = build_raw_report(
+        b"FEEDBACK_SERVER_UID\t" + UID_A.encode() + b"\nFEEDBACK_WHEN\tsoon\n",
+        path="/rest/v1/post",
+        is_test=False,
+    )
     store_reports([raw])
     result = services.process_pending()
     raw.refresh_from_db()

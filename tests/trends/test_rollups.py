@@ -1,6 +1,7 @@
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from pytest_django.asserts import assertContains
 
 from feedback.anonymity import merge_small_buckets
 from feedback.trends import data
@@ -109,15 +110,25 @@ def test_ten_servers_over_a_few_weeks_make_a_dashboard(
         server = ServerFactory()
         minor = 11 if number < 6 else 4
         for week in range(4):
-            ReportFactory(server=server, received_at=start + timedelta(weeks=week, hours=number),
-                          version_major=10 if minor == 11 else 11, version_minor=minor)  # fmt: skip
+            ReportFactory(
+                server=server,
+                received_at=start + timedelta(weeks=week, hours=number),
+                version_major=10 if minor == 11 else 11,
+                version_minor=minor,
+            )
     update_rollups()
     response = client.get("/feedback/?period=week")
     dashboard = response.context["data"]
     assert dashboard["active"] == [10, 10, 10, 10]
     assert dashboard["series_over_time"] == {"10.11": [6, 6, 6, 6], "other": [4, 4, 4, 4]}
-    html = response.content.decode()
-    assert 'data-chart="active"' in html and "<table>" in html
+    assertContains(
+        response,
+        '<canvas data-chart="active" role="img" '
+        'aria-label="Active servers: chart; the same figures are in the table below"></canvas>',
+        html=True,
+    )
+    first_week = '<tr><th scope="row">2026-02-02</th><td class="num">10</td></tr>'
+    assertContains(response, first_week, html=True)
 
 
 def test_dashboard_query_count_does_not_grow_with_the_data(client, django_assert_max_num_queries):
@@ -147,8 +158,9 @@ def test_release_adoption_and_eol_share(client, settings):
         "series": ["10.6"],
         "by_distribution": [{"distribution": "Debian", "servers": 2, "eol": 1, "share": 50.0}],
     }
-    reach = data.days_to_reach([Release.objects.get()], data.load_adoption(date(2026, 11, 22)),
-                               thresholds=(1,))  # fmt: skip
+    reach = data.days_to_reach(
+        [Release.objects.get()], data.load_adoption(date(2026, 11, 22)), thresholds=(1,)
+    )
     assert reach[0]["reached"][1] == 3  # released 1 March, seen 4 March
 
 
