@@ -15,6 +15,7 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -25,7 +26,13 @@ import pytest
 from feedback.models import RawReport, Report
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.django_db(transaction=True)]
-PORT = 3399
+
+
+def free_port() -> int:
+    """A port nobody listens on: several checkouts may run this test at the same time."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def wait_until(condition, timeout, what):
@@ -60,7 +67,7 @@ def mariadb_server(live_server):
     log = Path(datadir) / "server.log"
     server = subprocess.Popen(
         ["faketime", "-f", "+0 x2000", "/usr/sbin/mariadbd", "--no-defaults", "--user=mysql",
-         f"--datadir={datadir}", f"--port={PORT}", f"--socket={socket_path}",
+         f"--datadir={datadir}", f"--port={free_port()}", f"--socket={socket_path}",
          f"--pid-file={datadir}/server.pid", f"--log-error={log}", "--skip-networking=0",
          "--bind-address=127.0.0.1", "--feedback=ON",
          "--feedback-send-timeout=86400", "--feedback-send-retry-wait=86400",
