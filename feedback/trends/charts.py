@@ -33,9 +33,12 @@ def downloads(chart_id: str, data: dict) -> dict[str, str]:
     }
 
 
-def over_time(chart_id, title, labels, series, *, kind="line", stacked=False, description=""):
+def over_time(
+    chart_id, title, labels, series, *, kind="line", stacked=False, description="", incomplete=False
+):
     return {
         "id": chart_id,
+        "incomplete": incomplete,  # the last period is still under way
         "title": title,
         "description": description,
         "type": kind,
@@ -107,12 +110,14 @@ def build(data: dict) -> list[dict]:
             labels,
             {"Servers": data["active"]},
             description="Distinct servers that sent at least one report in each period.",
+            incomplete=data["incomplete"],
         ),
         over_time(
             "series",
             "MariaDB series over time",
             labels,
             data["series_over_time"],
+            incomplete=data["incomplete"],
             kind="bar",
             stacked=True,
             description="Servers by the major.minor version of their latest full report.",

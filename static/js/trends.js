@@ -3,6 +3,8 @@
   if (!window.Chart) return;
   // Okabe-Ito: distinguishable with the common forms of colour blindness.
   const palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999"];
+  const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
+  const points = ["circle", "rect", "triangle", "rectRot", "star", "crossRot"];
   const bodyStyle = getComputedStyle(document.body);
   Chart.defaults.font.family = bodyStyle.fontFamily;
   Chart.defaults.color = bodyStyle.color; // follows the page, light or dark
@@ -42,9 +44,21 @@
       backgroundColor: palette[i % palette.length],
       borderColor: palette[i % palette.length],
       borderWidth: spec.type === "line" ? 2 : 0,
-      pointRadius: spec.type === "line" ? 2 : 0,
+      // Lines that coincide stay distinguishable: each has its own dash and point shape.
+      borderDash: spec.type === "line" ? dashes[i % dashes.length] : [],
+      pointStyle: points[i % points.length],
+      pointRadius: spec.type === "line" ? 3 : 0,
       tension: 0.2,
     }));
+    // The period still under way is drawn faded (bars) or dashed (lines), as its label says.
+    if (spec.incomplete) {
+      const last = spec.labels.length - 1;
+      for (const dataset of datasets) {
+        const colour = dataset.backgroundColor;
+        dataset.backgroundColor = spec.labels.map((_, i) => (i === last ? colour + "66" : colour));
+        dataset.segment = { borderDash: (ctx) => (ctx.p1DataIndex === last ? [4, 4] : undefined) };
+      }
+    }
     const categoryAxis = {
       stacked: spec.stacked,
       ticks: {
