@@ -323,3 +323,17 @@ def test_monthly_snapshots_are_published_once_and_never_change(client, settings)
     assert hashlib.sha256(first.content).hexdigest() == snapshot.sha256  # what was served
     assert client.get("/api/feedback/snapshots/2026-13.json").status_code == 404
     assert client.get("/api/feedback/snapshots/2026-09.json").status_code == 404
+
+
+def test_hostile_query_values_get_a_clear_answer_not_a_500(client):
+    assert client.get("/feedback/?period=%00&window=%00").status_code == 200  # defaults
+    for url in [
+        "/api/feedback/charts/active.json?period=%00",
+        "/api/feedback/charts/b-os.csv?window=1e9",
+        "/api/feedback/trends/os.json?window=%00",
+        "/api/feedback/summary?window=%FF",
+    ]:
+        response = client.get(url)
+        assert response.status_code == 400, url
+        assert "error" in response.json()
+    assert client.get("/api/feedback/snapshots/0000-00.json").status_code == 404
