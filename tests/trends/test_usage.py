@@ -8,6 +8,7 @@ import json
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
@@ -337,3 +338,13 @@ def test_hostile_query_values_get_a_clear_answer_not_a_500(client):
         assert response.status_code == 400, url
         assert "error" in response.json()
     assert client.get("/api/feedback/snapshots/0000-00.json").status_code == 404
+
+
+def test_the_rebuild_command_counts_everything_again_and_publishes_months(settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    ReportFactory(received_at=at(date(2026, 3, 4)))
+    out = io.StringIO()
+    call_command("rebuild_usage_rollups", stdout=out, stderr=io.StringIO())
+    assert Rollup.objects.filter(period="month", dimension="servers").get().servers == 1
+    assert "monthly snapshots published" in out.getvalue()
+    assert Snapshot.objects.get().month == date(2026, 3, 1)
