@@ -69,8 +69,9 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         try:
             with transaction.atomic():  # a savepoint: one statement for the whole batch
                 _write_reports(parsed)
-        except DatabaseError:
-            # Something the parser let through was refused: find it by storing one at a time.
+        except Exception:
+            # Something the parser let through was refused (or hit a bug): find the report
+            # by storing one at a time, so that the rest of the batch is stored anyway.
             for raw, report in parsed:
                 try:
                     with transaction.atomic():
@@ -78,6 +79,9 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
                 except DatabaseError as error:
                     logger.warning("feedback report %s refused by the database", raw.pk)
                     _reject(raw, f"the database refused it: {error}")
+                except Exception as error:  # a bug must not wedge the sweep either
+                    logger.exception("feedback report %s could not be stored", raw.pk)
+                    _reject(raw, f"processing failed: {error!r}")
         for raw in raws:
             if raw.status == RawReport.Status.PENDING:
                 raw.status = RawReport.Status.PROCESSED

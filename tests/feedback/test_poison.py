@@ -134,3 +134,20 @@ def test_everything_acknowledged_is_processed_never_stuck(client, number, change
     else:
         assert response.content.startswith(b"Not a feedback report: ")
         assert RawReport.objects.count() == 0
+
+
+def test_a_bug_on_one_report_does_not_wedge_the_batch(monkeypatch):
+    real_row = services.report_row
+
+    def failing_row(report, **kwargs):
+        if report.cpu_count == 13:
+            raise ValueError("a processing bug")
+        return real_row(report, **kwargs)
+
+    monkeypatch.setattr(services, "report_row", failing_row)
+    raws = store([full_report(1), with_row(full_report(2), "Cpu_count", "13"), full_report(3)])
+    assert services.process_all_pending().processed == 2
+    odd_one = RawReport.objects.get(pk=raws[1].pk)
+    assert odd_one.status == RawReport.Status.REJECTED
+    assert "processing failed: ValueError('a processing bug')" in odd_one.rejection_reason
+    assert not RawReport.objects.pending().exists()
