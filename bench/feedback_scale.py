@@ -95,7 +95,7 @@ def process_pending_in_parallel(workers, total, bar):
         process.start()
     while any(process.is_alive() for process in processes):
         time.sleep(2)
-        bar.update(total - RawReport.objects.filter(status="pending").count() - bar.n)
+        bar.update(total - RawReport.objects.pending().count() - bar.n)
     bar.update(total - bar.n)
     if any(process.exitcode for process in processes):
         raise SystemExit("a processing worker failed")
@@ -215,6 +215,11 @@ def main():
         periods = update_rollups()
         rollup_seconds = time.perf_counter() - started
         cold, warm, queries = measure_dashboard()
+        print(
+            f"{size} reports: {periods} periods in {rollup_seconds:.1f} s, dashboard cold "
+            f"{cold:.1f} ms, warm {warm:.1f} ms, {queries} queries",
+            flush=True,
+        )
         results.append(
             (
                 size,

@@ -30,7 +30,11 @@ FIXTURE = ROOT / "feedback" / "demo_data" / "full-10.11-debian12.http"
 DB_NAME = "portal_bench_feedback"
 DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 PORT = 18150
-REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def set_port(port: int):
+    global PORT
+    PORT = port
 
 
 def psql(sql, db="postgres"):
@@ -91,7 +95,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--port", type=int, default=PORT, help="for gunicorn (default %(default)s)")
+    parser.add_argument("--redis-db", type=int, default=15, help="scratch Redis database")
     args = parser.parse_args()
+    set_port(args.port)
     if shutil.which("wrk") is None:
         raise SystemExit("bench/ingest.py needs wrk: apt-get install wrk")
 
@@ -108,7 +115,7 @@ def main():
         "DATABASE_URL": DB_URL,
         # As in production: Redis counts the rate limit and carries the processing tasks
         # (no worker runs, so they wait in a scratch database that is flushed after).
-        "REDIS_URL": REDIS_URL,
+        "REDIS_URL": f"redis://127.0.0.1:6379/{args.redis_db}",
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CONN_MAX_AGE": "60",
         "FEEDBACK_RATE_LIMIT": "10000000/m",
@@ -154,7 +161,9 @@ def main():
             print(f"{connections:>5}  {label:36} {f['rps']:>9.0f} {f['p99_ms']:>8.1f} "
                   f"{f['rps'] / bare:>6.2f} {stored:>14}")  # fmt: skip
     os.unlink(body_file)
-    subprocess.run(["redis-cli", "-n", "15", "flushdb"], check=True, capture_output=True)
+    subprocess.run(
+        ["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True, capture_output=True
+    )
 
 
 if __name__ == "__main__":

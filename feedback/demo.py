@@ -4,7 +4,7 @@ stored and processed through the same service the endpoint uses."""
 import hashlib
 from pathlib import Path
 
-from feedback import services
+from feedback import services, tasks
 from feedback.models import RawReport
 
 DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
@@ -25,7 +25,7 @@ def load(log):
         digest = hashlib.sha256(data).hexdigest()
         if RawReport.objects.filter(sha256=digest).exists():
             continue
-        services.accept_report(data, path="/rest/v1/post")
+        services.accept_report(data, path="/rest/v1/post", handover=tasks.enqueue_processing)
         stored += 1
     result = services.process_all_pending()
     log(f"feedback: {stored} captured reports stored, {result.processed} processed")

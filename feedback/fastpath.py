@@ -11,9 +11,12 @@ answer and error stays the view's.
 import io
 import re
 
-from django.conf import settings
 from django.core.handlers.wsgi import WSGIRequest
 from django.db import close_old_connections
+
+from feedback import views
+from feedback.limits import BodySizeError, checked_body_size
+from feedback.ratelimit import too_many_reports
 
 PATHS = {"/rest/v1/post", "/feedback_plugin/post"}
 BOUNDARY = re.compile(r'^multipart/form-data;\s*boundary="?([^";]+)"?\s*$', re.I)
@@ -53,19 +56,14 @@ class FeedbackFastPath:
         if environ.get("REQUEST_METHOD") != "POST" or environ.get("PATH_INFO") not in PATHS:
             return self.application(environ, start_response)
         try:
-            length = int(environ.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            return self.application(environ, start_response)
-        if not 0 < length <= getattr(settings, "FEEDBACK_MAX_BODY_BYTES", 1024 * 1024):
+            length = checked_body_size(environ.get("CONTENT_LENGTH"))
+        except BodySizeError:  # Django's view gives the answer
             return self.application(environ, start_response)
         body = environ["wsgi.input"].read(length)
         environ["wsgi.input"] = io.BytesIO(body)
         data = plugin_report(environ.get("CONTENT_TYPE", ""), body)
         if data is None:
             return self.application(environ, start_response)
-
-        from feedback import views
-        from feedback.ratelimit import too_many_reports
 
         request = WSGIRequest(environ)
         try:

@@ -1,5 +1,9 @@
 """Durable storage of incoming reports, with group commit.
 
+This is the storage gateway: it knows the database, not Celery. Callers pass a
+``handover(ids)`` callable that hands committed reports to processing (the service
+layer passes ``feedback.tasks.enqueue_processing``).
+
 ``store_reports`` inserts a list of raw reports in one transaction. Under
 PostgreSQL the endpoint does not call it per request: each web process runs one
 ``GroupCommitter`` thread that takes every report waiting at that moment, inserts
@@ -15,6 +19,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -24,6 +29,8 @@ from django.utils import timezone
 from feedback.models import RawReport
 
 logger = logging.getLogger(__name__)
+
+Handover = Callable[[list[int]], None]
 
 
 class StorageUnavailable(Exception):
@@ -42,10 +49,8 @@ def build_raw_report(data: bytes, *, path: str, is_test: bool, country: str = ""
     )
 
 
-def store_reports(reports: list[RawReport], *, enqueue: bool = True) -> list[RawReport]:
-    """Insert reports in one transaction and enqueue their processing after commit."""
-    from feedback.tasks import process_raw_reports
-
+def store_reports(reports: list[RawReport], *, handover: Handover | None = None) -> list[RawReport]:
+    """Insert reports in one transaction; ``handover(ids)`` runs once they are committed."""
     with transaction.atomic():
         digests = {report.sha256 for report in reports}
         # One indexed EXISTS per distinct digest: constant cost however often a report was resent.
@@ -55,8 +60,8 @@ def store_reports(reports: list[RawReport], *, enqueue: bool = True) -> list[Raw
             seen.add(report.sha256)
         RawReport.objects.bulk_create(reports)
         ids = [report.pk for report in reports]
-        if enqueue:
-            transaction.on_commit(lambda: _enqueue_processing(process_raw_reports, ids))
+        if handover is not None:
+            transaction.on_commit(lambda: handover(ids))
     return reports
 
 
@@ -98,13 +103,6 @@ def store_reports_in_one_statement(reports: list[RawReport]) -> list[RawReport]:
     return reports
 
 
-def _enqueue_processing(task, ids):
-    try:
-        task.delay(ids)
-    except Exception:  # the broker is down: the beat sweep processes pending reports later
-        logger.warning("could not enqueue processing of %d reports; left pending", len(ids))
-
-
 @dataclass
 class _Pending:
     report: RawReport | None  # None asks the thread to hand over and release its connection
@@ -125,6 +123,7 @@ class GroupCommitter:
         self.max_batch = max_batch
         self.enqueue_every = enqueue_every
         self._unenqueued_ids: list[int] = []
+        self._handover: Handover | None = None
         self._enqueued_at = 0.0
         self._queue: queue.SimpleQueue[_Pending] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -132,7 +131,8 @@ class GroupCommitter:
         self.commits = 0
         self.reports = 0
 
-    def submit(self, report: RawReport, timeout: float) -> RawReport:
+    def submit(self, report: RawReport, timeout: float, handover: Handover) -> RawReport:
+        self._handover = handover
         self._ensure_running()
         pending = _Pending(report)
         self._queue.put(pending)
@@ -196,12 +196,10 @@ class GroupCommitter:
         Enqueueing per batch cost more CPU than the batch's INSERT. Reports committed but
         not yet enqueued when a process dies are durable; the beat sweep processes them.
         """
-        from feedback.tasks import process_raw_reports
-
         ids, self._unenqueued_ids = self._unenqueued_ids, []
         self._enqueued_at = time.monotonic()
-        if ids:
-            _enqueue_processing(process_raw_reports, ids)
+        if ids and self._handover is not None:
+            self._handover(ids)
 
     def _commit(self, batch: list[_Pending]):
         try:
@@ -209,7 +207,7 @@ class GroupCommitter:
             if connection.vendor == "postgresql" and connection.get_autocommit():
                 store_reports_in_one_statement(reports)
             else:
-                store_reports(reports, enqueue=False)
+                store_reports(reports)
             self._unenqueued_ids.extend(report.pk for report in reports)
             self.commits += 1
             self.reports += len(batch)
@@ -228,18 +226,18 @@ _committer = GroupCommitter()
 
 
 def group_commit_enabled() -> bool:
-    setting = str(getattr(settings, "FEEDBACK_GROUP_COMMIT", "auto")).lower()
+    setting = str(settings.FEEDBACK_GROUP_COMMIT).lower()
     if setting == "auto":
         return connection.vendor == "postgresql" and not settings.CELERY_TASK_ALWAYS_EAGER
     return setting in {"true", "1", "yes", "on"}
 
 
-def store_report(report: RawReport) -> RawReport:
+def store_report(report: RawReport, *, handover: Handover) -> RawReport:
     """Store one report durably; returns once it is committed."""
     if group_commit_enabled():
-        return _committer.submit(report, timeout=getattr(settings, "FEEDBACK_COMMIT_TIMEOUT", 15))
+        return _committer.submit(report, settings.FEEDBACK_COMMIT_TIMEOUT, handover)
     try:
-        store_reports([report])
+        store_reports([report], handover=handover)
     except Exception as error:
         raise StorageUnavailable(str(error)) from error
     return report

@@ -20,6 +20,19 @@ class ReportJSONField(models.JSONField):
         return "%s"
 
 
+class RawReportQuerySet(models.QuerySet):
+    def pending(self):
+        """Stored but not yet processed (the partial index feedback_raw_pending covers it)."""
+        return self.filter(status=RawReport.Status.PENDING)
+
+    def done(self):
+        """Processed or rejected: what retention may prune."""
+        return self.exclude(status=RawReport.Status.PENDING)
+
+    def rejected(self):
+        return self.filter(status=RawReport.Status.REJECTED)
+
+
 class RawReport(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -37,6 +50,8 @@ class RawReport(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     rejection_reason = models.TextField(blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RawReportQuerySet.as_manager()
 
     class Meta:
         indexes = [

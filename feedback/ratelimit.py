@@ -50,7 +50,7 @@ def _redis(url: str) -> redis.Redis:
 
 def too_many_reports(request) -> bool:
     """Count this post against its address; True when the address is over the limit."""
-    rate = getattr(settings, "FEEDBACK_RATE_LIMIT", "300/m")
+    rate = settings.FEEDBACK_RATE_LIMIT
     if not settings.REDIS_URL:
         return is_ratelimited(request, group="feedback-post", key=lambda group, request: (
             address_key(client_address(request))), rate=rate, increment=True)  # fmt: skip

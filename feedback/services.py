@@ -5,17 +5,14 @@ import logging
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Q
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from feedback.ingest import build_raw_report, store_report
+from feedback.ingest import Handover, build_raw_report, store_report
 from feedback.models import RawReport, Report, Server
-from feedback.parser import ParsedReport, ReportError, parse_report, server_uid_of
+from feedback.parser import ParsedReport, ReportError, parse_report
 
 logger = logging.getLogger(__name__)
-
-TEST_USER_INFO = "mysql-test"
 
 
 @dataclass
@@ -28,72 +25,93 @@ class ProcessingResult:
         return self.processed + self.rejected
 
 
-def accept_report(data: bytes, *, path: str, country: str = "") -> RawReport:
-    """Check the shape of a report and store it durably.
+def accept_report(data: bytes, *, path: str, handover: Handover, country: str = "") -> RawReport:
+    """Validate a report with the same parser processing uses, then store it durably.
 
-    Raises ReportError (nothing stored) for a body that is not a report, and
+    Raises ReportError (nothing stored) for a body processing would reject, and
     feedback.ingest.StorageUnavailable when the database cannot commit it.
+    ``handover(ids)`` gets the ids once committed (the caller's way to enqueue processing).
     """
-    server_uid_of(data)  # cheap shape check before anything is written
-    is_test = _user_info(data) == TEST_USER_INFO
-    return store_report(build_raw_report(data, path=path, is_test=is_test, country=country))
-
-
-def _user_info(data: bytes) -> str:
-    marker = b"FEEDBACK_USER_INFO\t"
-    start = data.find(marker)
-    if start < 0:
-        return ""
-    end = data.find(b"\n", start)
-    return data[start + len(marker) : end if end >= 0 else None].decode("utf-8", "replace").strip()
+    report = parse_report(data)
+    raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
+    return store_report(raw, handover=handover)
 
 
 def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
     """Parse pending raw reports into Report rows, one batch in one transaction.
 
     Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED, so any number of
-    workers may run this at once; a report is processed exactly once.
+    workers may run this at once; a report is processed exactly once. Every claimed
+    report leaves the pending state in this pass: a report the parser or the database
+    refuses is rejected with the reason (its bytes kept) and the rest of the batch is
+    stored, so the sweep can never pick the same failing rows again.
     """
     result = ProcessingResult()
     with transaction.atomic():
-        pending = RawReport.objects.filter(status=RawReport.Status.PENDING)
+        pending = RawReport.objects.pending()
         if ids is not None:
             pending = pending.filter(pk__in=ids)
         raws = list(
             pending.select_for_update(skip_locked=True)
             .order_by("id")
-            .only("id", "received_at", "body_gz", "is_test")[:batch_size]
+            .only("id", "received_at", "body_gz", "is_test", "status")[:batch_size]
         )
         if not raws:
             return result
         parsed: list[tuple[RawReport, ParsedReport]] = []
         now = timezone.now()
         for raw in raws:
+            raw.processed_at = now
             try:
                 parsed.append((raw, parse_report(gzip.decompress(bytes(raw.body_gz)))))
+            except (ReportError, OSError, EOFError) as error:
+                _reject(raw, str(error))
+        try:
+            with transaction.atomic():  # a savepoint: one statement for the whole batch
+                _write_reports(parsed)
+        except Exception:
+            # Something the parser let through was refused (or hit a bug): find the report
+            # by storing one at a time, so that the rest of the batch is stored anyway.
+            for raw, report in parsed:
+                try:
+                    with transaction.atomic():
+                        _write_reports([(raw, report)])
+                except DatabaseError as error:
+                    logger.warning("feedback report %s refused by the database", raw.pk)
+                    _reject(raw, f"the database refused it: {error}")
+                except Exception as error:  # a bug must not wedge the sweep either
+                    logger.exception("feedback report %s could not be stored", raw.pk)
+                    _reject(raw, f"processing failed: {error!r}")
+        for raw in raws:
+            if raw.status == RawReport.Status.PENDING:
                 raw.status = RawReport.Status.PROCESSED
                 raw.rejection_reason = ""
                 result.processed += 1
-            except (ReportError, OSError, EOFError) as error:
-                raw.status = RawReport.Status.REJECTED
-                raw.rejection_reason = str(error)[:500]
+            else:
                 result.rejected += 1
-            raw.processed_at = now
-        servers = _upsert_servers(parsed)
-        Report.objects.bulk_create(
-            [
-                report_row(
-                    report,
-                    server=servers[report.server_uid],
-                    received_at=raw.received_at,
-                    is_test=raw.is_test,
-                    raw=raw,
-                )
-                for raw, report in parsed
-            ]
-        )
         RawReport.objects.bulk_update(raws, ["status", "rejection_reason", "processed_at"])
     return result
+
+
+def _reject(raw: RawReport, reason: str):
+    raw.status = RawReport.Status.REJECTED
+    raw.rejection_reason = reason.replace("\x00", "")[:500]
+
+
+def _write_reports(parsed: list[tuple[RawReport, ParsedReport]]):
+    servers = _upsert_servers(parsed)
+    Report.objects.bulk_create(
+        [
+            report_row(
+                report,
+                server=servers[report.server_uid],
+                received_at=raw.received_at,
+                is_test=raw.is_test,
+                raw=raw,
+            )
+            for raw, report in parsed
+        ]
+    )
 
 
 def process_all_pending(batch_size: int = 500, progress=None) -> ProcessingResult:
@@ -189,11 +207,9 @@ def prune_raw_reports(older_than_days: int | None = None, batch_size: int = 5000
     The parsed Report rows stay (their ``raw`` link becomes empty); pending reports are
     never pruned, so nothing unprocessed is lost.
     """
-    days = older_than_days or getattr(settings, "FEEDBACK_RAW_RETENTION_DAYS", 90)
+    days = older_than_days or settings.FEEDBACK_RAW_RETENTION_DAYS
     cutoff = timezone.now() - timezone.timedelta(days=days)
-    old = RawReport.objects.filter(received_at__lt=cutoff).filter(
-        ~Q(status=RawReport.Status.PENDING)
-    )
+    old = RawReport.objects.done().filter(received_at__lt=cutoff)
     deleted = 0
     while True:
         ids = list(old.values_list("pk", flat=True)[:batch_size])

@@ -1,60 +1,85 @@
-"""The public summary of accepted reports (GET /api/feedback/summary)."""
+"""The public summary of accepted reports (GET /api/feedback/summary).
 
-from datetime import timedelta
+Without a window it counts every accepted report (or those of the last ``days``),
+with breakdowns over each server's latest processed full report. With a rolling
+window (``30d``, ``90d``, ``365d``) it counts the complete days of the window, as the
+dashboard's window rollups do.
+"""
 
-from django.conf import settings
+from collections import defaultdict
+from datetime import UTC, datetime, timedelta
+
 from django.core.cache import cache
-from django.db.models import Count, Max, Min, Q
+from django.db.models import Count, Max, Min
 from django.utils import timezone
 
+from feedback.anonymity import merge_small_buckets, minimum_servers
+from feedback.dimensions import (
+    MANY_VALUES,
+    ONE_VALUE,
+    REPORT_FIELDS,
+    WINDOWS,
+    value_order,
+    values_of,
+)
 from feedback.models import RawReport, Report
 
-OTHER = "other"
+# The summary's names for dimensions: "version" has always meant the major.minor series.
+SUMMARY_NAMES = {"series": "version", "version": "release"}
 
 
-def merge_small_buckets(counts: dict[str, int], minimum: int) -> dict[str, int]:
-    """Buckets with fewer than ``minimum`` servers are merged into "other" (anonymity)."""
-    merged: dict[str, int] = {}
-    other = 0
-    for value, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        if count < minimum or value in ("", OTHER):
-            other += count
-        else:
-            merged[value] = count
-    if other:
-        merged[OTHER] = other
-    return merged
+def summary_name(dimension: str) -> str:
+    return SUMMARY_NAMES.get(dimension, dimension)
 
 
-def latest_full_reports(since=None):
+def latest_full_reports(since=None, until=None):
     """Each server's most recent processed full report (not test traffic)."""
     full = Report.objects.filter(kind=Report.Kind.FULL, is_test=False)
     if since:
         full = full.filter(received_at__gte=since)
+    if until:
+        full = full.filter(received_at__lt=until)
     latest_ids = full.values("server").annotate(latest=Max("id")).values("latest")
     return Report.objects.filter(pk__in=latest_ids)
 
 
-def _breakdown(reports, field):
-    rows = reports.values(field).annotate(servers=Count("server", distinct=True))
-    return {str(row[field] or ""): row["servers"] for row in rows}
+def count_dimensions(reports) -> dict[str, dict[str, int]]:
+    """Servers per value of every dimension, one report per server."""
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for row in reports.values(*REPORT_FIELDS).iterator(chunk_size=2000):
+        for dimension, values in values_of(row).items():
+            for value in values:
+                counts[dimension][value] += 1
+    return counts
 
 
-def build_summary(days: int | None = None) -> dict:
-    minimum = getattr(settings, "FEEDBACK_MIN_BUCKET_SERVERS", 5)
-    since = timezone.now() - timedelta(days=days) if days else None
+def publish(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
+    return {
+        summary_name(dimension): merge_small_buckets(
+            dict(counts.get(dimension, {})), order=value_order(dimension)
+        )
+        for dimension in [*ONE_VALUE, *MANY_VALUES]
+    }
+
+
+def build_summary(days: int | None = None, window: str | None = None) -> dict:
+    now = timezone.now()
+    since = until = None
+    if window:
+        today = timezone.localdate()
+        until = datetime.combine(today, datetime.min.time(), tzinfo=UTC)
+        since = until - timedelta(days=WINDOWS[window])
+    elif days:
+        since = now - timedelta(days=days)
     raws = RawReport.objects.filter(is_test=False)
     reports = Report.objects.filter(is_test=False)
     if since:
         raws = raws.filter(received_at__gte=since)
         reports = reports.filter(received_at__gte=since)
+    if until:
+        raws = raws.filter(received_at__lt=until)
+        reports = reports.filter(received_at__lt=until)
     bounds = raws.aggregate(first=Min("received_at"), last=Max("received_at"), total=Count("id"))
-    full = latest_full_reports(since)
-    versions = {}
-    for row in full.values("version_major", "version_minor").annotate(n=Count("server")):
-        if row["version_major"] is not None:
-            key = f"{row['version_major']}.{row['version_minor']}"
-            versions[key] = versions.get(key, 0) + row["n"]
     return {
         "reports": bounds["total"],
         "servers": reports.aggregate(n=Count("server", distinct=True))["n"],
@@ -62,29 +87,30 @@ def build_summary(days: int | None = None) -> dict:
             "from": bounds["first"].isoformat() if bounds["first"] else None,
             "to": bounds["last"].isoformat() if bounds["last"] else None,
             "days": days,
+            "window": window,
+            "window_from": since.date().isoformat() if window else None,
+            "window_to": (until - timedelta(days=1)).date().isoformat() if window else None,
         },
-        "pending": RawReport.objects.filter(status=RawReport.Status.PENDING).count(),
-        "rejected": raws.filter(status=RawReport.Status.REJECTED).count(),
-        "min_bucket_servers": minimum,
-        "breakdowns": {
-            "version": merge_small_buckets(versions, minimum),
-            "os": merge_small_buckets(_breakdown(full, "os"), minimum),
-            "architecture": merge_small_buckets(_breakdown(full, "architecture"), minimum),
-            "distribution": merge_small_buckets(_breakdown(full, "distribution"), minimum),
-            "thread_handling": merge_small_buckets(_breakdown(full, "thread_handling"), minimum),
-        },
+        "window": window,
+        "pending": RawReport.objects.pending().count(),
+        "rejected": raws.rejected().count(),
+        "min_bucket_servers": minimum_servers(),
+        "breakdowns": publish(count_dimensions(latest_full_reports(since, until))),
     }
 
 
-def cached_summary(days: int | None = None) -> dict:
-    """The summary, cached until a report arrives or is processed."""
+def cached_summary(days: int | None = None, window: str | None = None) -> dict:
+    """The summary, cached until a report arrives or is processed (or the day changes)."""
     marks = RawReport.objects.aggregate(raw=Max("id"), done=Max("processed_at"))
     marks.update(Report.objects.aggregate(parsed=Max("id")))
-    marks["rejected"] = RawReport.objects.filter(~Q(status=RawReport.Status.PENDING)).count()
+    marks["rejected"] = RawReport.objects.done().count()
     stamp = marks["done"].timestamp() if marks["done"] else 0
-    key = f"feedback-summary:{days}:{marks['raw']}:{marks['parsed']}:{stamp}:{marks['rejected']}"
+    key = (
+        f"feedback-summary:{days}:{window}:{timezone.localdate()}:{marks['raw']}:"
+        f"{marks['parsed']}:{stamp}:{marks['rejected']}"
+    )
     summary = cache.get(key)
     if summary is None:
-        summary = build_summary(days)
+        summary = build_summary(days, window)
         cache.set(key, summary, timeout=3600)
     return summary

@@ -2,17 +2,20 @@
 
 import logging
 
-from django.conf import settings
-from django.http import HttpResponse
+from django.http import HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
-from feedback import services
+from feedback import services, tasks
+from feedback.dimensions import WINDOWS
 from feedback.ingest import StorageUnavailable
+from feedback.limits import BodySizeError, checked_body_size
 from feedback.parser import ReportError
 from feedback.ratelimit import too_many_reports
+from feedback.summary import cached_summary
 
 logger = logging.getLogger(__name__)
 
@@ -31,15 +34,10 @@ def receive_report(request):
     if request.method != "POST":
         return _text("Only POST is accepted here.", 405, Allow="POST")
 
-    limit = getattr(settings, "FEEDBACK_MAX_BODY_BYTES", 1024 * 1024)
     try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return _text("Content-Length is not a number.", 400)
-    if length > limit:
-        return _text(f"The report is larger than the limit of {limit} bytes.", 413)
-    if length == 0:
-        return _text("The request has no body.", 400)
+        checked_body_size(request.META.get("CONTENT_LENGTH"))
+    except BodySizeError as error:
+        return _text(str(error), error.status)
 
     if too_many_reports(request):
         return TOO_MANY()
@@ -62,7 +60,7 @@ def TOO_MANY():
 def store(request, data: bytes) -> HttpResponse:
     """Store a report's bytes durably and answer as the plugin expects."""
     try:
-        services.accept_report(data, path=request.path)
+        services.accept_report(data, path=request.path, handover=tasks.enqueue_processing)
     except ReportError as error:
         return _text(f"Not a feedback report: {error}.", 400)
     except StorageUnavailable:
@@ -77,15 +75,16 @@ def store(request, data: bytes) -> HttpResponse:
     responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
 )
 def summary(request):
-    """GET /api/feedback/summary[?days=N]: accepted reports, servers and breakdowns (JSON)."""
-    from django.http import JsonResponse
-    from django.utils.cache import patch_cache_control
-
-    from feedback.summary import cached_summary
-
+    """GET /api/feedback/summary[?days=N | ?window=30d|90d|365d]: reports, servers and
+    breakdowns (JSON)."""
     days = request.GET.get("days")
+    window = request.GET.get("window") or None
     if days is not None and not (days.isdigit() and 0 < int(days) <= 3650):
         return JsonResponse({"error": "days must be a whole number from 1 to 3650"}, status=400)
-    response = JsonResponse(cached_summary(int(days) if days else None))
+    if window is not None and window not in WINDOWS:
+        return JsonResponse({"error": "window must be one of 30d, 90d, 365d"}, status=400)
+    if days and window:
+        return JsonResponse({"error": "give days or window, not both"}, status=400)
+    response = JsonResponse(cached_summary(int(days) if days else None, window))
     patch_cache_control(response, public=True, max_age=60)
     return response

@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from feedback.trends.models import Rollup
+from feedback.trends.models import Rollup, Snapshot
 
 
 @admin.register(Rollup)
@@ -14,4 +14,21 @@ class RollupAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Snapshot)
+class SnapshotAdmin(admin.ModelAdmin):
+    """Published snapshots never change: readable here, not editable or deletable."""
+
+    list_display = ["month", "published_at", "sha256"]
+    date_hierarchy = "month"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
         return False

@@ -1,196 +1,354 @@
-"""What the dashboard and the trend API publish, read from the rollups only.
+"""What the dashboard, the trend API, the downloads and the snapshots publish, read from
+the rollups only (a fixed number of queries, whatever the number of reports).
 
-Every public figure passes through ``merge_small``: a bucket with fewer than
-FEEDBACK_MIN_BUCKET_SERVERS servers is folded into "other".
+Every public figure passes through ``feedback.anonymity``: a bucket with fewer than
+FEEDBACK_MIN_BUCKET_SERVERS servers is folded into "other" (or not shown on its own).
+Figures default to the last complete period; the current one is shown, marked
+incomplete, only at the end of the charts over time.
 """
 
-from datetime import date
+from collections import defaultdict
+from datetime import date, timedelta
 
-from django.conf import settings
 from django.core.cache import cache
+from django.utils import timezone
 
+from feedback.anonymity import OTHER, merge_small_buckets, minimum_servers, publishable
+from feedback.dimensions import (
+    DIMENSIONS,
+    MANY_VALUES,
+    ONE_VALUE,
+    PAIR_SEPARATOR,
+    value_order,
+    version_key,
+)
 from feedback.trends.models import Rollup
-from feedback.trends.rollups import DIMENSIONS, PERIODS
+from feedback.trends.periods import (
+    ADOPTION_WINDOW,
+    PERIODS,
+    WINDOWS,
+    is_complete,
+    last_complete_day,
+    period_begin,
+)
+from feedback.trends.versioning import cache_version
+from releases.models import Release, Series
 
-OTHER = "other"
-CACHE_VERSION_KEY = "trends:version"
 DEFAULT_SPANS = {"day": 60, "week": 26, "month": 24}
+REACH_THRESHOLDS = (5, 10, 50, 100)
+ADOPTION_SAMPLES = 26  # weekly points of the release adoption chart
+RELEASES_SHOWN = 12
+LAG_DISTRIBUTIONS = 6
+PAIR_DIMENSIONS = ["distribution_series", "distribution_version"]
 
 
-def minimum_servers() -> int:
-    return getattr(settings, "FEEDBACK_MIN_BUCKET_SERVERS", 5)
+def merged(counts: dict[str, int], dimension: str) -> dict[str, int]:
+    return merge_small_buckets(counts, order=value_order(dimension))
 
 
-def bump_cache_version():
-    try:
-        cache.incr(CACHE_VERSION_KEY)
-    except ValueError:
-        cache.set(CACHE_VERSION_KEY, 1, timeout=None)
-
-
-def cache_version() -> int:
-    return cache.get_or_set(CACHE_VERSION_KEY, 1, timeout=None)
-
-
-def merge_small(counts: dict[str, int], minimum: int | None = None) -> dict[str, int]:
-    minimum = minimum_servers() if minimum is None else minimum
-    merged, other = {}, 0
-    for value, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
-        if count < minimum or value == OTHER:
-            other += count
-        else:
-            merged[value] = count
-    if other:
-        merged[OTHER] = other
-    return merged
-
-
-def load_rows(period: str, span: int):
-    """One query: every rollup row of the last ``span`` periods."""
+def load_rows(period: str, span: int, today: date):
+    """One query for the period starts, one for every rollup row of the last ``span``."""
     starts = list(
-        Rollup.objects.filter(period=period, dimension="servers")
+        Rollup.objects.filter(period=period, dimension="servers", period_start__lte=today)
         .order_by("-period_start")
         .values_list("period_start", flat=True)[:span]
     )
     if not starts:
         return [], {}
-    rows = Rollup.objects.filter(period=period, period_start__gte=min(starts)).values_list(
-        "period_start", "dimension", "value", "servers"
-    )
+    rows = Rollup.objects.filter(
+        period=period, period_start__gte=min(starts), period_start__lte=today
+    ).values_list("period_start", "dimension", "value", "servers")
     table: dict[str, dict[date, dict[str, int]]] = {}
     for start, dimension, value, servers in rows:
         table.setdefault(dimension, {}).setdefault(start, {})[value] = servers
     return sorted(starts), table
 
 
+def load_window(window: str) -> tuple[date | None, dict[str, dict[str, int]]]:
+    """The latest rolling window's counts: (its last day, {dimension: {value: servers}})."""
+    rows = list(
+        Rollup.objects.filter(period=window).values_list(
+            "period_start", "dimension", "value", "servers"
+        )
+    )
+    if not rows:
+        return None, {}
+    end = max(row[0] for row in rows)
+    counts: dict[str, dict[str, int]] = {}
+    for start, dimension, value, servers in rows:
+        if start == end:
+            counts.setdefault(dimension, {})[value] = servers
+    return end, counts
+
+
 def time_series(starts, table, dimension, top=8):
     """Per period, the merged counts; the ``top`` largest values by total, the rest "other"."""
-    per_period = {start: merge_small(table.get(dimension, {}).get(start, {})) for start in starts}
-    totals: dict[str, int] = {}
+    per_period = {
+        start: merged(table.get(dimension, {}).get(start, {}), dimension) for start in starts
+    }
+    totals: dict[str, int] = defaultdict(int)
     for counts in per_period.values():
         for value, count in counts.items():
             if value != OTHER:
-                totals[value] = totals.get(value, 0) + count
+                totals[value] += count
     keep = [v for v, _ in sorted(totals.items(), key=lambda item: -item[1])[:top]]
-    series = {value: [] for value in keep}
-    series[OTHER] = []
-    for start in starts:
-        counts = per_period[start]
-        for value in keep:
-            series[value].append(counts.get(value, 0))
-        series[OTHER].append(sum(c for v, c in counts.items() if v not in keep))
+    order = value_order(dimension)
+    if order:
+        keep.sort(key=order)
+    series = {value: [per_period[start].get(value, 0) for start in starts] for value in keep}
+    series[OTHER] = [
+        sum(c for v, c in per_period[start].items() if v not in keep) for start in starts
+    ]
     if not any(series[OTHER]):
         del series[OTHER]
     return series
 
 
-def latest_breakdown(starts, table, dimension):
-    if not starts:
-        return {}
-    return merge_small(table.get(dimension, {}).get(starts[-1], {}))
+def _shares(counts: dict[str, int], total: int) -> dict[str, tuple[int, float]]:
+    return {
+        value: (count, round(100 * count / total, 1) if total else 0.0)
+        for value, count in counts.items()
+    }
 
 
-def dashboard(period: str = "month", span: int | None = None, today: date | None = None) -> dict:
+def _split_pairs(counts: dict[str, int]) -> dict[str, dict[str, int]]:
+    """{"Debian | 10.11": n} -> {"Debian": {"10.11": n}}."""
+    nested: dict[str, dict[str, int]] = defaultdict(dict)
+    for value, count in counts.items():
+        first, _, second = value.partition(PAIR_SEPARATOR)
+        nested[first][second] = count
+    return nested
+
+
+def eol_by_distribution(pair_counts: dict[str, int], eol_series: set[str]) -> list[dict]:
+    """Per distribution family: servers, servers on an end-of-life series, share."""
+    rows, other_total, other_eol = [], 0, 0
+    for family, by_series in sorted(_split_pairs(pair_counts).items()):
+        total = sum(by_series.values())
+        on_eol = sum(n for series, n in by_series.items() if series in eol_series)
+        if publishable(total):
+            rows.append({"distribution": family, "servers": total, "eol": on_eol})
+        else:
+            other_total, other_eol = other_total + total, other_eol + on_eol
+    rows.sort(key=lambda row: -row["servers"])
+    if other_total:
+        rows.append({"distribution": OTHER, "servers": other_total, "eol": other_eol})
+    for row in rows:
+        row["share"] = round(100 * row["eol"] / row["servers"], 1)
+    return rows
+
+
+def load_adoption(today: date):
+    """One query: the 7-day window counts of versions and distribution pairs, last year."""
+    rows = Rollup.objects.filter(
+        period=ADOPTION_WINDOW,
+        dimension__in=["version", "servers", *PAIR_DIMENSIONS],
+        period_start__gt=today - timedelta(days=400),
+        period_start__lte=today,
+    ).values_list("period_start", "dimension", "value", "servers")
+    table: dict[str, dict[date, dict[str, int]]] = {}
+    for day, dimension, value, servers in rows:
+        table.setdefault(dimension, {}).setdefault(day, {})[value] = servers
+    return table
+
+
+def release_adoption(releases, adoption, end: date):
+    """Servers running each release in the 7 days to each weekly sample day."""
+    days = [end - timedelta(weeks=n) for n in reversed(range(ADOPTION_SAMPLES))]
+    versions = adoption.get("version", {})
+    series = {}
+    for release in releases:
+        counts = [versions.get(day, {}).get(release.version, 0) for day in days]
+        published = [count if publishable(count) else 0 for count in counts]
+        if any(published):
+            series[release.version] = published
+    active = adoption.get("servers", {})
+    return {
+        "labels": [day.isoformat() for day in days],
+        "series": series,
+        "servers": [active.get(day, {}).get("", 0) for day in days],
+    }
+
+
+def days_to_reach(releases, adoption, thresholds=REACH_THRESHOLDS):
+    """Days from each release until N servers ran it within a 7-day window."""
+    versions = adoption.get("version", {})
+    result = []
+    for release in releases:
+        seen = sorted((day, counts.get(release.version, 0)) for day, counts in versions.items())
+        reached = {}
+        for threshold in thresholds:
+            first = next(
+                (
+                    day
+                    for day, n in seen
+                    if n >= threshold and publishable(n) and day >= release.release_date
+                ),
+                None,
+            )
+            reached[threshold] = (first - release.release_date).days if first else None
+        result.append(
+            {
+                "version": release.version,
+                "date": release.release_date.isoformat(),
+                "reached": reached,
+            }
+        )
+    return result
+
+
+def upgrade_lag(releases, adoption, families: list[str]):
+    """Days from each release until half of its series' servers on a distribution ran it
+    (or a later release of the series), counted in 7-day windows. None: not yet; "few":
+    fewer servers of that series on that distribution than the anonymity minimum."""
+    series_rows = adoption.get("distribution_series", {})
+    version_rows = adoption.get("distribution_version", {})
+    days = sorted(series_rows)
+    result = []
+    for release in releases:
+        series = release.series.version
+        key = version_key(release.version)
+        lags = {}
+        for family in families:
+            lag, enough = None, False
+            for day in days:
+                if day < release.release_date:
+                    continue
+                total = series_rows[day].get(f"{family}{PAIR_SEPARATOR}{series}", 0)
+                if not publishable(total):
+                    continue
+                enough = True
+                upgraded = sum(
+                    n
+                    for value, n in version_rows.get(day, {}).items()
+                    if value.startswith(f"{family}{PAIR_SEPARATOR}{series}.")
+                    and version_key(value.partition(PAIR_SEPARATOR)[2]) >= key
+                )
+                if 2 * upgraded >= total:
+                    lag = (day - release.release_date).days
+                    break
+            lags[family] = lag if enough else "few"
+        result.append({"version": release.version, "lags": lags})
+    return result
+
+
+def dashboard(period: str = "month", window: str | None = None, today: date | None = None):
     """Everything the dashboard shows; cached until the rollups change."""
     if period not in PERIODS:
         period = "month"
-    span = span or DEFAULT_SPANS[period]
-    key = f"trends:dashboard:{cache_version()}:{period}:{span}:{minimum_servers()}:{today}"
+    if window not in WINDOWS:
+        window = None
+    today = today or timezone.localdate()
+    key = f"trends:dashboard:{cache_version()}:{period}:{window}:{minimum_servers()}:{today}"
     data = cache.get(key)
     if data is None:
-        data = _dashboard(period, span, today or date.today())
+        data = _dashboard(period, window, today)
         cache.set(key, data, timeout=3600)
     return data
 
 
-def _dashboard(period, span, today):
-    from releases.models import Release, Series
-
-    starts, table = load_rows(period, span)
+def _dashboard(period: str, window: str | None, today: date) -> dict:
+    starts, table = load_rows(period, DEFAULT_SPANS[period], today)
+    complete = [start for start in starts if is_complete(period, start, today)]
     labels = [start.isoformat() for start in starts]
+    incomplete = bool(starts) and not is_complete(period, starts[-1], today)
+    display_labels = [*labels[:-1], f"{labels[-1]} (incomplete)"] if incomplete else labels
     active = [table.get("servers", {}).get(start, {}).get("", 0) for start in starts]
-    latest_total = active[-1] if active else 0
 
-    def adoption(dimension):
-        counts = latest_breakdown(starts, table, dimension)
-        return {value: (count, round(100 * count / latest_total, 1) if latest_total else 0)
-                for value, count in counts.items()}  # fmt: skip
+    if window:
+        window_end, counts = load_window(window)
+        selected = {
+            "kind": "window",
+            "name": window,
+            "from": period_begin(window, window_end).isoformat() if window_end else None,
+            "to": window_end.isoformat() if window_end else None,
+            "complete": True,
+        }
+    else:
+        chosen = complete[-1] if complete else (starts[-1] if starts else None)
+        counts = {d: values.get(chosen, {}) for d, values in table.items()} if chosen else {}
+        selected = {
+            "kind": "period",
+            "name": period,
+            "from": chosen.isoformat() if chosen else None,
+            "to": None,
+            "complete": chosen in complete,
+        }
+    total = counts.get("servers", {}).get("", 0)
+    selected["servers"] = total
 
     eol_series = {s.version for s in Series.objects.all() if s.is_eol(today)}
-    series_now = latest_breakdown(starts, table, "series")
+    series_now = counts.get("series", {})
     on_eol = sum(count for value, count in series_now.items() if value in eol_series)
-    releases = []
-    version_rows = table.get("version", {})
-    for release in Release.objects.published().select_related("series").by_version()[:12]:
-        counts = [version_rows.get(start, {}).get(release.version, 0) for start in starts]
-        published = [c if c >= minimum_servers() else 0 for c in counts]
-        if any(published):
-            releases.append({"version": release.version, "date": release.release_date.isoformat(),
-                             "counts": published})  # fmt: skip
+    by_distribution = eol_by_distribution(counts.get("distribution_series", {}), eol_series)
+    releases = list(
+        Release.objects.published().select_related("series").by_version()[:RELEASES_SHOWN]
+    )
+    adoption = load_adoption(today)
+    families = [row["distribution"] for row in by_distribution if row["distribution"] != OTHER]
     return {
         "period": period,
-        "span": span,
+        "window": window,
+        "windows": list(WINDOWS),
+        "selected": selected,
         "labels": labels,
+        "display_labels": display_labels,
+        "incomplete": incomplete,
         "active": active,
-        "latest": labels[-1] if labels else None,
-        "latest_total": latest_total,
+        "latest_total": total,
         "series_over_time": time_series(starts, table, "series"),
-        "breakdowns": {
-            d: latest_breakdown(starts, table, d)
-            for d in ["os", "distribution", "architecture", "cpu", "memory", "thread_handling"]
-        },
-        "features": adoption("feature"),
-        "engines": adoption("engine"),
+        "breakdowns": {d: merged(counts.get(d, {}), d) for d in ONE_VALUE},
+        "shares": {d: _shares(merged(counts.get(d, {}), d), total) for d in MANY_VALUES},
         "eol": {
-            "servers": on_eol,
-            "share": round(100 * on_eol / latest_total, 1) if latest_total else 0,
-            "series": sorted(eol_series),
+            "servers": on_eol if publishable(on_eol) else 0,
+            "share": round(100 * on_eol / total, 1) if total and publishable(on_eol) else 0,
+            "series": sorted(eol_series, key=version_key),
+            "by_distribution": by_distribution,
         },
-        "releases": releases,
-        "days_to_reach": days_to_reach(),
+        "adoption": release_adoption(releases, adoption, last_complete_day(today)),
+        "days_to_reach": days_to_reach(releases, adoption),
+        "reach_thresholds": list(REACH_THRESHOLDS),
+        "upgrade_lag": upgrade_lag(releases, adoption, families[:LAG_DISTRIBUTIONS]),
+        "lag_distributions": families[:LAG_DISTRIBUTIONS],
         "minimum": minimum_servers(),
     }
 
 
-def days_to_reach(thresholds=(5, 10, 50, 100)):
-    """For each release: days from its release date until N servers ran it on one day."""
-    from releases.models import Release
-
-    rows = Rollup.objects.filter(period="day", dimension="version").values_list(
-        "value", "period_start", "servers"
+def trend(
+    dimension: str, period: str = "month", window: str | None = None, today: date | None = None
+) -> dict:
+    """GET /api/feedback/trends/<dimension>: servers per value per period (or in a window)."""
+    today = today or timezone.localdate()
+    key = (
+        f"trends:trend:{cache_version()}:{dimension}:{period}:{window}:{minimum_servers()}:{today}"
     )
-    by_version: dict[str, list[tuple[date, int]]] = {}
-    for value, start, servers in rows:
-        by_version.setdefault(value, []).append((start, servers))
-    result = []
-    for release in Release.objects.published().by_version()[:12]:
-        days = sorted(by_version.get(release.version, []))
-        reached = {}
-        for threshold in thresholds:
-            first = next((d for d, n in days if n >= threshold and n >= minimum_servers()), None)
-            reached[threshold] = (first - release.release_date).days if first else None
-        result.append({"version": release.version, "reached": reached})
-    return result
-
-
-def trend(dimension: str, period: str = "month", span: int | None = None) -> dict:
-    """GET /api/feedback/trends/<dimension>: servers per value per period, merged."""
-    span = span or DEFAULT_SPANS.get(period, 24)
-    key = f"trends:trend:{cache_version()}:{dimension}:{period}:{span}:{minimum_servers()}"
     data = cache.get(key)
-    if data is None:
-        starts, table = load_rows(period, span)
+    if data is not None:
+        return data
+    data = {
+        "dimension": dimension,
+        "label": DIMENSIONS.get(dimension, "Active servers"),
+        "period": period,
+        "window": window,
+        "min_bucket_servers": minimum_servers(),
+    }
+    if window:
+        end, counts = load_window(window)
+        data["from"] = period_begin(window, end).isoformat() if end else None
+        data["to"] = end.isoformat() if end else None
         if dimension == "servers":
-            values = {"servers": [table.get("servers", {}).get(s, {}).get("", 0) for s in starts]}
+            data["values"] = {"servers": counts.get("servers", {}).get("", 0)}
         else:
-            values = time_series(starts, table, dimension, top=50)
-        data = {
-            "dimension": dimension,
-            "label": DIMENSIONS.get(dimension, "Active servers"),
-            "period": period,
-            "periods": [s.isoformat() for s in starts],
-            "values": values,
-            "min_bucket_servers": minimum_servers(),
-        }
-        cache.set(key, data, timeout=3600)
+            data["values"] = merged(counts.get(dimension, {}), dimension)
+    else:
+        starts, table = load_rows(period, DEFAULT_SPANS[period], today)
+        data["periods"] = [s.isoformat() for s in starts]
+        data["complete"] = [is_complete(period, s, today) for s in starts]
+        if dimension == "servers":
+            data["values"] = {
+                "servers": [table.get("servers", {}).get(s, {}).get("", 0) for s in starts]
+            }
+        else:
+            data["values"] = time_series(starts, table, dimension, top=50)
+    cache.set(key, data, timeout=3600)
     return data

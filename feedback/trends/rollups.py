@@ -1,9 +1,11 @@
-"""Incremental rollups: distinct servers per period, overall and per dimension value.
+"""Rollups: distinct servers per period or window, overall and per dimension value.
 
-A server counts in a period if it sent any report in it (test traffic excluded);
-dimension values come from its full reports in that period. Recomputing a period
-replaces its rows, so it is idempotent; ``update_rollups`` only recomputes the
-periods that reports newer than the stored watermark fall in.
+A server counts in a period if it sent any report in it (test traffic excluded); its
+dimension values come from its latest full report in that period, so each server has
+one version, one distribution, and so on, and shares add up to 100 %. Recomputing a
+period replaces its rows, so it is idempotent; ``update_rollups`` only recomputes the
+periods and windows that reports newer than the stored watermark fall in, and
+rebuilds everything when the mapping tables in ``feedback.dimensions`` changed.
 """
 
 from collections import defaultdict
@@ -12,129 +14,52 @@ from datetime import UTC, date, datetime, timedelta
 from django.db import transaction
 from django.db.models import Max
 from django.db.models.functions import TruncDate
+from django.utils import timezone
 
+from feedback.dimensions import MAPPING_VERSION, REPORT_FIELDS, values_of
 from feedback.models import Report
 from feedback.trends.models import Rollup, RollupState
-
-PERIODS = ["day", "week", "month"]
-DIMENSIONS = {
-    "series": "MariaDB series",
-    "version": "MariaDB version",
-    "os": "Operating system",
-    "distribution": "Distribution",
-    "architecture": "Architecture",
-    "cpu": "CPU count",
-    "memory": "Memory",
-    "thread_handling": "Thread handling",
-    "engine": "Storage engine in use",
-    "plugin": "Plugin in use",
-    "feature": "Feature used",
-    "collation": "Collation in use",
-}
-CPU_BUCKETS = [
-    (1, "1"),
-    (2, "2"),
-    (4, "3–4"),
-    (8, "5–8"),
-    (16, "9–16"),
-    (32, "17–32"),
-    (64, "33–64"),
-]
-GIB = 1024**3
-MEMORY_BUCKETS = [(2, "≤ 2 GiB"), (4, "2–4 GiB"), (8, "4–8 GiB"), (16, "8–16 GiB"), (32, "16–32 GiB"),
-                  (64, "32–64 GiB"), (128, "64–128 GiB")]  # fmt: skip
+from feedback.trends.periods import (
+    ADOPTION_WINDOW,
+    PERIODS,
+    WINDOWS,
+    last_complete_day,
+    period_begin,
+    period_end,
+    period_start,
+)
+from feedback.trends.versioning import bump_cache_version
 
 
-def period_start(period: str, day: date) -> date:
-    if period == "day":
-        return day
-    if period == "week":
-        return day - timedelta(days=day.weekday())
-    return day.replace(day=1)
-
-
-def period_end(period: str, start: date) -> date:
-    if period == "day":
-        return start + timedelta(days=1)
-    if period == "week":
-        return start + timedelta(days=7)
-    return (start.replace(day=28) + timedelta(days=4)).replace(day=1)
-
-
-def cpu_bucket(count):
-    if not count:
-        return ""
-    for limit, label in CPU_BUCKETS:
-        if count <= limit:
-            return label
-    return "more than 64"
-
-
-def memory_bucket(memory_bytes):
-    if not memory_bytes:
-        return ""
-    gib = memory_bytes / GIB
-    for limit, label in MEMORY_BUCKETS:
-        if gib <= limit:
-            return label
-    return "more than 128 GiB"
-
-
-def _values(row) -> dict[str, list[str]]:
-    """The dimension values of one full report."""
-    series = (
-        f"{row['version_major']}.{row['version_minor']}" if row["version_major"] is not None else ""
-    )
-    return {
-        "series": [series],
-        "version": [
-            f"{row['version_major']}.{row['version_minor']}.{row['version_patch']}"
-            if series and row["version_patch"] is not None
-            else ""
-        ],
-        "os": [row["os"]],
-        "distribution": [row["distribution"].removeprefix("os-release: ").removeprefix("lsb: ")],
-        "architecture": [row["architecture"]],
-        "cpu": [cpu_bucket(row["cpu_count"])],
-        "memory": [memory_bucket(row["memory_bytes"])],
-        "thread_handling": [row["thread_handling"]],
-        "engine": list(row["engines"] or []),
-        "plugin": [name for name, used in (row["plugins"] or {}).items() if used and used > 0],
-        "feature": [
-            name.removeprefix("FEATURE_")
-            for name, n in (row["features"] or {}).items()
-            if n and n > 0
-        ],
-        "collation": [name for name, n in (row["collations"] or {}).items() if n and n > 0],
-    }
-
-
-FULL_FIELDS = ["server_id", "version_major", "version_minor", "version_patch", "os", "distribution",
-               "architecture", "cpu_count", "memory_bytes", "thread_handling", "engines", "plugins",
-               "features", "collations"]  # fmt: skip
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
 
 
 def compute_period(period: str, start: date) -> list[Rollup]:
-    begin = datetime.combine(start, datetime.min.time(), tzinfo=UTC)
-    end = datetime.combine(period_end(period, start), datetime.min.time(), tzinfo=UTC)
+    begin, end = _midnight(period_begin(period, start)), _midnight(period_end(period, start))
     reports = Report.objects.filter(is_test=False, received_at__gte=begin, received_at__lt=end)
-    servers = set(reports.values_list("server_id", flat=True).distinct())
+    servers = reports.values("server_id").distinct().count()
     if not servers:
         return []
-    seen: dict[tuple[str, str], set[int]] = defaultdict(set)
-    full = reports.filter(kind=Report.Kind.FULL).values(*FULL_FIELDS).iterator(chunk_size=5000)
-    for row in full:
-        for dimension, values in _values(row).items():
+    latest = (
+        reports.filter(kind=Report.Kind.FULL)
+        .values("server_id")
+        .annotate(latest=Max("id"))
+        .values("latest")
+    )
+    counts: dict[tuple[str, str], int] = defaultdict(int)
+    full = Report.objects.filter(pk__in=latest).values(*REPORT_FIELDS)
+    for row in full.iterator(chunk_size=2000):
+        for dimension, values in values_of(row).items():
             for value in values:
                 if value:
-                    seen[(dimension, value[:200])].add(row["server_id"])
-    rows = [Rollup(period=period, period_start=start, dimension="servers", value="",
-                   servers=len(servers))]  # fmt: skip
+                    counts[(dimension, value[:200])] += 1
+    rows = [
+        Rollup(period=period, period_start=start, dimension="servers", value="", servers=servers)
+    ]
     rows += [
-        Rollup(
-            period=period, period_start=start, dimension=dimension, value=value, servers=len(ids)
-        )
-        for (dimension, value), ids in seen.items()
+        Rollup(period=period, period_start=start, dimension=dimension, value=value, servers=n)
+        for (dimension, value), n in counts.items()
     ]
     return rows
 
@@ -147,37 +72,59 @@ def recompute(period: str, start: date) -> int:
     return len(rows)
 
 
-def touched_periods(since_id: int, up_to_id: int) -> set[tuple[str, date]]:
-    days = (
+def touched_days(since_id: int, up_to_id: int) -> set[date]:
+    return set(
         Report.objects.filter(id__gt=since_id, id__lte=up_to_id, is_test=False)
         .annotate(day=TruncDate("received_at"))
         .values_list("day", flat=True)
         .distinct()
     )
-    return {(period, period_start(period, day)) for day in days for period in PERIODS}
 
 
-def update_rollups(progress=None) -> int:
-    """Recompute only the periods that new reports fall in; returns how many."""
+def touched_periods(days: set[date], today: date) -> set[tuple[str, date]]:
+    """The calendar periods and 7-day windows that reports on ``days`` count in."""
+    periods = {(period, period_start(period, day)) for day in days for period in PERIODS}
+    for day in days:
+        for offset in range(7):
+            if day + timedelta(days=offset) <= today:
+                periods.add((ADOPTION_WINDOW, day + timedelta(days=offset)))
+    return periods
+
+
+def update_rollups(progress=None, today: date | None = None) -> int:
+    """Recompute what new reports (or a new day) changed; returns how many periods."""
+    today = today or timezone.localdate()
+    window_end = last_complete_day(today)
     with transaction.atomic():
         state, _ = RollupState.objects.select_for_update().get_or_create(pk=1)
+        if state.mapping_version != MAPPING_VERSION:  # the mapping changed: count again
+            Rollup.objects.all().delete()
+            state.last_report_id, state.windows_end = 0, None
+            state.mapping_version = MAPPING_VERSION
         newest = Report.objects.aggregate(newest=Max("id"))["newest"] or 0
-        if newest <= state.last_report_id:
-            return 0
-        periods = touched_periods(state.last_report_id, newest)
+        days = (
+            touched_days(state.last_report_id, newest) if newest > state.last_report_id else set()
+        )
+        periods = touched_periods(days, today)
+        if state.windows_end != window_end or any(day <= window_end for day in days):
+            periods |= {(window, window_end) for window in WINDOWS}
+            Rollup.objects.filter(period__in=list(WINDOWS)).exclude(
+                period_start=window_end
+            ).delete()
+            state.windows_end = window_end
         for period, start in sorted(periods):
             recompute(period, start)
             if progress:
                 progress(1)
-        state.last_report_id = newest
+        state.last_report_id = max(newest, state.last_report_id)
         state.save()
-    from feedback.trends.data import bump_cache_version
-
-    bump_cache_version()
+    if periods:
+        bump_cache_version()
     return len(periods)
 
 
-def rebuild_all(progress=None) -> int:
-    RollupState.objects.update_or_create(pk=1, defaults={"last_report_id": 0})
-    Rollup.objects.all().delete()
-    return update_rollups(progress)
+def rebuild_all(progress=None, today: date | None = None) -> int:
+    RollupState.objects.update_or_create(
+        pk=1, defaults={"last_report_id": 0, "windows_end": None, "mapping_version": ""}
+    )
+    return update_rollups(progress, today)

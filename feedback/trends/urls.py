@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 from feedback.trends import views
 
@@ -15,5 +15,23 @@ urlpatterns = [
         views.trend_api,
         {"fmt": "csv"},
         name="trend-csv",
+    ),
+    path(
+        "api/feedback/charts/<slug:chart_id>.csv",
+        views.chart_download,
+        {"fmt": "csv"},
+        name="chart-csv",
+    ),
+    path(
+        "api/feedback/charts/<slug:chart_id>.json",
+        views.chart_download,
+        {"fmt": "json"},
+        name="chart-json",
+    ),
+    path("api/feedback/snapshots/", views.snapshot_list, name="snapshots"),
+    re_path(
+        r"^api/feedback/snapshots/(?P<year>[0-9]{4})-(?P<month>[0-9]{2})\.(?P<fmt>json|csv)$",
+        views.snapshot_detail,
+        name="snapshot",
     ),
 ]

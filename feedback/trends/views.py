@@ -1,32 +1,68 @@
 import csv
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
+from feedback.anonymity import minimum_servers
+from feedback.dimensions import DIMENSIONS
 from feedback.models import RawReport, Report
 from feedback.trends import charts, data
-from feedback.trends.rollups import DIMENSIONS, PERIODS
+from feedback.trends.models import Snapshot
+from feedback.trends.periods import PERIODS, WINDOWS
+from feedback.trends.snapshots import LICENCE, snapshot_json, snapshot_rows
 
 CHARTABLE = {"servers": "Active servers", **DIMENSIONS}
 
 
+class BadQuery(ValueError):
+    pass
+
+
+def _period_and_window(request, *, strict: bool):
+    period = request.GET.get("period", "month")
+    window = request.GET.get("window") or None
+    if period not in PERIODS:
+        if strict:
+            raise BadQuery(f"period must be one of {', '.join(PERIODS)}")
+        period = "month"
+    if window is not None and window not in WINDOWS:
+        if strict:
+            raise BadQuery(f"window must be one of {', '.join(WINDOWS)}")
+        window = None
+    return period, window
+
+
+def _bad(error):
+    return JsonResponse({"error": str(error)}, status=400)
+
+
+def _csv(filename: str, rows, comment: str = "") -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    if comment:
+        writer.writerow([f"# {comment}"])
+    writer.writerows(rows)
+    return response
+
+
 @require_GET
 def dashboard(request):
-    period = request.GET.get("period", "month")
-    if period not in PERIODS:
-        period = "month"
-    dashboard_data = data.dashboard(period)
+    period, window = _period_and_window(request, strict=False)
+    dashboard_data = data.dashboard(period, window)
     context = {
         "data": dashboard_data,
         "charts": charts.build(dashboard_data) if dashboard_data["labels"] else [],
         "periods": PERIODS,
+        "windows": WINDOWS,
         "dimension_labels": list(CHARTABLE),
-        "reach_thresholds": [5, 10, 50, 100],
+        "licence": LICENCE,
     }
     response = render(request, "trends/dashboard.html", context)
     patch_cache_control(response, public=True, max_age=300)
@@ -45,33 +81,108 @@ def dashboard(request):
 def trend_api(request, dimension, fmt="json"):
     if dimension not in CHARTABLE:
         raise Http404("unknown dimension")
-    period = request.GET.get("period", "month")
-    if period not in PERIODS:
-        return JsonResponse({"error": f"period must be one of {', '.join(PERIODS)}"}, status=400)
-    trend = data.trend(dimension, period)
+    try:
+        period, window = _period_and_window(request, strict=True)
+    except BadQuery as error:
+        return _bad(error)
+    trend = data.trend(dimension, period, window)
     if fmt == "csv":
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="mariadb-{dimension}-{period}.csv"'
-        writer = csv.writer(response)
-        writer.writerow(["period_start", *trend["values"].keys()])
+        name = f"mariadb-{dimension}-{window or period}.csv"
+        if window:
+            rows = [["value", "servers"], *trend["values"].items()]
+            return _cached(_csv(name, rows, LICENCE["statement"]))
+        rows = [["period_start", "complete", *trend["values"].keys()]]
         for index, start in enumerate(trend["periods"]):
-            writer.writerow([start, *(counts[index] for counts in trend["values"].values())])
-    else:
-        response = JsonResponse(trend)
-    patch_cache_control(response, public=True, max_age=300)
+            rows.append(
+                [
+                    start,
+                    trend["complete"][index],
+                    *(counts[index] for counts in trend["values"].values()),
+                ]
+            )
+        return _cached(_csv(name, rows, LICENCE["statement"]))
+    return _cached(JsonResponse({**trend, "licence": LICENCE}))
+
+
+@require_GET
+def chart_download(request, chart_id, fmt):
+    """Every dashboard chart's figures (its data table) as CSV or JSON."""
+    try:
+        period, window = _period_and_window(request, strict=True)
+    except BadQuery as error:
+        return _bad(error)
+    dashboard_data = data.dashboard(period, window)
+    chart = next((c for c in charts.build(dashboard_data) if c["id"] == chart_id), None)
+    if chart is None:
+        raise Http404("no such chart")
+    if fmt == "csv":
+        name = f"mariadb-{chart_id}-{window or period}.csv"
+        rows = [chart["table"]["headers"], *chart["table"]["rows"]]
+        return _cached(_csv(name, rows, LICENCE["statement"]))
+    return _cached(
+        JsonResponse(
+            {
+                "chart": chart_id,
+                "title": chart["title"],
+                "description": chart["description"],
+                "period": period,
+                "window": window,
+                "selected": dashboard_data["selected"],
+                "min_bucket_servers": dashboard_data["minimum"],
+                "headers": chart["table"]["headers"],
+                "rows": chart["table"]["rows"],
+                "licence": LICENCE,
+            }
+        )
+    )
+
+
+def _cached(response, max_age=300):
+    patch_cache_control(response, public=True, max_age=max_age)
     return response
 
 
 @require_GET
-def privacy(request):
-    from django.conf import settings
+def snapshot_list(request):
+    snapshots = [
+        {
+            "month": s.month.strftime("%Y-%m"),
+            "published_at": s.published_at.isoformat(),
+            "sha256": s.sha256,
+            "json": request.build_absolute_uri(f"{s.month:%Y-%m}.json"),
+            "csv": request.build_absolute_uri(f"{s.month:%Y-%m}.csv"),
+        }
+        for s in Snapshot.objects.all()
+    ]
+    return _cached(JsonResponse({"snapshots": snapshots, "licence": LICENCE}))
 
+
+@require_GET
+def snapshot_detail(request, year, month, fmt):
+    year, month = int(year), int(month)
+    if not 1 <= month <= 12:
+        raise Http404("no such month")
+    snapshot = get_object_or_404(Snapshot, month__year=year, month__month=month)
+    if fmt == "csv":
+        rows = snapshot_rows(snapshot)
+        response = _csv(f"mariadb-usage-{year:04d}-{month:02d}.csv", rows, LICENCE["statement"])
+    else:
+        response = HttpResponse(
+            snapshot_json(snapshot.data), content_type="application/json; charset=utf-8"
+        )
+    response["ETag"] = f'"{snapshot.sha256}"'
+    return _cached(response, max_age=86400)
+
+
+@require_GET
+def privacy(request):
     return render(
         request,
         "trends/privacy.html",
         {
-            "minimum": data.minimum_servers(),
-            "retention_days": getattr(settings, "FEEDBACK_RAW_RETENTION_DAYS", 90),
+            "minimum": minimum_servers(),
+            "retention_days": settings.FEEDBACK_RAW_RETENTION_DAYS,
+            "licence": LICENCE,
         },
     )
 
@@ -80,12 +191,12 @@ def privacy(request):
 def staff(request):
     context = {
         "recent": Report.objects.select_related("server").order_by("-id")[:25],
-        "pending": RawReport.objects.filter(status=RawReport.Status.PENDING).count(),
-        "oldest_pending": RawReport.objects.filter(status=RawReport.Status.PENDING)
+        "pending": RawReport.objects.pending().count(),
+        "oldest_pending": RawReport.objects.pending()
         .order_by("id")
         .values_list("received_at", flat=True)
         .first(),
-        "rejected": RawReport.objects.filter(status=RawReport.Status.REJECTED).order_by("-id")[:25],
-        "rejected_count": RawReport.objects.filter(status=RawReport.Status.REJECTED).count(),
+        "rejected": RawReport.objects.rejected().order_by("-id")[:25],
+        "rejected_count": RawReport.objects.rejected().count(),
     }
     return render(request, "trends/staff.html", context)

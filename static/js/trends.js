@@ -3,20 +3,72 @@
   if (!window.Chart) return;
   // Okabe-Ito: distinguishable with the common forms of colour blindness.
   const palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999"];
-  Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
-  Chart.defaults.color = "#1b2733";
+  const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
+  const points = ["circle", "rect", "triangle", "rectRot", "star", "crossRot"];
+  const bodyStyle = getComputedStyle(document.body);
+  Chart.defaults.font.family = bodyStyle.fontFamily;
+  Chart.defaults.color = bodyStyle.color; // follows the page, light or dark
+
+  // Long category labels (distributions, collations, features) wrap onto several lines
+  // instead of being cut off: at spaces, after "_" or "-", and only if a single piece is
+  // still too long, inside it. On a phone the lines are shorter.
+  function wrap(label, width) {
+    const pieces = String(label).split(/(?<=[\s_-])/);
+    const lines = [];
+    let line = "";
+    for (let piece of pieces) {
+      while (piece.length > width) {
+        if (line) lines.push(line.trimEnd());
+        lines.push(piece.slice(0, width));
+        piece = piece.slice(width);
+        line = "";
+      }
+      if (line && (line + piece).trimEnd().length > width) {
+        lines.push(line.trimEnd());
+        line = piece.trimStart();
+      } else {
+        line += piece;
+      }
+    }
+    if (line) lines.push(line.trimEnd());
+    return lines;
+  }
+
   window.portalCharts = {};
   for (const canvas of document.querySelectorAll("canvas[data-chart]")) {
     const spec = JSON.parse(document.getElementById(canvas.dataset.chart).textContent);
+    const narrow = canvas.parentElement.clientWidth < 560;
     const datasets = spec.datasets.map((d, i) => ({
       label: d.label,
       data: d.data,
       backgroundColor: palette[i % palette.length],
       borderColor: palette[i % palette.length],
       borderWidth: spec.type === "line" ? 2 : 0,
-      pointRadius: spec.type === "line" ? 2 : 0,
+      // Lines that coincide stay distinguishable: each has its own dash and point shape.
+      borderDash: spec.type === "line" ? dashes[i % dashes.length] : [],
+      pointStyle: points[i % points.length],
+      pointRadius: spec.type === "line" ? 3 : 0,
       tension: 0.2,
     }));
+    // The period still under way is drawn faded (bars) or dashed (lines), as its label says.
+    if (spec.incomplete) {
+      const last = spec.labels.length - 1;
+      for (const dataset of datasets) {
+        const colour = dataset.backgroundColor;
+        dataset.backgroundColor = spec.labels.map((_, i) => (i === last ? colour + "66" : colour));
+        dataset.segment = { borderDash: (ctx) => (ctx.p1DataIndex === last ? [4, 4] : undefined) };
+      }
+    }
+    const categoryAxis = {
+      stacked: spec.stacked,
+      ticks: {
+        autoSkip: !spec.horizontal,
+        callback: function (value) {
+          return wrap(this.getLabelForValue(value), narrow ? 14 : 28);
+        },
+      },
+    };
+    const valueAxis = { stacked: spec.stacked, beginAtZero: true, ticks: { precision: 0 } };
     window.portalCharts[spec.id] = new Chart(canvas, {
       type: spec.type,
       data: { labels: spec.labels, datasets },
@@ -25,10 +77,7 @@
         indexAxis: spec.horizontal ? "y" : "x",
         animation: false,
         plugins: { legend: { display: datasets.length > 1, position: "bottom" } },
-        scales: {
-          x: { stacked: spec.stacked, beginAtZero: true },
-          y: { stacked: spec.stacked, beginAtZero: true },
-        },
+        scales: spec.horizontal ? { y: categoryAxis, x: valueAxis } : { x: categoryAxis, y: valueAxis },
       },
     });
   }

@@ -1,31 +1,11 @@
-from pathlib import Path
-
 import pytest
 
-# The checkout has ../shared beside it (so does CI's clone): real captured plugin requests.
-FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "feedback"
-
-
-def split_http(raw: bytes):
-    """(request line, headers dict, body) of a captured HTTP request."""
-    head, body = raw.split(b"\r\n\r\n", 1)
-    lines = head.decode("latin-1").split("\r\n")
-    headers = dict(line.split(": ", 1) for line in lines[1:])
-    return lines[0], headers, body
-
-
-def data_part(body: bytes) -> bytes:
-    """The report itself: what the plugin put in the 'data' part."""
-    start = body.index(b"application/octet-stream\r\n\r\n") + len(
-        b"application/octet-stream\r\n\r\n"
-    )
-    end = body.rindex(b"----------------------------ba4f3696b39f--")
-    return body[start:end]
+from tests.feedback.captures import BOUNDARY, captured_requests, plugin_body, split_http
 
 
 @pytest.fixture
 def fixture_requests():
-    return {path.stem: path.read_bytes() for path in sorted(FIXTURES.glob("*.http"))}
+    return captured_requests()
 
 
 @pytest.fixture
@@ -54,14 +34,12 @@ def post_body(client, django_capture_on_commit_callbacks):
     """Post a report body (text) wrapped exactly as the plugin wraps it."""
 
     def post(report: str, path="/rest/v1/post"):
-        boundary = "--------------------------ba4f3696b39f"
-        body = (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="data"; filename="-"\r\n'
-            f"Content-Type: application/octet-stream\r\n\r\n{report}--{boundary}--\r\n"
-        ).encode()
         with django_capture_on_commit_callbacks(execute=True):
             return client.generic(
-                "POST", path, body, content_type=f"multipart/form-data; boundary={boundary}"
+                "POST",
+                path,
+                plugin_body(report),
+                content_type=f"multipart/form-data; boundary={BOUNDARY}",
             )
 
     return post

@@ -6,7 +6,7 @@ from django.db import OperationalError
 from django.db import connection as db_connection
 
 from feedback.models import RawReport, Report, Server
-from tests.feedback.conftest import data_part, split_http
+from tests.feedback.captures import data_part, split_http
 
 pytestmark = pytest.mark.django_db
 UID = "BRQuphxhO/ivzmSTEp4J9xb4UxI="

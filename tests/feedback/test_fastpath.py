@@ -5,7 +5,7 @@ import pytest
 from config.wsgi import application
 from feedback.fastpath import plugin_report
 from feedback.models import RawReport
-from tests.feedback.conftest import data_part, split_http
+from tests.feedback.captures import data_part, split_http
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

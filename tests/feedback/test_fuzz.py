@@ -5,12 +5,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from feedback.models import RawReport
-from feedback.parser import ReportError, server_uid_of
-from tests.feedback.conftest import FIXTURES, data_part, split_http
+from feedback.parser import ReportError, parse_report
+from tests.feedback.captures import captured_requests, data_part, split_http
 
 pytestmark = pytest.mark.django_db
 BOUNDARY = b"--------------------------ba4f3696b39f"
-REAL_BODIES = [split_http(path.read_bytes())[2] for path in sorted(FIXTURES.glob("*.http"))]
+REAL_BODIES = [split_http(raw)[2] for raw in captured_requests().values()]
 
 
 def mutate(body: bytes, data: st.DataObject) -> bytes:
@@ -31,7 +31,7 @@ def mutate(body: bytes, data: st.DataObject) -> bytes:
 
 def is_valid_report(body: bytes) -> bool:
     try:
-        server_uid_of(data_part(body))
+        parse_report(data_part(body))
     except (ReportError, ValueError):
         return False
     return True
@@ -48,9 +48,11 @@ def test_mutated_real_bodies_never_cause_a_server_error(client, data):
     body = mutate(data.draw(st.sampled_from(REAL_BODIES)), data)
     before = RawReport.objects.count()
     response = client.generic(
-        "POST", "/rest/v1/post", body,
+        "POST",
+        "/rest/v1/post",
+        body,
         content_type="multipart/form-data; boundary=" + BOUNDARY.decode(),
-    )  # fmt: skip
+    )
     assert response.status_code < 500
     if response.status_code == 200:
         assert b"<h1>ok</h1>" in response.content

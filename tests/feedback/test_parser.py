@@ -7,9 +7,8 @@ from feedback.parser import (
     _read_rows_line_by_line,
     parse_report,
     read_rows,
-    server_uid_of,
 )
-from tests.feedback.conftest import data_part, split_http
+from tests.feedback.captures import data_part, split_http
 
 
 def report_of(fixture_requests, name):
@@ -85,16 +84,15 @@ def test_malformed_reports_get_a_reason(data, reason):
 
 
 def test_uid_check_and_rows():
-    assert server_uid_of(b"FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\x00\n") == (
-        "BRQuphxhO/ivzmSTEp4J9xb4UxI="
-    )
+    report = parse_report(b"FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\x00\n")
+    assert report.server_uid == "BRQuphxhO/ivzmSTEp4J9xb4UxI="
     assert read_rows(b"A\t1\r\n\nB\t\n") == [("A", "1"), ("B", "")]
 
 
 def test_a_uid_with_non_ascii_characters_is_refused_not_crashed_on():
     # Found by the fuzz test: base64 decoding raised ValueError on non-ASCII text.
     with pytest.raises(ReportError):
-        server_uid_of("FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4Ux\u00e9=\n".encode())
+        parse_report("FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4Ux\u00e9=\n".encode())
 
 
 ROW_ALPHABET = st.sampled_from(
@@ -128,3 +126,45 @@ def test_the_fast_row_split_agrees_with_the_line_by_line_one(pieces, base):
             return str(error)
 
     assert verdict(read_rows, data) == verdict(_read_rows_line_by_line, text)
+
+
+UID_ROW = "FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\n"
+
+
+@pytest.mark.parametrize(
+    ("row", "reason"),
+    [
+        ("Cpu_count\t999999999992", r"Cpu_count 999999999992 is out of range \(0 to 2147483647\)"),
+        ("Cpu_count\t-4", r"Cpu_count -4 is out of range"),
+        ("Cpu_count\tfour", r"Cpu_count is not a whole number: 'four'"),
+        ("Mem_total\t99999999999999999999", r"Mem_total 99999999999999999999 is out of range"),
+        ("Mem_total\t-1", r"Mem_total -1 is out of range"),
+        ("FEATURE_JSON\t-3", r"FEATURE_JSON -3 is out of range"),
+        ("Collation used utf8mb4_bin\t1e9", r"Collation used utf8mb4_bin is not a whole number"),
+        ("InnoDB used\t" + "9" * 30, r"InnoDB used 9+ is out of range"),
+    ],
+)
+def test_every_typed_value_is_range_checked(row, reason):
+    with pytest.raises(ReportError, match=reason):
+        parse_report(f"{UID_ROW}VERSION\t11.4.2-MariaDB\n{row}\n".encode())
+
+
+def test_the_largest_values_the_columns_hold_are_accepted():
+    report = parse_report(
+        f"{UID_ROW}Cpu_count\t2147483647\nMem_total\t{2**63 - 1}\nFEATURE_GIS\t0\n".encode()
+    )
+    assert (report.cpu_count, report.memory_bytes) == (2147483647, 2**63 - 1)
+    assert report.features == {"FEATURE_GIS": 0}
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        UID_ROW.encode() + b"\x00\x00\x00\tvalue\n",  # a name made of NULs
+        UID_ROW.encode() + b"N" * 201 + b"\tvalue\n",  # a name over 200 characters
+        UID_ROW.encode() + b"FEEDBACK_WHEN\treport\n",  # the plugin only sends startup/shutdown
+    ],
+)
+def test_rows_processing_cannot_store_are_refused_by_the_parser(data):
+    with pytest.raises(ReportError):
+        parse_report(data)

@@ -5,7 +5,9 @@ from datetime import timedelta
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.test import Client
 from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
 
 from feedback import services
 from feedback.ingest import (
@@ -16,7 +18,7 @@ from feedback.ingest import (
     store_reports_in_one_statement,
 )
 from feedback.models import RawReport, Report, Server
-from tests.feedback.conftest import data_part, split_http
+from tests.feedback.captures import data_part, split_http
 
 UID_A = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
 UID_B = "Mh18W1yxIhsOliT8P7BY/q5hprs="
@@ -34,8 +36,11 @@ def short(uid, when="startup"):
 
 @pytest.mark.django_db
 def test_unparseable_report_keeps_its_bytes_and_gets_the_reason():
-    raw = build_raw_report(b"FEEDBACK_SERVER_UID\t" + UID_A.encode() + b"\nFEEDBACK_WHEN\tsoon\n",
-                           path="/rest/v1/post", is_test=False)  # fmt: skip
+    raw = build_raw_report(
+        b"FEEDBACK_SERVER_UID\t" + UID_A.encode() + b"\nFEEDBACK_WHEN\tsoon\n",
+        path="/rest/v1/post",
+        is_test=False,
+    )
     store_reports([raw])
     result = services.process_pending()
     raw.refresh_from_db()
@@ -113,8 +118,6 @@ def test_group_commit_shares_commits_between_concurrent_requests(group_commit):
     statuses = []
 
     def post(i):
-        from django.test import Client
-
         body = (
             b'----boundary\r\nContent-Disposition: form-data; name="data"; filename="-"\r\n\r\n'
             + short(UID_A if i % 2 else UID_B)
@@ -184,8 +187,6 @@ def test_prune_deletes_only_old_processed_raw_reports(fixture_requests):
 
 @pytest.mark.django_db
 def test_beat_schedules_are_stored_in_the_database():
-    from django_celery_beat.models import PeriodicTask
-
     tasks = set(PeriodicTask.objects.values_list("task", flat=True))
     assert {"feedback.tasks.process_pending_reports", "feedback.tasks.prune_raw_reports"} <= tasks
 

@@ -1,6 +1,6 @@
 import pytest
 
-from tests.feedback.conftest import FIXTURES
+from tests.feedback.captures import captured_requests
 
 pytestmark = pytest.mark.django_db
 UID = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
@@ -47,7 +47,7 @@ def test_summary_rejects_a_bad_period(client):
 def test_summary_query_count_is_bounded(
     client, django_assert_max_num_queries, fixture_requests, post_raw
 ):
-    for path in sorted(FIXTURES.glob("*.http")):
-        post_raw(path.read_bytes())
+    for raw in captured_requests().values():
+        post_raw(raw)
     with django_assert_max_num_queries(12):
         client.get("/api/feedback/summary")

@@ -1,18 +1,53 @@
 import pytest
 
+from feedback.trends import demo
+from releases import demo as releases_demo
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+LABELS = """Object.values(window.portalCharts)
+    .filter((chart) => chart.options.indexAxis === "y")
+    .flatMap((chart) => chart.scales.y.ticks.map((tick) => [].concat(tick.label).join("")))"""
+TICK_LINES = """Object.values(window.portalCharts)
+    .filter((chart) => chart.options.indexAxis === "y")
+    .flatMap((chart) => chart.scales.y.ticks.flatMap((tick) => [].concat(tick.label)))"""
 
-def test_dashboard_charts_render_with_their_tables(live_server, page, screenshot):
-    from feedback.trends import demo
 
+@pytest.fixture
+def demo_data():
+    releases_demo.load(log=lambda m: None)  # real versions and dates, 10.6 end of life
     demo.load(log=lambda m: None)
+
+
+def test_dashboard_charts_render_with_their_tables(live_server, page, screenshot, demo_data):
     page.goto(live_server.url + "/feedback/?period=week")
     page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
     charts = page.evaluate("Object.keys(window.portalCharts)")
-    assert {"active", "series", "b-os", "features"} <= set(charts)
-    assert (
-        page.locator("figure.chart-figure table").count()
-        == page.locator("canvas[data-chart]").count()
-    )
-    screenshot("usage-dashboard", full_page=True)
+    assert {
+        "active",
+        "series",
+        "b-os",
+        "b-distribution",
+        "s-plugin",
+        "s-feature",
+        "adoption",
+        "eol",
+    } <= set(charts)
+    figures = page.locator("figure.chart-figure")
+    assert figures.locator("table").count() == figures.count()  # every chart has its table
+    assert figures.locator("p.downloads a").count() == 2 * figures.count()
+    screenshot("usage-dashboard-1280", full_page=True)
+
+
+def test_on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot, demo_data):
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(live_server.url + "/feedback/?window=90d")
+    page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    lines = page.evaluate(TICK_LINES)
+    assert lines and max(len(line) for line in lines) <= 14
+    assert "Debian 12" in lines  # a drill-down label shown whole
+    # long names are wrapped, never cut: their lines put together give the whole name
+    labels = page.evaluate(LABELS)
+    assert "utf8mb3_general_ci" in labels and "CHECK_CONSTRAINT" in labels
+    screenshot("usage-dashboard-390", full_page=True)

@@ -1,11 +1,16 @@
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from pytest_django.asserts import assertContains
 
+from feedback.anonymity import merge_small_buckets
 from feedback.trends import data
 from feedback.trends.models import Rollup
-from feedback.trends.rollups import period_start, recompute, update_rollups
-from tests.trends.factories import ReportFactory, ServerFactory
+from feedback.trends.periods import period_start
+from feedback.trends.rollups import recompute, update_rollups
+from feedback.trends.versioning import bump_cache_version
+from releases.models import Release, Series
+from tests.feedback.factories import ReportFactory, ServerFactory
 
 pytestmark = pytest.mark.django_db
 MARCH_4 = datetime(2026, 3, 4, 12, tzinfo=UTC)  # a Wednesday
@@ -67,15 +72,17 @@ def test_recompute_is_idempotent():
 
 def test_only_periods_touched_by_new_reports_are_recomputed():
     ReportFactory(received_at=datetime(2026, 1, 10, tzinfo=UTC))
-    update_rollups()
+    update_rollups(today=date(2026, 3, 12))
     january_ids = set(Rollup.objects.filter(period_start__month=1).values_list("pk", flat=True))
     ReportFactory(received_at=datetime(2026, 3, 10, tzinfo=UTC))
-    assert update_rollups() == 3  # the day, week and month of the new report
+    # the day, week and month of the new report, the 7-day windows ending on 10, 11 and
+    # 12 March, and the 30, 90 and 365-day windows that end on the last complete day
+    assert update_rollups(today=date(2026, 3, 12)) == 3 + 3 + 3
     assert (
         set(Rollup.objects.filter(period_start__month=1).values_list("pk", flat=True))
         == january_ids
     )
-    assert update_rollups() == 0  # nothing new
+    assert update_rollups(today=date(2026, 3, 12)) == 0  # nothing new
 
 
 def test_small_buckets_are_merged_into_other_everywhere(client, settings):
@@ -85,7 +92,7 @@ def test_small_buckets_are_merged_into_other_everywhere(client, settings):
     for _ in range(2):
         ReportFactory(architecture="riscv64")
     update_rollups()
-    assert data.merge_small({"x86_64": 6, "riscv64": 2, "s390x": 1}) == {"x86_64": 6, "other": 3}
+    assert merge_small_buckets({"x86_64": 6, "riscv64": 2, "s390x": 1}) == {"x86_64": 6, "other": 3}
     trend = client.get("/api/feedback/trends/architecture?period=month").json()
     assert trend["values"] == {"x86_64": [6], "other": [2]}
     csv_text = client.get("/api/feedback/trends/architecture.csv?period=month").content.decode()
@@ -103,15 +110,25 @@ def test_ten_servers_over_a_few_weeks_make_a_dashboard(
         server = ServerFactory()
         minor = 11 if number < 6 else 4
         for week in range(4):
-            ReportFactory(server=server, received_at=start + timedelta(weeks=week, hours=number),
-                          version_major=10 if minor == 11 else 11, version_minor=minor)  # fmt: skip
+            ReportFactory(
+                server=server,
+                received_at=start + timedelta(weeks=week, hours=number),
+                version_major=10 if minor == 11 else 11,
+                version_minor=minor,
+            )
     update_rollups()
     response = client.get("/feedback/?period=week")
     dashboard = response.context["data"]
     assert dashboard["active"] == [10, 10, 10, 10]
     assert dashboard["series_over_time"] == {"10.11": [6, 6, 6, 6], "other": [4, 4, 4, 4]}
-    html = response.content.decode()
-    assert 'data-chart="active"' in html and "<table>" in html
+    assertContains(
+        response,
+        '<canvas data-chart="active" role="img" '
+        'aria-label="Active servers: chart; the same figures are in the table below"></canvas>',
+        html=True,
+    )
+    first_week = '<tr><th scope="row">2026-02-02</th><td class="num">10</td></tr>'
+    assertContains(response, first_week, html=True)
 
 
 def test_dashboard_query_count_does_not_grow_with_the_data(client, django_assert_max_num_queries):
@@ -121,15 +138,13 @@ def test_dashboard_query_count_does_not_grow_with_the_data(client, django_assert
         client.get("/feedback/")
     ReportFactory.create_batch(60, received_at=datetime(2026, 4, 4, tzinfo=UTC))
     update_rollups()
-    data.bump_cache_version()
+    bump_cache_version()
     with django_assert_max_num_queries(12) as large:
         client.get("/feedback/")
     assert len(large.captured_queries) == len(small.captured_queries)
 
 
 def test_release_adoption_and_eol_share(client, settings):
-    from releases.models import Release, Series
-
     settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
     eol = Series.objects.create(version="10.6", status="eol", eol_date=date(2026, 7, 6))
     Release.objects.create(series=eol, version="10.6.1", release_date=date(2026, 3, 1))
@@ -137,11 +152,16 @@ def test_release_adoption_and_eol_share(client, settings):
     ReportFactory()
     update_rollups()
     dashboard = data.dashboard("month", today=date(2026, 11, 22))
-    assert dashboard["eol"] == {"servers": 1, "share": 50.0, "series": ["10.6"]}
-    assert dashboard["releases"] == [{"version": "10.6.1", "date": "2026-03-01", "counts": [1]}]
-    assert (
-        data.days_to_reach(thresholds=(1,))[0]["reached"][1] == 3
-    )  # released 1 March, seen 4 March
+    assert dashboard["eol"] == {
+        "servers": 1,
+        "share": 50.0,
+        "series": ["10.6"],
+        "by_distribution": [{"distribution": "Debian", "servers": 2, "eol": 1, "share": 50.0}],
+    }
+    reach = data.days_to_reach(
+        [Release.objects.get()], data.load_adoption(date(2026, 11, 22)), thresholds=(1,)
+    )
+    assert reach[0]["reached"][1] == 3  # released 1 March, seen 4 March
 
 
 def test_privacy_page_and_staff_view(client, admin_client):

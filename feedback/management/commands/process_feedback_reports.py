@@ -12,7 +12,7 @@ class Command(BaseCommand):
         parser.add_argument("--batch-size", type=int, default=1000)
 
     def handle(self, *args, batch_size, **options):
-        pending = RawReport.objects.filter(status=RawReport.Status.PENDING).count()
+        pending = RawReport.objects.pending().count()
         with tqdm(total=pending, desc="processed reports", unit="report", file=self.stderr) as bar:
             result = services.process_all_pending(batch_size, progress=bar.update)
         self.stdout.write(f"{result.processed} processed, {result.rejected} rejected.")

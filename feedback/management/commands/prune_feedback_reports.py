@@ -12,7 +12,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--days",
             type=int,
-            default=getattr(settings, "FEEDBACK_RAW_RETENTION_DAYS", 90),
+            default=settings.FEEDBACK_RAW_RETENTION_DAYS,
             help="Keep raw reports younger than this many days (default: the setting).",
         )
 

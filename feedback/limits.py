@@ -1,0 +1,24 @@
+"""The one body-size check of the report endpoint, made from Content-Length before
+anything is read (used by the view and by the lean WSGI path)."""
+
+from django.conf import settings
+
+
+class BodySizeError(ValueError):
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+def checked_body_size(content_length: str | None) -> int:
+    """The declared body size if it is acceptable; else BodySizeError with the status."""
+    try:
+        length = int(content_length or 0)
+    except ValueError:
+        raise BodySizeError("Content-Length is not a number.", 400) from None
+    limit = settings.FEEDBACK_MAX_BODY_BYTES
+    if length > limit:
+        raise BodySizeError(f"The report is larger than the limit of {limit} bytes.", 413)
+    if length <= 0:
+        raise BodySizeError("The request has no body.", 400)
+    return length
