@@ -18,10 +18,10 @@ from core.pagecache import HIT_HEADER
 from foundation.models import NewsPost
 from sponsors import services as sponsor_services
 from sponsors.models import Sponsorship
+from tests.feedback.factories import ReportFactory
 from tests.foundation.factories import NewsPostFactory, UserFactory
 from tests.releases.factories import ReleaseFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
-from tests.trends.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
 SYSBENCH_OUTPUT = Path(__file__).resolve().parents[1] / "benchmarks" / "data"
