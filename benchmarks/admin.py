@@ -38,7 +38,7 @@ class SuiteAdmin(admin.ModelAdmin):
         suite = get_object_or_404(Suite, pk=pk)
         if not self.has_change_permission(request, suite):
             return redirect("admin:index")
-        if request.method == "POST" and services.declared_size_too_large(request.META):
+        if request.method == "POST" and services.declared_size_too_large(request):
             form = RunUploadForm()  # the body is never read: refused by its declared size
             form.errors["file"] = form.error_class([services.SIZE_MESSAGE])
         else:

@@ -58,7 +58,7 @@ class RunUploadAPI(APIView):
         suite = Suite.objects.filter(slug=slug).first()
         if suite is None:
             return Response({"error": f"no suite {slug!r}"}, status=status.HTTP_404_NOT_FOUND)
-        if services.declared_size_too_large(request.META):
+        if services.declared_size_too_large(request):
             return Response(
                 {"error": services.SIZE_MESSAGE}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
             )

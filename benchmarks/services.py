@@ -8,6 +8,7 @@ from django.db import transaction
 
 from benchmarks.importers import ImportFailed, parse
 from benchmarks.models import Attachment, Measurement, Run, Suite
+from core.uploads import declared_body_size
 
 # Raw outputs are text; the largest real one we know (sysbench with a report every
 # second over an hour) is well under a megabyte.
@@ -29,13 +30,10 @@ RUN_FIELDS = [
 ]
 
 
-def declared_size_too_large(meta) -> bool:
+def declared_size_too_large(request) -> bool:
     """True when the request says it is larger than any acceptable upload: checked before
     a byte of the body is read (a missing or invalid length is left to the parser's limits)."""
-    try:
-        return int(meta.get("CONTENT_LENGTH") or 0) > MAX_REQUEST_BYTES
-    except ValueError:
-        return False
+    return declared_body_size(request) > MAX_REQUEST_BYTES
 
 
 def check_tags(name: str, value) -> dict:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from core.uploads import declared_body_size
 from donations import services, signing, stripe_gateway, webhooks
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
@@ -96,11 +97,7 @@ def my_gifts(request):
 @csrf_exempt
 @require_POST
 def stripe_webhook(request):
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        length = WEBHOOK_MAX_BYTES + 1
-    if length > WEBHOOK_MAX_BYTES:
+    if declared_body_size(request) > WEBHOOK_MAX_BYTES:
         return HttpResponse("event too large\n", status=413, content_type="text/plain")
     try:
         event = stripe_gateway.verify_event(

@@ -9,6 +9,8 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from PIL import Image, UnidentifiedImageError
 
+from core.uploads import read_upload
+
 MAX_BYTES = 1024 * 1024
 THUMBNAIL_HEIGHT = 120  # px, when the tier does not say
 RASTER_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
@@ -120,21 +122,13 @@ def sanitise_svg(data: bytes) -> bytes:
     return tostring(root, encoding="utf-8")
 
 
-def too_large(size: int) -> ValidationError:
-    return ValidationError(f"The logo is {size // 1024} KiB; the limit is {MAX_BYTES // 1024} KiB.")
-
-
 def process_logo(upload, height=THUMBNAIL_HEIGHT):
     """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError.
 
     The size is checked before a byte is read (Django has streamed a large upload to a
     temporary file, not to memory), and no more than the limit is ever read.
     """
-    if upload.size > MAX_BYTES:
-        raise too_large(upload.size)
-    data = upload.read(MAX_BYTES + 1)
-    if len(data) > MAX_BYTES:
-        raise too_large(len(data))
+    data = read_upload(upload, MAX_BYTES, what="The logo")
     stem = re.sub(r"[^A-Za-z0-9_-]", "-", upload.name.rsplit(".", 1)[0])[:50] or "logo"
     if data.lstrip()[:5] in (b"<?xml", b"<svg ") or upload.name.lower().endswith(".svg"):
         return ContentFile(sanitise_svg(data), name=f"{stem}.svg"), None

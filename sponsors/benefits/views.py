@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 
+from core.uploads import declared_body_size
 from sponsors.benefits import services
 from sponsors.benefits.forms import AssetForm
 from sponsors.benefits.models import Delivery
@@ -12,10 +13,7 @@ from sponsors.models import Sponsorship
 
 def _too_large(request) -> bool:
     """Judged by the declared length, before a byte of the body is read."""
-    try:
-        return int(request.META.get("CONTENT_LENGTH") or 0) > settings.BENEFIT_UPLOAD_MAX_BYTES
-    except ValueError:
-        return True
+    return declared_body_size(request) > settings.BENEFIT_UPLOAD_MAX_BYTES
 
 
 @login_required

@@ -104,9 +104,12 @@ def test_an_upload_declared_too_large_is_refused_before_it_is_read(client, spons
     client.get(url)
     logo = sponsorship.benefit_deliveries.get(benefit__asset=Benefit.Asset.LOGO)
     response = client.post(
-        url, {"delivery": logo.pk, "logo": png()}, CONTENT_LENGTH=str(50 * 1024 * 1024), follow=True
+        url, {"delivery": logo.pk, "logo": png()}, CONTENT_LENGTH=str(2 * 1024 * 1024), follow=True
     )
     assert "The upload is too large; the limit is 1088 KiB." in response.content.decode()
+    # Beyond the site-wide limit the request is refused before any view runs.
+    huge = client.post(url, {"delivery": logo.pk}, CONTENT_LENGTH=str(50 * 1024 * 1024))
+    assert huge.status_code == 413
     logo.refresh_from_db()
     assert logo.state == State.WAITING
 
