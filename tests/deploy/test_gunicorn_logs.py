@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 
 from feedback.models import RawReport
-from tests.feedback.conftest import FIXTURES, split_http
+from tests.feedback.captures import CAPTURES, split_http
 
 pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +63,7 @@ def gunicorn_logs(tmp_path):
 
 
 def test_gunicorn_logs_keep_no_client_address_and_no_secret(gunicorn_logs):
-    _, headers, body = split_http((FIXTURES / "full-10.11-debian12.http").read_bytes())
+    _, headers, body = split_http((CAPTURES / "full-10.11-debian12.http").read_bytes())
     status, reply = request("POST", "/rest/v1/post", body,
                             {"Content-Type": headers["Content-Type"]})  # fmt: skip
     assert (status, b"<h1>ok</h1>" in reply) == (200, True)
