@@ -1,6 +1,6 @@
 import pytest
 
-from tests.conftest import ARTIFACTS
+from tests.artifacts import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,7 +5,7 @@ import pytest
 from django.test import RequestFactory
 
 from core.client import client_address
-from tests.feedback.conftest import fixture_requests, post_raw  # noqa: F401 - fixtures
+from tests.feedback.captures import captured_requests, split_http
 
 CONTACT = {"topic": "general", "name": "Ada", "email": "ada@example.org", "message": "Hello"}
 
@@ -95,14 +95,20 @@ def test_contact_limit_behind_the_proxy_counts_each_client(client, settings):
     assert statuses[5:] == [429, 429]
 
 
+def post_startup_report(client, **extra):
+    """The real startup report a MariaDB server sent, posted as the plugin posted it."""
+    request_line, headers, body = split_http(captured_requests()["startup"])
+    path = request_line.split()[1]
+    return client.generic("POST", path, body, content_type=headers["Content-Type"], **extra)
+
+
 @pytest.mark.django_db
-def test_feedback_limit_counts_the_client_behind_the_proxy(settings, fixture_requests, post_raw):  # noqa: F811
+def test_feedback_limit_counts_the_client_behind_the_proxy(settings, client):
     settings.FEEDBACK_RATE_LIMIT = "2/m"
     settings.TRUSTED_PROXIES = ["127.0.0.1"]
-    startup = fixture_requests["startup"]
 
     def post(forwarded):
-        return post_raw(startup, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+        return post_startup_report(client, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
 
     # Many servers behind one proxy each keep their own budget...
     assert [post(f"198.51.100.{n}").status_code for n in range(1, 6)] == [200] * 5
@@ -112,18 +118,12 @@ def test_feedback_limit_counts_the_client_behind_the_proxy(settings, fixture_req
 
 
 @pytest.mark.django_db
-def test_feedback_limit_ignores_forged_headers_from_untrusted_clients(
-    settings,
-    fixture_requests,  # noqa: F811
-    post_raw,  # noqa: F811
-):
+def test_feedback_limit_ignores_forged_headers_from_untrusted_clients(settings, client):
     settings.FEEDBACK_RATE_LIMIT = "2/m"
     settings.TRUSTED_PROXIES = []
     statuses = [
-        post_raw(
-            fixture_requests["startup"],
-            REMOTE_ADDR="198.51.100.8",
-            HTTP_X_FORWARDED_FOR=f"203.0.113.{n}",
+        post_startup_report(
+            client, REMOTE_ADDR="198.51.100.8", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}"
         ).status_code
         for n in range(4)
     ]

@@ -10,7 +10,7 @@ import pytest
 import stripe
 
 from donations.models import Donation
-from tests.conftest import ARTIFACTS
+from tests.artifacts import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

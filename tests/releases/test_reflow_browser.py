@@ -32,7 +32,7 @@ def demo_catalogue():
 def test_download_pages_reflow_on_phones_without_sideways_scrolling(
     live_server, browser, demo_catalogue, width
 ):
-    from tests.conftest import ARTIFACTS
+    from tests.artifacts import ARTIFACTS
 
     ARTIFACTS.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": width, "height": 800})
