@@ -30,7 +30,6 @@ def test_dashboard_charts_render_with_their_tables(live_server, page, screenshot
         "b-distribution",
         "s-plugin",
         "s-feature",
-        "adoption",
         "eol",
     } <= set(charts)
     figures = page.locator("figure.chart-figure")
