@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "benchmarks",
     "donations",
     "sponsors.benefits",
+    "search",
 ]
 
 MIDDLEWARE = [

@@ -1,9 +1,11 @@
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
 from config.api_docs import ApiDocsView
+from config.sitemaps import SITEMAPS
 from core.login_throttle import throttle_admin_login
 
 admin.site.site_header = "MariaDB Foundation staff"
@@ -18,6 +20,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", ApiDocsView.as_view(), name="api-docs"),
+    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("", include("core.urls")),
     path("", include("foundation.urls")),
     path("", include("sponsors.urls")),
@@ -28,6 +31,7 @@ urlpatterns = [
     path("", include("feedback.trends.urls")),
     path("", include("benchmarks.urls")),
     path("", include("donations.urls")),
+    path("", include("search.urls")),
 ]
 
 if settings.DEBUG:

@@ -13,8 +13,7 @@ class CoreConfig(AppConfig):
         )
         from core.sites import sync_current_site
 
-        # After the sites app's own receiver, which creates "example.com" (core has no
-        # models, so Django sends it no post_migrate of its own).
+        # After the sites app's own receiver, which creates "example.com".
         post_migrate.connect(
             sync_current_site, sender=apps.get_app_config("sites"), dispatch_uid="core.sync_site"
         )

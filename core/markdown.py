@@ -16,6 +16,7 @@ Two profiles:
   ``rel="nofollow ugc noopener"``.
 """
 
+import re
 from urllib.parse import urlsplit
 
 import markdown as markdown_lib
@@ -25,14 +26,15 @@ from django.conf import settings
 from core.shortcodes import expand
 
 ALLOWED_TAGS = {
-    "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "div", "dl", "dt", "em",
-    "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s",
+    "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "div", "dl", "dt",
+    "em", "figcaption", "figure", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s",
     "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
 }  # fmt: skip
 ALLOWED_ATTRIBUTES = {
     "a": {"href", "title"},
     "abbr": {"title"},
     "img": {"src", "alt", "title", "width", "height"},
+    "ol": {"start"},
     "th": {"align", "scope"},
     "td": {"align"},
     "code": {"class"},
@@ -53,11 +55,12 @@ COMMENT_ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto"}
 COMMENT_LINK_REL = "nofollow ugc noopener"
 EXTENSIONS = ["extra", "sane_lists", "smarty", "toc"]
+TABLE = re.compile(r"<table>.*?</table>", re.S)
 
 
 def render_markdown(text: str, *, shortcodes: bool = False) -> str:
     """Staff-written Markdown to sanitised HTML; ``shortcodes=True`` expands embeds."""
-    html = sanitise_html(_to_html(text))
+    html = scrollable_tables(sanitise_html(_to_html(text)))
     if shortcodes:
         html = expand(html)
     return html
@@ -65,12 +68,27 @@ def render_markdown(text: str, *, shortcodes: bool = False) -> str:
 
 def render_comment(text: str) -> str:
     """A reader's comment: Markdown to HTML under the strict comment profile."""
-    return nh3.clean(
-        _to_html(text),
-        tags=COMMENT_TAGS,
-        attributes=COMMENT_ATTRIBUTES,
-        url_schemes=URL_SCHEMES,
-        link_rel=COMMENT_LINK_REL,
+    return scrollable_tables(
+        nh3.clean(
+            _to_html(text),
+            tags=COMMENT_TAGS,
+            attributes=COMMENT_ATTRIBUTES,
+            url_schemes=URL_SCHEMES,
+            link_rel=COMMENT_LINK_REL,
+        )
+    )
+
+
+def scrollable_tables(html: str) -> str:
+    """Each table in a labelled region that keyboard users can focus and scroll, so a
+    wide table scrolls on its own on a phone instead of widening the page. Runs on
+    sanitised HTML, where tables cannot nest and every <table> is closed."""
+    return TABLE.sub(
+        lambda match: (
+            '<div class="table-scroll" role="region" tabindex="0" aria-label="Table">'
+            f"{match.group(0)}</div>"
+        ),
+        html,
     )
 
 

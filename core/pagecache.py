@@ -53,6 +53,7 @@ WARNING_QUIET_SECONDS = 30
 
 # Apps whose models public pages show; any save or delete there rebuilds the pages.
 CONTENT_APPS = [
+    "core",  # display names, shown with comments
     "foundation",
     "sponsors",
     "releases",
@@ -60,6 +61,7 @@ CONTENT_APPS = [
     "benchmarks",
     "trends",
     "donations",
+    "search",
 ]
 # Models of those apps that no public page shows (or, for rollups, that change only in
 # bulk: their RollupState row is saved in the same transaction).

@@ -2,13 +2,18 @@ from datetime import timedelta
 
 import redis
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, connection
 from django.http import HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.generic import TemplateView
+
+from core.forms import ProfileForm
+from core.models import Profile
 
 SECURITY_TXT_VALIDITY = timedelta(days=180)
 
@@ -19,6 +24,18 @@ class HomeView(TemplateView):
 
 class AccessibilityView(TemplateView):
     template_name = "core/accessibility.html"
+
+
+@login_required
+def profile(request):
+    """The signed-in user's public profile: the display name shown with their comments."""
+    instance = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
+    form = ProfileForm(request.POST or None, instance=instance)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your display name is saved.")
+        return redirect("profile")
+    return render(request, "core/profile.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def _database_up() -> bool:
@@ -74,7 +91,7 @@ def rate_limited(request, exception=None):
 
 @cache_control(public=True, max_age=3600)
 def robots_txt(request):
-    sitemap = settings.SITE_URL.rstrip("/") + reverse("foundation:sitemap")
+    sitemap = settings.SITE_URL.rstrip("/") + reverse("sitemap")
     lines = ["User-agent: *", "Disallow: /admin/", "Disallow: /accounts/", f"Sitemap: {sitemap}"]
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
 

@@ -9,7 +9,7 @@ CUSTOM = "custom"
 
 
 def _preset_choices():
-    presets = [(str(amount), f"{amount}") for amount in settings.DONATION_PRESET_AMOUNTS]
+    presets = [(str(amount), f"{amount:,}") for amount in settings.DONATION_PRESET_AMOUNTS]
     return [*presets, (CUSTOM, "Another amount")]
 
 

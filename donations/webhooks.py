@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from donations import services
 from donations.models import DonationStripeEvent
+from sponsors.stripe_gateway import invoice_subscription_details
 
 logger = logging.getLogger(__name__)
 
@@ -48,17 +49,8 @@ def _currency(obj: dict) -> str:
     return currency
 
 
-def _subscription_details(obj: dict) -> dict:
-    """Top level until 2025 (null on one-off invoices), under ``parent`` since."""
-    parent = obj.get("parent") if isinstance(obj.get("parent"), dict) else {}
-    for details in (parent.get("subscription_details"), obj.get("subscription_details")):
-        if isinstance(details, dict):
-            return details
-    return {}
-
-
 def _reference(obj: dict) -> str:
-    for metadata in (obj.get("metadata"), _subscription_details(obj).get("metadata")):
+    for metadata in (obj.get("metadata"), invoice_subscription_details(obj).get("metadata")):
         if isinstance(metadata, dict) and isinstance(metadata.get("donation"), str):
             return metadata["donation"]
     return ""
@@ -69,7 +61,7 @@ def _donation(obj: dict):
     donation = services.find(reference) if reference else None
     if donation is None:
         subscription = _text(obj, "subscription") or _text(
-            _subscription_details(obj), "subscription"
+            invoice_subscription_details(obj), "subscription"
         )
         donation = services.donation_for_stripe_ids(
             subscription_id=subscription, payment_intent_id=_text(obj, "payment_intent")

@@ -1,13 +1,13 @@
 """Demo content from the seed documents: the interim board, staff, advisor,
 affiliations and bylaws draft from the quarterly update, and the seed articles as news."""
 
-import re
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from django.utils import timezone
 from django.utils.text import slugify
 
+from core.formatting import excerpt
 from foundation.models import (
     Affiliation,
     BoardMeeting,
@@ -20,7 +20,9 @@ from foundation.models import (
     Role,
     Tag,
 )
+from foundation.seedtext import first_paragraph, to_markdown
 
+SUMMARY_LENGTH = 240
 SEEDS = Path(__file__).resolve().parent / "demo_data"
 INTERIM_START = date(2013, 4, 23)
 
@@ -111,22 +113,6 @@ An engineering council acts as the focus for consensus about MariaDB itself.
 """
 
 
-def seed_markdown(text: str) -> str:
-    """The seed's plain text as Markdown: its bullet characters become list items."""
-    lines = []
-    for line in text.splitlines():
-        bullet = re.match(r"^(\s*)[•·]\s+(.*)$", line)
-        numbered = re.match(r"^(\s*)(\d+)\.\s+(.*)$", line)
-        if bullet:
-            depth = max(len(bullet.group(1)) // 2 - 1, 0)
-            lines.append("    " * depth + "- " + bullet.group(2))
-        elif numbered:
-            lines.append(f"{numbered.group(2)}. {numbered.group(3)}")
-        else:
-            lines.append(line.strip())
-    return "\n".join(lines).strip() + "\n"
-
-
 def load(log):
     people = {}
     for name, note in PEOPLE.items():
@@ -157,9 +143,10 @@ def load(log):
         kind=Role.Kind.COUNCIL,
         order=0,
         defaults={
-            "title": "Engineering council (being formed)",
+            "title": "Engineering council member",
             "person": None,
-            "description": "Modelled on the current MariaDB captains.",
+            "is_vacant": True,
+            "description": "The council is being formed, modelled on the current MariaDB captains.",
         },
     )
     for name, relationship, url, description in AFFILIATIONS:
@@ -214,17 +201,16 @@ def load(log):
     for file_name, title, author, categories, tags, published in POSTS:
         text = (SEEDS / file_name).read_text()
         first_line, _, rest = text.strip().partition("\n")
-        body = seed_markdown(text if title else rest)
+        source = text if title else rest
+        body = to_markdown(source)
         title = title or first_line.strip()
-        summary = next(
-            (line for line in body.splitlines() if len(line) > 60 and not line.startswith("-")), ""
-        )
+        summary = excerpt(first_paragraph(source), SUMMARY_LENGTH)
         post, _ = NewsPost.objects.update_or_create(
             slug=slugify(title)[:200],
             defaults={
                 "title": title,
                 "body": body,
-                "summary": summary[:300],
+                "summary": summary,
                 "status": NewsPost.Status.PUBLISHED,
                 "published_at": published,
                 "author": people.get(author),

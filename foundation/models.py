@@ -73,6 +73,17 @@ class Role(models.Model):
     )
     title = models.CharField(max_length=120, help_text="e.g. Chief Technology Officer")
     description = models.TextField(blank=True)
+    is_vacant = models.BooleanField(
+        default=False,
+        verbose_name="open position",
+        help_text="Shown as an open position that people may apply for. Leave unticked for a "
+        "role that is filled but whose holder is not named.",
+    )
+    how_to_apply = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="For an open position: how to apply, if not the contact form",
+    )
     start = models.DateField(null=True, blank=True)
     end = models.DateField(null=True, blank=True)
     order = models.PositiveSmallIntegerField(default=0)
@@ -118,6 +129,12 @@ class GovernanceDocument(models.Model):
         return reverse("foundation:document", kwargs={"slug": self.slug})
 
 
+class DocumentVersionQuerySet(models.QuerySet):
+    def public(self):
+        """Versions anyone may read: everything but drafts."""
+        return self.exclude(status=DocumentVersion.Status.DRAFT)
+
+
 class DocumentVersion(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft (not public)"
@@ -135,6 +152,8 @@ class DocumentVersion(models.Model):
     comments_open = models.DateTimeField(null=True, blank=True)
     comments_close = models.DateTimeField(null=True, blank=True)
     adopted_on = models.DateField(null=True, blank=True)
+
+    objects = DocumentVersionQuerySet.as_manager()
 
     class Meta:
         ordering = ["document", "-number"]
@@ -185,6 +204,11 @@ class DocumentComment(Comment):
         return f"Comment by {self.author} on {self.version}"
 
 
+class BoardMeetingQuerySet(models.QuerySet):
+    def published(self):
+        return self.filter(is_published=True)
+
+
 class BoardMeeting(models.Model):
     date = models.DateField()
     title = models.CharField(max_length=120, default="Board meeting")
@@ -192,6 +216,8 @@ class BoardMeeting(models.Model):
     decisions = models.TextField(blank=True, help_text="Markdown.")
     minutes = models.TextField(blank=True, help_text="Markdown.")
     is_published = models.BooleanField(default=False)
+
+    objects = BoardMeetingQuerySet.as_manager()
 
     class Meta:
         ordering = ["-date"]

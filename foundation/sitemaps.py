@@ -1,14 +1,19 @@
+"""The foundation's part of /sitemap.xml (assembled in config/sitemaps.py).
+
+Sitemaps of rows return lists, not querysets: the sitemap's paginator then counts them
+without a second query, keeping /sitemap.xml to one query per section."""
+
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
 
-from foundation.models import GovernanceDocument, NewsPost
+from foundation.models import BoardMeeting, GovernanceDocument, NewsPost
 
 
 class NewsSitemap(Sitemap):
     changefreq = "monthly"
 
     def items(self):
-        return NewsPost.objects.published().order_by("-published_at")
+        return list(NewsPost.objects.published().order_by("-published_at"))
 
     def lastmod(self, item):
         return item.updated_at
@@ -19,11 +24,11 @@ class PagesSitemap(Sitemap):
 
     def items(self):
         return [
-            "home",
             "foundation:about",
             "foundation:board",
             "foundation:staff",
             "foundation:governance",
+            "foundation:meetings",
             "foundation:news-list",
             "foundation:contact",
         ]
@@ -34,9 +39,15 @@ class PagesSitemap(Sitemap):
 
 class DocumentSitemap(Sitemap):
     def items(self):
-        return GovernanceDocument.objects.filter(
-            versions__status__in=["discussion", "adopted"]
-        ).distinct()
+        return list(
+            GovernanceDocument.objects.filter(
+                versions__status__in=["discussion", "adopted"]
+            ).distinct()
+        )
 
 
-SITEMAPS = {"pages": PagesSitemap, "news": NewsSitemap, "governance": DocumentSitemap}
+class MeetingSitemap(Sitemap):
+    changefreq = "yearly"
+
+    def items(self):
+        return list(BoardMeeting.objects.published())

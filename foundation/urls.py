@@ -1,8 +1,6 @@
-from django.contrib.sitemaps.views import sitemap
 from django.urls import path
 
 from foundation import views
-from foundation.sitemaps import SITEMAPS
 
 app_name = "foundation"
 
@@ -32,5 +30,4 @@ urlpatterns = [
     path("news/<slug:slug>/", views.NewsDetailView.as_view(), name="news-detail"),
     path("news/<slug:slug>/comment/", views.news_comment, name="news-comment"),
     path("contact/", views.contact, name="contact"),
-    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
 ]

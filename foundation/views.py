@@ -74,20 +74,18 @@ class GovernanceView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        public_versions = DocumentVersion.objects.exclude(status=DocumentVersion.Status.DRAFT)
+        public_versions = DocumentVersion.objects.public()
         context["documents"] = GovernanceDocument.objects.prefetch_related(
             Prefetch("versions", queryset=public_versions, to_attr="public_versions")
         )
         context["affiliations"] = Affiliation.objects.all()
         context["council"] = Role.objects.filter(kind=Role.Kind.COUNCIL).select_related("person")
-        context["meetings"] = BoardMeeting.objects.filter(is_published=True)[:5]
+        context["meetings"] = BoardMeeting.objects.published()[:5]
         return context
 
 
 def _public_version(slug, number=None):
-    versions = DocumentVersion.objects.select_related("document").exclude(
-        status=DocumentVersion.Status.DRAFT
-    )
+    versions = DocumentVersion.objects.select_related("document").public()
     if number is None:
         version = versions.filter(document__slug=slug).order_by("-number").first()
         if version is None:
@@ -100,16 +98,16 @@ def document(request, slug, number=None):
     version = _public_version(slug, number)
     previous = (
         DocumentVersion.objects.filter(document=version.document, number__lt=version.number)
-        .exclude(status=DocumentVersion.Status.DRAFT)
+        .public()
         .order_by("-number")
         .first()
     )
     context = {
         "version": version,
         "document": version.document,
-        "versions": version.document.versions.exclude(status=DocumentVersion.Status.DRAFT),
+        "versions": version.document.versions.public(),
         "previous": previous,
-        "comments": version.comments.filter(is_public=True).select_related("author"),
+        "comments": version.comments.filter(is_public=True).select_related("author__profile"),
         "form": CommentForm(),
         "open": version.discussion_is_open(),
     }
@@ -122,7 +120,7 @@ def document_diff(request, slug, number):
     if not from_number.isascii() or not from_number.isdecimal() or len(from_number) > 9:
         return bad_request(request, "“from” must be a version number, such as 1.")
     previous = get_object_or_404(
-        DocumentVersion.objects.exclude(status=DocumentVersion.Status.DRAFT),
+        DocumentVersion.objects.public(),
         document=version.document,
         number=int(from_number),
     )
@@ -155,8 +153,8 @@ def document_comment(request, slug, number):
             "document": version.document,
             "form": form,
             "open": version.discussion_is_open(),
-            "comments": version.comments.filter(is_public=True).select_related("author"),
-            "versions": version.document.versions.exclude(status=DocumentVersion.Status.DRAFT),
+            "comments": version.comments.filter(is_public=True).select_related("author__profile"),
+            "versions": version.document.versions.public(),
         },
         status=400,
     )
@@ -168,7 +166,7 @@ class MeetingArchiveView(TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         by_year = defaultdict(list)
-        for meeting in BoardMeeting.objects.filter(is_published=True):
+        for meeting in BoardMeeting.objects.published():
             by_year[meeting.date.year].append(meeting)
         context["years"] = sorted(by_year.items(), reverse=True)
         return context
@@ -179,7 +177,7 @@ class MeetingView(DetailView):
     context_object_name = "meeting"
 
     def get_queryset(self):
-        return BoardMeeting.objects.filter(is_published=True).prefetch_related("attendees")
+        return BoardMeeting.objects.published().prefetch_related("attendees")
 
 
 def _published_posts():
@@ -229,7 +227,9 @@ class NewsDetailView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["comments"] = self.object.comments.filter(is_public=True).select_related("author")
+        context["comments"] = self.object.comments.filter(is_public=True).select_related(
+            "author__profile"
+        )
         context["form"] = CommentForm()
         return context
 

@@ -1,10 +1,9 @@
-"""Demo catalogue and the Platinum and Gold sponsors named in the seed (names only, with
-placeholder logos that say they are placeholders)."""
+"""Demo catalogue and the Platinum and Gold sponsors named in the seed: names only, so
+the public pages show each name as a wordmark, with no invented logo or website."""
 
 from datetime import timedelta
 from decimal import Decimal
 
-from django.core.files.base import ContentFile
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -43,17 +42,6 @@ SPONSORS = {
     "Platinum": ["Alibaba Cloud", "Tencent Cloud", "Microsoft", "MariaDB Corporation"],
     "Gold": ["DBS", "Visma", "IBM", "Tencent Games"],
 }
-
-
-def placeholder_logo(name: str) -> bytes:
-    return (
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 320 90" width="320" height="90">'
-        '<rect x="1" y="1" width="318" height="88" rx="10" fill="#f4f6f8" stroke="#8795a1" stroke-dasharray="6 4"/>'
-        f'<text x="160" y="44" font-family="sans-serif" font-size="22" font-weight="700" text-anchor="middle" '
-        f'fill="#003545">{name}</text>'
-        '<text x="160" y="70" font-family="sans-serif" font-size="13" text-anchor="middle" fill="#4a5866">'
-        "placeholder logo</text></svg>"
-    ).encode()
 
 
 def load(log):
@@ -97,18 +85,14 @@ def load(log):
     today = timezone.localdate()
     for tier_name, names in SPONSORS.items():
         for name in names:
-            organisation, created = Organisation.objects.get_or_create(
+            organisation, _ = Organisation.objects.get_or_create(
                 name=name,
                 defaults={
-                    "website": f"https://www.example.com/{slugify(name)}",
+                    "website": "",  # not known to the demo
                     "billing_name": f"{name} (demo)",
                     "billing_email": "billing@example.com",
                 },
             )
-            if created or not organisation.logo:
-                organisation.logo.save(
-                    f"{slugify(name)}-placeholder.svg", ContentFile(placeholder_logo(name))
-                )
             if not organisation.sponsorships.exists():
                 tier = tiers[tier_name]
                 sponsorship = Sponsorship.objects.create(

@@ -19,7 +19,8 @@ STATUS_MAILS = (
 )
 
 
-def _recipients(sponsorship):
+def recipients(sponsorship) -> list[str]:
+    """The organisation's billing contact and managers: who hears about its sponsorship."""
     organisation = sponsorship.organisation
     return sorted(
         {organisation.billing_email, *organisation.managers.values_list("email", flat=True)} - {""}
@@ -41,7 +42,7 @@ def send_sponsorship_mail(sponsorship_id: int, what: str):
         return
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     send_templated_mail(
-        "sponsors/email/status", _context(sponsorship, what=what), _recipients(sponsorship)
+        "sponsors/email/status", _context(sponsorship, what=what), recipients(sponsorship)
     )
 
 
@@ -51,7 +52,7 @@ def send_renewal_reminder(sponsorship_id: int, days: int):
     send_templated_mail(
         "sponsors/email/renewal_reminder",
         _context(sponsorship, days=days),
-        _recipients(sponsorship),
+        recipients(sponsorship),
     )
 
 

@@ -1,4 +1,5 @@
 import secrets
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import models
@@ -85,9 +86,13 @@ class OrganisationQuerySet(models.QuerySet):
         return self.filter(managers=user)
 
 
+# Domains reserved for examples (RFC 2606): an address there is nobody's real website.
+EXAMPLE_DOMAINS = ("example.com", "example.net", "example.org")
+
+
 class Organisation(models.Model):
     name = models.CharField(max_length=120)
-    website = models.URLField()
+    website = models.URLField(blank=True, help_text="Empty when not known")
     description = models.TextField(blank=True, max_length=1000)
     logo = models.FileField(upload_to="sponsors/logos/", blank=True)
     logo_thumbnail = models.ImageField(upload_to="sponsors/thumbnails/", blank=True)
@@ -111,6 +116,14 @@ class Organisation(models.Model):
 
     def get_absolute_url(self):
         return reverse("sponsors:organisation", kwargs={"pk": self.pk})
+
+    @property
+    def public_website(self) -> str:
+        """The website to link to, or "" when it is unknown or only an example address."""
+        host = (urlsplit(self.website).hostname or "").lower()
+        if not host or any(host == d or host.endswith("." + d) for d in EXAMPLE_DOMAINS):
+            return ""
+        return self.website
 
 
 class SponsorshipQuerySet(models.QuerySet):

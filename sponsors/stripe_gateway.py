@@ -18,6 +18,16 @@ def configure():
         stripe.default_http_client = stripe.new_default_http_client(timeout=settings.STRIPE_TIMEOUT)
 
 
+def invoice_subscription_details(invoice) -> dict:
+    """An invoice's subscription details: top level until 2025 (``subscription_details``,
+    which is null on one-off invoices), under ``parent.subscription_details`` since.
+    Whatever the payload holds, the answer is a dict (empty when there is none)."""
+    parent = invoice.get("parent")
+    details = parent.get("subscription_details") if isinstance(parent, dict) else None
+    details = details or invoice.get("subscription_details")
+    return details if isinstance(details, dict) else {}
+
+
 def minor_units(amount: Decimal) -> int:
     return int((amount * 100).to_integral_value())
 

@@ -53,19 +53,17 @@ def _when(obj: dict) -> datetime:
     return datetime.fromtimestamp(timestamp, tz=UTC)
 
 
-def _subscription_details(obj) -> dict:
-    """An invoice's subscription details: top level until 2025 (``subscription_details``,
-    which is null on one-off invoices), under ``parent.subscription_details`` since."""
-    details = _mapping(obj.get("parent")).get("subscription_details")
-    return _mapping(details or obj.get("subscription_details"))
-
-
 def _subscription_of(obj) -> str:
-    return _text(obj, "subscription") or _text(_subscription_details(obj), "subscription")
+    return _text(obj, "subscription") or _text(
+        stripe_gateway.invoice_subscription_details(obj), "subscription"
+    )
 
 
 def _sponsorship_for(obj) -> int | None:
-    for metadata in (obj.get("metadata"), _subscription_details(obj).get("metadata")):
+    for metadata in (
+        obj.get("metadata"),
+        stripe_gateway.invoice_subscription_details(obj).get("metadata"),
+    ):
         reference = _text(_mapping(metadata), "sponsorship", max_length=18)
         if reference.isdigit():
             return (

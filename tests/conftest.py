@@ -5,7 +5,9 @@ they are marked ``browser`` and need the ``live_server`` of pytest-django.
 """
 
 import os
+from types import SimpleNamespace
 
+import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
@@ -26,6 +28,13 @@ CHROMIUM_ARGS = [
 @pytest.fixture(autouse=True)
 def _media_in_tmp(settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path / "media"
+
+
+@pytest.fixture(autouse=True)
+def _frozen_ratelimit_clock(monkeypatch):
+    """django-ratelimit counts in fixed windows: a slow run must not cross into the next
+    one halfway through a test and find its counter reset."""
+    monkeypatch.setattr(django_ratelimit.core, "time", SimpleNamespace(time=lambda: 1.8e9))
 
 
 @pytest.fixture(autouse=True)

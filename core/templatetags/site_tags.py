@@ -1,7 +1,10 @@
 from django import template
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 
+from core import formatting
 from core.markdown import render_comment, render_markdown
+from core.models import public_name
 
 register = template.Library()
 
@@ -22,3 +25,38 @@ def markdown_with_shortcodes_filter(text):
 def comment_markdown_filter(text):
     """For readers' comments: the strict profile (no images, classes or styles)."""
     return mark_safe(render_comment(text))  # noqa: S308 - sanitised by nh3
+
+
+@register.filter(name="money")
+def money_filter(amount, currency=""):
+    """``{{ tier.annual_price|money:tier.currency }}`` prints "€100,000"."""
+    return formatting.money(amount, currency)
+
+
+@register.filter(name="excerpt")
+def excerpt_filter(text, length=200):
+    """A summary cut on a word boundary, with "…" when something was cut."""
+    return formatting.excerpt(text, int(length))
+
+
+@register.filter(name="public_name")
+def public_name_filter(user):
+    """The name shown publicly for a user (a commenter): never their e-mail address."""
+    return public_name(user)
+
+
+@register.inclusion_tag("includes/breadcrumbs.html")
+def breadcrumbs(*trail):
+    """The way back to the home page, for a page's {% block breadcrumbs %}.
+
+    Arguments alternate a label and where it leads; the last argument is the current
+    page's own label. A destination starting with "/" is a path (for instance a model's
+    get_absolute_url), anything else a URL name:
+    {% breadcrumbs "About" "foundation:about" "Board" %}.
+    """
+    *ancestors, current = trail
+    links = [
+        (label, target if str(target).startswith("/") else reverse(target))
+        for label, target in zip(ancestors[::2], ancestors[1::2], strict=True)
+    ]
+    return {"links": [("Home", reverse("home")), *links], "current": current}

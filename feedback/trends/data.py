@@ -281,9 +281,9 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
     series_now = counts.get("series", {})
     on_eol = sum(count for value, count in series_now.items() if value in eol_series)
     by_distribution = eol_by_distribution(counts.get("distribution_series", {}), eol_series)
-    releases = list(
-        Release.objects.published().select_related("series").by_version()[:RELEASES_SHOWN]
-    )
+    # The most recently published releases (the model's default order), not the highest
+    # version numbers: those are previews and rolling releases few servers run.
+    releases = list(Release.objects.published().select_related("series")[:RELEASES_SHOWN])
     adoption = load_adoption(today)
     families = [row["distribution"] for row in by_distribution if row["distribution"] != OTHER]
     return {

@@ -2,7 +2,9 @@
 
 Their reports are the real captured full report with per-server values replaced
 (see synthetic.py), stored and processed through the same code as real reports, and
-marked with FEEDBACK_USER_INFO "demo-data" so they can be told apart.
+marked with FEEDBACK_USER_INFO "demo-data" so they can be told apart. Each server
+runs the newest release of its profile's series that was out when it reported, taken
+from the release catalogue, so the adoption charts follow real release numbers.
 """
 
 from datetime import timedelta
@@ -13,7 +15,8 @@ from feedback import services
 from feedback.ingest import build_raw_report, store_reports
 from feedback.models import Report
 from feedback.trends.rollups import rebuild_all
-from feedback.trends.synthetic import full_report, real_rows
+from feedback.trends.synthetic import full_report, profile, real_rows
+from releases.models import Release
 
 DEMO_SERVERS = 48
 WEEKS = 8
@@ -27,13 +30,20 @@ def load(log):
     rows = real_rows()
     now = timezone.now()
     start = now - timedelta(weeks=WEEKS)
+    catalogue = _releases_by_series()
     raws = []
     for number in range(DEMO_SERVERS):
         joined = start + timedelta(hours=number * 20)  # servers join over the weeks
         sent = joined + timedelta(days=1)
         while sent < now:
             raw = build_raw_report(
-                full_report(number, rows, salt="demo", user_info=DEMO_USER_INFO),
+                full_report(
+                    number,
+                    rows,
+                    salt="demo",
+                    user_info=DEMO_USER_INFO,
+                    version=_running_version(profile(number)[0], catalogue, sent.date()),
+                ),
                 path="/rest/v1/post",
                 is_test=False,
             )
@@ -46,3 +56,23 @@ def load(log):
     log(
         f"trends: {len(raws)} demo reports from {DEMO_SERVERS} servers, {periods} periods rolled up"
     )
+
+
+def _releases_by_series():
+    """Published (release date, version) pairs per series, oldest first."""
+    catalogue = {}
+    for version, series, released in (
+        Release.objects.published()
+        .order_by("release_date")
+        .values_list("version", "series__version", "release_date")
+    ):
+        catalogue.setdefault(series, []).append((released, version))
+    return catalogue
+
+
+def _running_version(profile_version, catalogue, day):
+    """The profile's version string with the newest release of its series out by ``day``."""
+    number, _, suffix = profile_version.partition("-")
+    series = ".".join(number.split(".")[:2])
+    out = [version for released, version in catalogue.get(series, []) if released <= day]
+    return f"{out[-1]}-{suffix}" if out else profile_version

@@ -39,9 +39,18 @@ def real_rows() -> list[str]:
     return raw[start:end].decode("utf-8").strip("\n").split("\n")
 
 
-def full_report(number: int, rows=None, salt="synthetic", user_info="") -> bytes:
+def profile(number: int) -> tuple[str, str, str, str]:
+    """(version, OS, distribution, machine) of synthetic server ``number``."""
+    return PROFILES[number % len(PROFILES)]
+
+
+def full_report(
+    number: int, rows=None, salt="synthetic", user_info="", version: str | None = None
+) -> bytes:
+    """The report of server ``number``; ``version`` replaces its profile's VERSION."""
     rng = random.Random(f"{salt}-{number}")
-    version, os_name, distribution, arch = PROFILES[number % len(PROFILES)]
+    profile_version, os_name, distribution, arch = profile(number)
+    version = version or profile_version
     replacements = {
         "FEEDBACK_SERVER_UID": server_uid(number, salt),
         "FEEDBACK_USER_INFO": user_info,

@@ -19,6 +19,17 @@ class Mirror(models.Model):
         return f"{self.name} ({self.country})"
 
 
+def release_label(distribution: str, release: str) -> str:
+    """A distribution's name and one of its release names as one label, without saying
+    twice the words they share: "CentOS Stream" and "Stream 9" is "CentOS Stream 9"."""
+    words, release_words = distribution.split(), release.split()
+    for size in range(min(len(words), len(release_words)), 0, -1):
+        if [w.casefold() for w in words[-size:]] == [w.casefold() for w in release_words[:size]]:
+            release_words = release_words[size:]
+            break
+    return " ".join(words + release_words)
+
+
 class Distribution(models.Model):
     class Family(models.TextChoices):
         APT = "apt", "APT (Debian, Ubuntu)"
@@ -83,7 +94,12 @@ class DistributionRelease(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.distribution.name} {self.name}"
+        return self.label
+
+    @property
+    def label(self) -> str:
+        """The full name shown to visitors, e.g. "CentOS Stream 9" or "Ubuntu 24.04 "noble"."."""
+        return release_label(self.distribution.name, self.name)
 
     @property
     def repository_release(self):

@@ -57,9 +57,7 @@ def generate(
             release=repo_release, series__version=version
         )
     except Availability.DoesNotExist:
-        raise UnsupportedChoice(
-            f"MariaDB {version} is not built for {chosen.distribution.name} {chosen.name}"
-        ) from None
+        raise UnsupportedChoice(f"MariaDB {version} is not built for {chosen.label}") from None
     try:
         mirror_obj = Mirror.objects.get(mirror_id=mirror, active=True)
     except Mirror.DoesNotExist:
@@ -70,8 +68,7 @@ def generate(
     if arch and arch not in availability.architecture_list:
         built = ", ".join(availability.architecture_list)
         raise UnsupportedChoice(
-            f"MariaDB {version} is not built for {arch} on {chosen.distribution.name} "
-            f"{chosen.name} (built for: {built})"
+            f"MariaDB {version} is not built for {arch} on {chosen.label} (built for: {built})"
         )
     repo_distribution = repo_release.distribution
     choice = RepoChoice(
@@ -103,10 +100,7 @@ def generate(
         )
     for rel in {chosen, repo_release}:
         if rel.is_eol(today):
-            warnings.append(
-                f"{rel.distribution.name} {rel.name} reached its end of life on "
-                f"{rel.eol_date:%d %B %Y}."
-            )
+            warnings.append(f"{rel.label} reached its end of life on {rel.eol_date:%d %B %Y}.")
     return Generated(config, chosen, availability, mirror_obj, warnings, share_query)
 
 
@@ -140,6 +134,7 @@ def options(today=None) -> dict:
             {
                 "key": rel.key,
                 "name": rel.name,
+                "label": rel.label,
                 "eol": rel.is_eol(today),
                 "eol_date": rel.eol_date.isoformat() if rel.eol_date else None,
                 "versions": availability.get(rel.repository_release.pk, []),

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.urls import reverse
 
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from sponsors import mail as sponsor_mail
 from sponsors.benefits.models import Delivery
 from sponsors.models import Sponsorship
 
@@ -25,14 +26,11 @@ def remind_sponsor(sponsorship_id: int, horizon: str):
         .select_related("benefit")
     )
     organisation = sponsorship.organisation
-    recipients = sorted(
-        {organisation.billing_email, *organisation.managers.values_list("email", flat=True)} - {""}
-    )
     url = settings.SITE_URL + reverse("benefits:sponsorship", args=[sponsorship.pk])
     _send(
         "sponsor_reminder",
         {"organisation": organisation, "items": list(items), "url": url},
-        recipients,
+        sponsor_mail.recipients(sponsorship),
     )
 
 

@@ -1,19 +1,13 @@
 // Draw benchmark charts from the JSON beside each canvas (the same spec as the data table
 // and the server-rendered images); shaded bands show repetitions' range or a noise band.
 (function () {
-  const palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#7f7f7f", "#999999"];
-  const darkPalette = ["#56B4E9", "#E69F00", "#2fc08f", "#e09ac4", "#9fd3f5", "#ff8a4c", "#d0d0d0", "#b0b0b0"];
+  // Series colours: the page's --chart-N tokens (static/css/site.css), light or dark.
+  // The yellow --chart-7 is skipped: thin lines in it are hard to see on white.
+  const slots = [1, 2, 3, 4, 5, 6, 9, 8];
 
   function cssVar(name, fallback) {
     const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
     return value || fallback;
-  }
-
-  function isDark() {
-    const paper = cssVar("--paper", "#ffffff").replace("#", "");
-    if (paper.length !== 6) return window.matchMedia("(prefers-color-scheme: dark)").matches;
-    const [r, g, b] = [0, 2, 4].map((i) => parseInt(paper.slice(i, i + 2), 16));
-    return 0.299 * r + 0.587 * g + 0.114 * b < 128;
   }
 
   function alpha(hex, a) {
@@ -43,10 +37,9 @@
 
   function draw() {
     if (!window.Chart) return;
-    const dark = isDark();
-    const colours = dark ? darkPalette : palette;
-    const ink = cssVar("--ink-muted", dark ? "#c8d0d8" : "#4a5866");
-    const grid = cssVar("--line", dark ? "#33414d" : "#d9dee3");
+    const colours = slots.map((n) => cssVar(`--chart-${n}`, "#0072b2"));
+    const ink = cssVar("--ink-muted", "#4a5866");
+    const grid = cssVar("--line", "#d9dee3");
     window.benchmarkCharts = window.benchmarkCharts || {};
     for (const canvas of document.querySelectorAll("canvas[data-benchmark-chart]")) {
       const id = canvas.dataset.benchmarkChart;

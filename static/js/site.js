@@ -33,3 +33,14 @@ document.addEventListener("click", async (event) => {
   }
   setTimeout(() => { button.textContent = original; }, 2000);
 });
+
+// A code block in an article that scrolls sideways becomes reachable from the keyboard
+// (templates give their own <pre> blocks tabindex and a label).
+(function focusableCodeBlocks() {
+  for (const pre of document.querySelectorAll("pre:not([tabindex])")) {
+    if (pre.scrollWidth <= pre.clientWidth) continue;
+    pre.tabIndex = 0;
+    pre.setAttribute("role", "region");
+    pre.setAttribute("aria-label", "Code example");
+  }
+})();

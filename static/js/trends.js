@@ -1,13 +1,15 @@
 // Draw every chart of the page from its JSON; the data tables carry the same figures.
 (function () {
   if (!window.Chart) return;
-  // Okabe-Ito: distinguishable with the common forms of colour blindness.
-  const palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000", "#999999"];
+  // The series colours are the page's --chart-1..9 (Okabe-Ito, distinguishable with the
+  // common forms of colour blindness), light or dark as the visitor's scheme says.
+  function palette() {
+    const style = getComputedStyle(document.documentElement);
+    return [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => style.getPropertyValue(`--chart-${n}`).trim());
+  }
   const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
   const points = ["circle", "rect", "triangle", "rectRot", "star", "crossRot"];
-  const bodyStyle = getComputedStyle(document.body);
-  Chart.defaults.font.family = bodyStyle.fontFamily;
-  Chart.defaults.color = bodyStyle.color; // follows the page, light or dark
+  Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
 
   // Long category labels (distributions, collations, features) wrap onto several lines
   // instead of being cut off: at spaces, after "_" or "-", and only if a single piece is
@@ -35,50 +37,60 @@
   }
 
   window.portalCharts = {};
-  for (const canvas of document.querySelectorAll("canvas[data-chart]")) {
-    const spec = JSON.parse(document.getElementById(canvas.dataset.chart).textContent);
-    const narrow = canvas.parentElement.clientWidth < 560;
-    const datasets = spec.datasets.map((d, i) => ({
-      label: d.label,
-      data: d.data,
-      backgroundColor: palette[i % palette.length],
-      borderColor: palette[i % palette.length],
-      borderWidth: spec.type === "line" ? 2 : 0,
-      // Lines that coincide stay distinguishable: each has its own dash and point shape.
-      borderDash: spec.type === "line" ? dashes[i % dashes.length] : [],
-      pointStyle: points[i % points.length],
-      pointRadius: spec.type === "line" ? 3 : 0,
-      tension: 0.2,
-    }));
-    // The period still under way is drawn faded (bars) or dashed (lines), as its label says.
-    if (spec.incomplete) {
-      const last = spec.labels.length - 1;
-      for (const dataset of datasets) {
-        const colour = dataset.backgroundColor;
-        dataset.backgroundColor = spec.labels.map((_, i) => (i === last ? colour + "66" : colour));
-        dataset.segment = { borderDash: (ctx) => (ctx.p1DataIndex === last ? [4, 4] : undefined) };
+  function draw() {
+    const colours = palette();
+    const rootStyle = getComputedStyle(document.documentElement);
+    Chart.defaults.color = rootStyle.getPropertyValue("--ink").trim();
+    Chart.defaults.borderColor = rootStyle.getPropertyValue("--line").trim();
+    for (const canvas of document.querySelectorAll("canvas[data-chart]")) {
+      const spec = JSON.parse(document.getElementById(canvas.dataset.chart).textContent);
+      const narrow = canvas.parentElement.clientWidth < 560;
+      const datasets = spec.datasets.map((d, i) => ({
+        label: d.label,
+        data: d.data,
+        backgroundColor: colours[i % colours.length],
+        borderColor: colours[i % colours.length],
+        borderWidth: spec.type === "line" ? 2 : 0,
+        // Lines that coincide stay distinguishable: each has its own dash and point shape.
+        borderDash: spec.type === "line" ? dashes[i % dashes.length] : [],
+        pointStyle: points[i % points.length],
+        pointRadius: spec.type === "line" ? 3 : 0,
+        tension: 0.2,
+      }));
+      // The period still under way is drawn faded (bars) or dashed (lines), as its label says.
+      if (spec.incomplete) {
+        const last = spec.labels.length - 1;
+        for (const dataset of datasets) {
+          const colour = dataset.backgroundColor;
+          dataset.backgroundColor = spec.labels.map((_, i) => (i === last ? colour + "66" : colour));
+          dataset.segment = { borderDash: (ctx) => (ctx.p1DataIndex === last ? [4, 4] : undefined) };
+        }
       }
-    }
-    const categoryAxis = {
-      stacked: spec.stacked,
-      ticks: {
-        autoSkip: !spec.horizontal,
-        callback: function (value) {
-          return wrap(this.getLabelForValue(value), narrow ? 14 : 28);
+      const categoryAxis = {
+        stacked: spec.stacked,
+        ticks: {
+          autoSkip: !spec.horizontal,
+          callback: function (value) {
+            return wrap(this.getLabelForValue(value), narrow ? 14 : 28);
+          },
         },
-      },
-    };
-    const valueAxis = { stacked: spec.stacked, beginAtZero: true, ticks: { precision: 0 } };
-    window.portalCharts[spec.id] = new Chart(canvas, {
-      type: spec.type,
-      data: { labels: spec.labels, datasets },
-      options: {
-        maintainAspectRatio: false,
-        indexAxis: spec.horizontal ? "y" : "x",
-        animation: false,
-        plugins: { legend: { display: datasets.length > 1, position: "bottom" } },
-        scales: spec.horizontal ? { y: categoryAxis, x: valueAxis } : { x: categoryAxis, y: valueAxis },
-      },
-    });
+      };
+      const valueAxis = { stacked: spec.stacked, beginAtZero: true, ticks: { precision: 0 } };
+      if (window.portalCharts[spec.id]) window.portalCharts[spec.id].destroy();
+      window.portalCharts[spec.id] = new Chart(canvas, {
+        type: spec.type,
+        data: { labels: spec.labels, datasets },
+        options: {
+          maintainAspectRatio: false,
+          indexAxis: spec.horizontal ? "y" : "x",
+          animation: false,
+          plugins: { legend: { display: datasets.length > 1, position: "bottom" } },
+          scales: spec.horizontal ? { y: categoryAxis, x: valueAxis } : { x: categoryAxis, y: valueAxis },
+        },
+      });
+    }
   }
+  draw();
+  // Redraw in the other scheme's colours when the visitor switches light or dark.
+  window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", draw);
 })();

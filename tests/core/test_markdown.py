@@ -87,3 +87,20 @@ def test_governance_comments_use_the_strict_profile(client):
     assert "tracker.example" not in html
     assert '<div class="notice">' not in html and "Vote closed." in html
     assert 'src="/media/governance/chart.png"' in html  # the staff-written body keeps its image
+
+
+TABLE_MARKDOWN = "| Threads | MariaDB | LeanXcale |\n| --- | --- | --- |\n| 1 | 10 | 20 |\n"
+
+
+@pytest.mark.parametrize("render", [render_markdown, render_comment])
+def test_tables_scroll_in_a_region_keyboard_users_can_reach(render):
+    html = render(TABLE_MARKDOWN + "\nAfter.\n\n" + TABLE_MARKDOWN)
+    region = '<div class="table-scroll" role="region" tabindex="0" aria-label="Table"><table>'
+    assert html.count(region) == 2
+    assert html.count("</table></div>") == 2
+    assert "<p>After.</p>" in html.split("</table></div>")[1]  # the text stays outside
+
+
+def test_a_comment_cannot_forge_a_focusable_region():
+    html = render_comment('<div role="region" tabindex="0">x</div>')
+    assert "tabindex" not in html and "role=" not in html

@@ -75,6 +75,9 @@ def public_paths():
         "compare": f"/benchmarks/{suite.slug}/compare/?a={runs[0].pk}&b={runs[-1].pk}",
         "accessibility": "/accessibility/",
         "sitemap": "/sitemap.xml",
+        "search": "/search/?q=mariadb+release",
+        "search in one kind": "/search/?q=mariadb&kind=release&page=2",
+        "opensearch": "/opensearch.xml",
     }
 
 
@@ -84,7 +87,7 @@ PAGE_NAMES = [
     "contact", "supporters", "sponsor programmes", "download", "series", "release",
     "release feed", "repo-config", "repo-config with a selection", "usage statistics",
     "usage statistics by week", "usage privacy", "benchmarks", "suite", "run", "compare",
-    "accessibility", "sitemap",
+    "accessibility", "sitemap", "search", "search in one kind", "opensearch",
 ]  # fmt: skip
 
 

@@ -1,40 +1,27 @@
 """Stripe-shaped webhook events for donations, signed as Stripe signs them."""
 
-import hashlib
-import hmac
 import json
-import time
+
+from tests.sponsors.helpers import event as sponsorship_event
+from tests.sponsors.helpers import sign
 
 WEBHOOK_SECRET = "whsec_test_donations"
 URL = "/donate/stripe-webhook/"
 
 
-def signed(payload: str, secret=WEBHOOK_SECRET, timestamp=None) -> str:
-    timestamp = int(time.time()) if timestamp is None else timestamp
-    signature = hmac.new(secret.encode(), f"{timestamp}.{payload}".encode(), hashlib.sha256)
-    return f"t={timestamp},v1={signature.hexdigest()}"
-
-
-def post(client, event, **kwargs):
+def post(client, event, secret=WEBHOOK_SECRET, timestamp=None):
     payload = event if isinstance(event, str) else json.dumps(event)
     return client.post(
         URL,
         payload,
         content_type="application/json",
-        HTTP_STRIPE_SIGNATURE=signed(payload, **kwargs),
+        HTTP_STRIPE_SIGNATURE=sign(payload, secret, timestamp),
     )
 
 
 def event(event_id, type_, obj):
-    return {
-        "id": event_id,
-        "object": "event",
-        "type": type_,
-        "created": int(time.time()),
-        "data": {"object": obj},
-        "api_version": "2025-03-31.basil",
-        "livemode": False,
-    }
+    """A Stripe event of the API version whose invoices carry ``parent``."""
+    return {**sponsorship_event(event_id, type_, obj), "api_version": "2025-03-31.basil"}
 
 
 def checkout_completed(donation, *, mode="payment", event_id="evt_cs_1", **extra):

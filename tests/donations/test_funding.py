@@ -101,7 +101,7 @@ class FundingPageTests(TestCase):
             '<p class="facts-line"><strong>6</strong> individual donors gave in 2026.</p>',
             html=True,
         )
-        self.assertContains(response, "of the 2026 goal of 1,000 EUR: two release engineers")
+        self.assertContains(response, "of the 2026 goal of €1,000: two release engineers")
         self.assertContains(response, "<strong>At least 65%</strong>", html=True)
 
     def test_the_csv_has_the_same_figures(self):

@@ -30,7 +30,7 @@ def test_the_link_shows_the_gift_and_opens_stripes_portal(client, portal):
     url = f"/donate/manage/{manage_token(gift.donation.reference)}/"
     page = client.get(url)
     assert page.status_code == 200
-    assert "25.00 EUR, one-off" in page.content.decode()
+    assert "€25, one-off" in page.content.decode()
     response = client.post(url)
     assert response.status_code == 302
     assert response["Location"] == PORTAL_URL
@@ -80,7 +80,7 @@ def test_signed_in_donors_see_their_gifts_and_nobody_elses(client):
     GiftFactory(donation__email="someone@example.org", donation__amount=99)
     client.force_login(user)
     page = client.get("/donate/my-gifts/").content.decode()
-    assert "40.00 EUR" in page and "15.00 EUR" in page
+    assert "€40" in page and "€15" in page
     assert "99.00" not in page
 
 

@@ -35,7 +35,7 @@ def test_a_one_off_gift_is_recorded_and_receipted_with_a_manage_link(deliver, ma
     assert (gift.stripe_id, gift.amount, gift.currency) == ("pi_donation_1", Decimal("50"), "EUR")
     [mail] = mailoutbox
     assert mail.to == ["giver@example.org"]
-    assert mail.subject == "Your gift to the MariaDB Foundation: receipt for 50.00 EUR"
+    assert mail.subject == "Your gift to the MariaDB Foundation: receipt for €50"
     assert "http://127.0.0.1:8000/donate/manage/" in mail.body
 
 

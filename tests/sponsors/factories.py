@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import factory
 
-from sponsors.models import Organisation, Programme, Tier
+from sponsors.models import Organisation, Programme, Sponsorship, Tier
 from tests.foundation.factories import UserFactory
 
 
@@ -40,3 +40,16 @@ class OrganisationFactory(factory.django.DjangoModelFactory):
     def managers(self, create, extracted, **kwargs):
         if create:
             self.managers.add(*(extracted or [UserFactory()]))
+
+
+class ActiveSponsorshipFactory(factory.django.DjangoModelFactory):
+    """A sponsorship shown on the supporters page and the home page's strip."""
+
+    class Meta:
+        model = Sponsorship
+
+    organisation = factory.SubFactory(OrganisationFactory)
+    tier = factory.SubFactory(TierFactory)
+    terms = factory.LazyAttribute(lambda o: o.tier.terms())
+    status = Sponsorship.Status.ACTIVE
+    payment_method = Sponsorship.Payment.INVOICE

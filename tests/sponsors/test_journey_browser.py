@@ -25,10 +25,10 @@ def test_sponsor_journey(live_server, browser, fake_stripe, django_user_model):
     page.fill("input[name=email]", "cto@acme.example")
     page.fill("input[name=password1]", "a-long-Passphrase-42")
     page.fill("input[name=password2]", "a-long-Passphrase-42")
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     link = re.search(r"https?://\S+/accounts/confirm-email/\S+/", mail.outbox[-1].body).group(0)
     page.goto(live_server.url + "/accounts/" + link.split("/accounts/", 1)[1])
-    page.click("form button[type=submit]")  # confirm the address
+    page.click("main form button[type=submit]")  # confirm the address
 
     page.goto(live_server.url + "/sponsors/")
     page.get_by_role("link", name="Apply for Gold").click()

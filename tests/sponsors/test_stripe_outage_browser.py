@@ -32,7 +32,7 @@ def test_the_sponsor_is_offered_the_invoice_when_stripe_is_down(
     page.fill("#id_exp_month", "12")
     page.fill("#id_exp_year", "2030")
     page.fill("#id_cvc", "123")
-    page.get_by_role("button", name="Pay 50000.00 EUR").click()
+    page.get_by_role("button", name="Pay €50,000").click()
     alert = page.get_by_role("alert")
     assert "cannot be reached just now, so nothing was charged" in alert.inner_text()
     screenshot("sponsor-pay-stripe-down", full_page=True)

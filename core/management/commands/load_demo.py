@@ -9,7 +9,8 @@ import importlib
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-# Order matters: releases announce into the news, sponsors and benchmarks link to it.
+# Order matters: releases announce into the news, sponsors and benchmarks link to it;
+# the search index is built from everything before it.
 DEMO_MODULES = [
     "foundation.demo",
     "releases.demo",
@@ -18,6 +19,7 @@ DEMO_MODULES = [
     "feedback.demo",
     "feedback.trends.demo",
     "benchmarks.demo",
+    "search.demo",  # last: indexes what the others created
 ]
 
 

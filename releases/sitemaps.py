@@ -1,0 +1,33 @@
+"""Downloads, series, releases and the repository generator, for /sitemap.xml."""
+
+from django.contrib.sitemaps import Sitemap
+from django.urls import reverse
+
+from releases.models import Release, Series
+
+
+class DownloadPagesSitemap(Sitemap):
+    changefreq = "weekly"
+
+    def items(self):
+        return ["releases:download", "releases:series-index", "repoconfig:generator"]
+
+    def location(self, item):
+        return reverse(item)
+
+
+class SeriesSitemap(Sitemap):
+    changefreq = "weekly"
+
+    def items(self):
+        return list(Series.objects.order_by("version"))
+
+
+class ReleaseSitemap(Sitemap):
+    changefreq = "yearly"
+
+    def items(self):
+        return list(Release.objects.published().select_related("series").order_by("pk"))
+
+    def lastmod(self, item):
+        return item.release_date

@@ -1,0 +1,211 @@
+"""Searching the index: PostgreSQL full-text search with weighted ranking and highlighted
+snippets, and a plain substring search for SQLite (the local run) with the same answer.
+
+The visitor's words go to ``websearch_to_tsquery`` as a bound parameter: it accepts any
+text (quotes, ``or``, ``-word``, stray operators) without a syntax error, so no query can
+fail. Only the length is limited, by ``MAX_QUERY_LENGTH``.
+"""
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+
+from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
+from django.core.paginator import Page, Paginator
+from django.db.models import (
+    Case,
+    Count,
+    F,
+    FloatField,
+    IntegerField,
+    Q,
+    QuerySet,
+    TextField,
+    Value,
+    When,
+)
+from django.db.models.functions import Concat
+from django.utils import timezone
+
+from search.models import TEXT_SEARCH_CONFIG, SearchDocument, uses_full_text
+from search.snippets import START, STOP, excerpt, mark_words, marked_to_html
+
+MAX_QUERY_LENGTH = 200
+RESULTS_PER_PAGE = 10
+# ts_rank weights for the D, C, B and A parts of the vector: body C, summary B, title A.
+RANK_WEIGHTS = [0.05, 0.2, 0.4, 1.0]
+# A small lift for recent entries: never enough to put a body match above a title match.
+RECENCY_BOOSTS = [(timedelta(days=365), 1.2), (timedelta(days=3 * 365), 1.1)]
+SELECTORS = {"start_sel": START, "stop_sel": STOP}
+HEADLINE_OPTIONS = {
+    **SELECTORS,
+    "max_words": 35,
+    "min_words": 15,
+    "max_fragments": 2,
+    "fragment_delimiter": " … ",
+}
+TERM = re.compile(r'(-?)"([^"]*)"|(-?)(\S+)')
+NOT_A_WORD = {"or", "and"}
+
+
+class QueryTooLong(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str
+    kind_label: str
+    url: str
+    title_html: str
+    snippet_html: str
+    date: date | None
+
+
+@dataclass
+class Facet:
+    kind: str
+    label: str
+    count: int
+    selected: bool = False
+
+
+@dataclass
+class Results:
+    text: str
+    kind: str
+    page: Page
+    facets: list[Facet] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(facet.count for facet in self.facets)
+
+
+def clean_query(text: str) -> str:
+    text = " ".join((text or "").split())
+    if len(text) > MAX_QUERY_LENGTH:
+        raise QueryTooLong(text)
+    return text
+
+
+def search(text: str, kind: str = "", page_number=1, now=None) -> Results:
+    """Search ``text`` (already through ``clean_query``), optionally in one kind only."""
+    if kind not in SearchDocument.Kind.values:
+        kind = ""
+    visible = SearchDocument.objects.visible(now)
+    if uses_full_text():
+        matches, to_hit = _full_text(visible, text, now)
+    else:
+        matches, to_hit = _substring(visible, text)
+    facets = _facets(matches, kind)
+    ranked = matches.filter(kind=kind) if kind else matches
+    page = Paginator(ranked, RESULTS_PER_PAGE).get_page(page_number)
+    page.object_list = [to_hit(document) for document in page.object_list]
+    return Results(text=text, kind=kind, page=page, facets=facets)
+
+
+def _facets(matches: QuerySet, kind: str) -> list[Facet]:
+    counts = dict(matches.order_by().values_list("kind").annotate(n=Count("id")))
+    return [
+        Facet(value, label, counts[value], selected=value == kind)
+        for value, label in SearchDocument.Kind.choices
+        if counts.get(value)
+    ]
+
+
+def _hit(document, title_marked: str, snippet_marked: str) -> Hit:
+    return Hit(
+        kind=document.kind,
+        kind_label=document.get_kind_display(),
+        url=document.url,
+        title_html=marked_to_html(title_marked),
+        snippet_html=marked_to_html(snippet_marked),
+        date=document.date,
+    )
+
+
+def _recency(now) -> Case:
+    today = timezone.localdate(now) if now else timezone.localdate()
+    return Case(
+        *[When(date__gte=today - age, then=Value(boost)) for age, boost in RECENCY_BOOSTS],
+        default=Value(1.0),
+        output_field=FloatField(),
+    )
+
+
+def _full_text(visible: QuerySet, text: str, now):
+    query = SearchQuery(text, search_type="websearch", config=TEXT_SEARCH_CONFIG)
+    matches = (
+        visible.filter(vector=query)
+        .annotate(
+            rank=SearchRank(F("vector"), query, weights=RANK_WEIGHTS) * _recency(now),
+            title_marked=SearchHeadline(
+                "title", query, config=TEXT_SEARCH_CONFIG, highlight_all=True, **SELECTORS
+            ),
+            snippet_marked=SearchHeadline(
+                Concat("summary", Value(" "), "body", output_field=TextField()),
+                query,
+                config=TEXT_SEARCH_CONFIG,
+                **HEADLINE_OPTIONS,
+            ),
+        )
+        .defer("body", "summary", "vector")
+        .order_by("-rank", "-date", "pk")
+    )
+    return matches, lambda d: _hit(d, _title_marks(d.title, d.title_marked), d.snippet_marked)
+
+
+def _title_marks(title: str, marked: str) -> str:
+    """The highlighted title, unless ts_headline's parser dropped something from it (it
+    leaves out what looks like an HTML tag): then the title as it is."""
+    return marked if marked.replace(START, "").replace(STOP, "") == title else title
+
+
+def query_terms(text: str) -> tuple[list[str], list[str]]:
+    """The words and "quoted phrases" of a web-style query: (wanted, excluded)."""
+    wanted, excluded = [], []
+    for minus_phrase, phrase, minus_word, word in TERM.findall(text):
+        term = (phrase if phrase or not word else word).strip().strip('"')
+        if not term or term.lower() in NOT_A_WORD:
+            continue
+        (excluded if (minus_phrase or minus_word) else wanted).append(term)
+    return wanted, excluded
+
+
+def _contains(term: str) -> Q:
+    return Q(title__icontains=term) | Q(summary__icontains=term) | Q(body__icontains=term)
+
+
+def _substring(visible: QuerySet, text: str):
+    """The fallback without full-text search: every wanted term somewhere, none of the
+    excluded ones; title matches first, then the newest."""
+    wanted, excluded = query_terms(text)
+    if not wanted:
+        return visible.none(), None
+    matches = visible
+    for term in wanted:
+        matches = matches.filter(_contains(term))
+    for term in excluded:
+        matches = matches.exclude(_contains(term))
+    title_hits = sum(
+        (
+            Case(
+                When(title__icontains=t, then=Value(1)),
+                default=Value(0),
+                output_field=IntegerField(),
+            )
+            for t in wanted
+        ),
+        Value(0),
+    )
+    matches = matches.annotate(title_hits=title_hits).order_by("-title_hits", "-date", "pk")
+
+    def to_hit(document):
+        return _hit(
+            document,
+            mark_words(document.title, wanted),
+            excerpt(f"{document.summary} {document.body}".strip(), wanted),
+        )
+
+    return matches, to_hit

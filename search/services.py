@@ -1,0 +1,73 @@
+"""Keeping the search index in step with the site: one object at a time (from the model
+signals) or everything at once (``rebuild_search_index``, the end of ``load_demo``)."""
+
+from collections.abc import Callable
+
+from django.db import transaction
+
+from core import pagecache
+from search.models import SearchDocument, uses_full_text
+from search.sources import DEPENDENTS, SOURCE_FOR, SOURCES, Source, object_key
+
+REBUILD_BATCH = 500
+
+
+def object_saved(instance) -> None:
+    """Bring the index up to date after ``instance`` was saved."""
+    if type(instance) in DEPENDENTS:
+        model, pk = DEPENDENTS[type(instance)](instance)
+        reindex(SOURCE_FOR[model], pk)
+    elif type(instance) in SOURCE_FOR:
+        reindex(SOURCE_FOR[type(instance)], instance.pk)
+
+
+def object_deleted(instance) -> None:
+    """Drop ``instance`` from the index, or refresh the entry it belonged to."""
+    if type(instance) in DEPENDENTS:
+        model, pk = DEPENDENTS[type(instance)](instance)
+        reindex(SOURCE_FOR[model], pk)
+    elif type(instance) in SOURCE_FOR:
+        SearchDocument.objects.filter(key=object_key(type(instance), instance.pk)).delete()
+
+
+def reindex(source: Source, pk) -> SearchDocument | None:
+    """Write the entry of one object, or remove it when the public may no longer see it."""
+    key = object_key(source.model, pk)
+    obj = source.public().filter(pk=pk).first()
+    # One transaction: the page cache discards its pages when it commits, so no page is
+    # built from a row whose vector is not filled yet.
+    with transaction.atomic():
+        if obj is None:
+            SearchDocument.objects.filter(key=key).delete()
+            return None
+        fresh = source.document(obj)
+        document, _ = SearchDocument.objects.update_or_create(
+            key=key,
+            defaults={
+                field: getattr(fresh, field)
+                for field in ("kind", "title", "summary", "body", "url", "date", "visible_from")
+            },
+        )
+        if uses_full_text():
+            SearchDocument.objects.filter(pk=document.pk).fill_vectors()
+    return document
+
+
+def rebuild(progress: Callable[[str], None] = lambda message: None) -> int:
+    """Index every public object afresh; returns the number of entries."""
+    total = 0
+    with transaction.atomic():
+        SearchDocument.objects.all().delete()
+        for source in SOURCES:
+            documents = [
+                source.document(obj) for obj in source.public().iterator(chunk_size=REBUILD_BATCH)
+            ]
+            SearchDocument.objects.bulk_create(documents, batch_size=REBUILD_BATCH)
+            total += len(documents)
+            progress(f"{source.kind}: {len(documents)} entries")
+        if uses_full_text():
+            SearchDocument.objects.fill_vectors()
+        # Bulk writes send no model signals: cached pages must go explicitly.
+        transaction.on_commit(pagecache.content_changed)
+    pagecache.content_changed()
+    return total

@@ -1,0 +1,73 @@
+"""Honest supporter marks: a logo or the name as a wordmark, a link only to a real
+website, never a dashed placeholder (issue #18)."""
+
+import pytest
+from django.core.files.base import ContentFile
+from pytest_django.asserts import assertContains, assertNotContains
+
+from sponsors import demo
+from sponsors.models import Organisation
+from sponsors.services import invalidate_supporters_page
+from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory
+
+pytestmark = pytest.mark.django_db
+
+PAGES = ["/supporters/", "/"]
+
+
+def _sponsor(**organisation):
+    sponsorship = ActiveSponsorshipFactory(organisation=OrganisationFactory(**organisation))
+    invalidate_supporters_page()
+    return sponsorship.organisation
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_no_logo_and_no_website_is_a_plain_wordmark(client, url):
+    _sponsor(name="Acme Databases", website="")
+    response = client.get(url)
+    assertContains(response, '<span class="wordmark">Acme Databases</span>', html=True)
+    assertNotContains(
+        response,
+        '<a href="" rel="noopener"><span class="wordmark">Acme Databases</span></a>',
+        html=True,
+    )
+    assertNotContains(response, "logo-text")
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_an_example_address_is_not_a_website(client, url):
+    _sponsor(name="Acme Databases", website="https://www.example.com/acme")
+    response = client.get(url)
+    assertNotContains(response, "example.com")
+    assertContains(response, '<span class="wordmark">Acme Databases</span>', html=True)
+
+
+@pytest.mark.parametrize("url", PAGES)
+def test_a_real_website_links_the_wordmark(client, url):
+    _sponsor(name="Acme Databases", website="https://acme.test/")
+    assertContains(
+        client.get(url),
+        '<a href="https://acme.test/" rel="noopener"><span class="wordmark">Acme Databases</span></a>',
+        html=True,
+    )
+
+
+def test_a_logo_is_shown_as_an_image_with_the_name_as_its_text(client, settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path
+    organisation = _sponsor(name="Acme Databases", website="https://acme.test/")
+    organisation.logo.save("acme.svg", ContentFile(b"<svg xmlns='http://www.w3.org/2000/svg'/>"))
+    invalidate_supporters_page()
+    response = client.get("/supporters/")
+    assertContains(
+        response,
+        f'<a href="https://acme.test/" rel="noopener"><img src="{organisation.logo.url}" alt="Acme Databases" height="90"></a>',
+        html=True,
+    )
+
+
+def test_the_demo_invents_no_websites_or_logos():
+    demo.load(lambda message: None)
+    assert Organisation.objects.exists()
+    for organisation in Organisation.objects.all():
+        assert organisation.public_website == "" and not organisation.logo
+        assert "example" not in organisation.website
