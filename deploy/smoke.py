@@ -324,6 +324,21 @@ def manage(env, *args, timeout=600):
     return result.stdout
 
 
+# The demo sponsors have no logos (names only); one is uploaded through the same service
+# the sponsor's profile form uses, so the check below sees a real upload served by nginx.
+UPLOAD_LOGO = """
+import io
+from django.core.files.uploadedfile import SimpleUploadedFile
+from PIL import Image
+from sponsors.models import Organisation
+from sponsors.services import store_logo
+image = io.BytesIO()
+Image.new("RGB", (360, 120), (0, 53, 69)).save(image, format="PNG")
+organisation = Organisation.objects.filter(sponsorships__isnull=False).order_by("pk").first()
+store_logo(organisation, SimpleUploadedFile("smoke-logo.png", image.getvalue(), "image/png"))
+"""
+
+
 def admin_connection():
     return psycopg.connect(host=PG_HOST, port=PG_PORT, user=PG_USER, dbname="postgres",
                            autocommit=True)  # fmt: skip
@@ -651,6 +666,7 @@ def main():
         manage(env, "migrate", "--noinput")
         manage(env, "collectstatic", "--noinput", "-v0")
         manage(env, "load_demo")
+        manage(env, "shell", "-c", UPLOAD_LOGO)
         main_conf = nginx_config(work)
         result = subprocess.run(
             ["nginx", "-t", "-c", str(main_conf)], capture_output=True, text=True
