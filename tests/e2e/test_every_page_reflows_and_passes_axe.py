@@ -1,6 +1,7 @@
 """Every page of the sitemap reflows on a phone and passes axe-core.
 
-With the demo content loaded (some 550 URLs, most of them release pages):
+With the demo content loaded (some 550 URLs, most of them release pages), plus a
+search result, the 404 page and the repository generator's result:
 
 * reflow: every URL of /sitemap.xml, at 320 and 390 CSS px, is no wider than the
   viewport (``document.documentElement.scrollWidth``); a failure names the elements whose
@@ -68,6 +69,9 @@ OVERFLOW = """() => {
   return {scrollWidth: document.documentElement.scrollWidth, elements: found.slice(0, 8)};
 }"""
 SCREENSHOTS = {"/", "/download/", "/download/repo-config/", "/feedback/", "/benchmarks/"}
+# Pages no sitemap lists but every visitor meets: results of a search, and the 404 page.
+SEARCH_RESULTS = "/search/?q=mariadb+release"
+MISSING_PAGE = "/download/no-such-series-galera/"
 
 
 def repo_config_result():
@@ -89,11 +93,17 @@ def test_every_page_reflows_at_phone_widths_and_passes_axe(live_server, browser)
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 800})
         page = context.new_page()
-        paths = [*sitemap_paths(page, live_server.url), repo_config_result()]
+        paths = [
+            *sitemap_paths(page, live_server.url),
+            SEARCH_RESULTS,
+            MISSING_PAGE,
+            repo_config_result(),
+        ]
         for path in paths:
             response = page.goto(live_server.url + path, wait_until="load")
             visits += 1
-            assert response is not None and response.status == 200, path
+            expected = 404 if path == MISSING_PAGE else 200
+            assert response is not None and response.status == expected, path
             page.emulate_media(color_scheme="light")
             wide = page.evaluate(OVERFLOW)
             if wide:
@@ -108,7 +118,7 @@ def test_every_page_reflows_at_phone_widths_and_passes_axe(live_server, browser)
                     if v["impact"] in BLOCKING:
                         violations.append(f"{path} {width} px {scheme}: {v['id']} ({v['impact']}) "
                                           f"{v['help']} at {v['targets']}")  # fmt: skip
-                if path in SCREENSHOTS or path == paths[-1]:
+                if path in SCREENSHOTS or path in paths[-3:]:
                     slug = path.split("?")[0].strip("/").replace("/", "-") or "home"
                     slug += "-result" if "?" in path else ""
                     page.screenshot(path=str(ARTIFACTS / f"walk-{slug}-{width}-{scheme}.png"))
