@@ -98,6 +98,18 @@ def test_a_text_over_its_length_is_refused(client, sponsorship):
     assert text.asset_text == ""
 
 
+def test_a_long_received_text_is_shown_cut_on_a_word(client, sponsorship):
+    client.force_login(sponsorship.organisation.managers.get())
+    url = f"/sponsors/sponsorships/{sponsorship.pk}/benefits/"
+    client.get(url)
+    text = sponsorship.benefit_deliveries.get(benefit__asset=Benefit.Asset.TEXT)
+    words = "MariaDB Foundation sponsors keep the server open for everyone who runs it daily"
+    Benefit.objects.filter(pk=text.benefit_id).update(text_max_length=500)
+    client.post(url, {"delivery": text.pk, "text": f"{words} and {words}"})
+    page = client.get(url).content.decode()
+    assert f"“{words}…”" in page
+
+
 def test_an_upload_declared_too_large_is_refused_before_it_is_read(client, sponsorship):
     client.force_login(sponsorship.organisation.managers.get())
     url = f"/sponsors/sponsorships/{sponsorship.pk}/benefits/"
