@@ -15,59 +15,17 @@ One browser context per width, one reused tab; the colour scheme is switched wit
 """
 
 import time
-from pathlib import Path
 
-import axe_playwright_python
 import pytest
 from django.core.management import call_command
 
 from releases.repoconfig import services as repoconfig
 from tests.artifacts import ARTIFACTS
+from tests.e2e.page_audit import WIDTHS, audit
 from tests.e2e.sitemap_pages import sitemap_paths
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE_SOURCE = (Path(axe_playwright_python.__file__).parent / "axe.min.js").read_text()
-WIDTHS = (320, 390)
-SCHEMES = ("light", "dark")
-BLOCKING = {"serious", "critical"}
-AXE_RUN = """async () => {
-  const result = await axe.run(document, {resultTypes: ["violations"]});
-  return result.violations.map((v) => ({
-    id: v.id, impact: v.impact, help: v.help,
-    targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
-  }));
-}"""
-# What sticks out past the viewport, no scrolling ancestor containing it: the innermost
-# elements, and text (a long word or path) that overflows its element.
-OVERFLOW = """() => {
-  const width = window.innerWidth;
-  if (document.documentElement.scrollWidth <= width) return null;
-  const clipped = (el) => {
-    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-      if (getComputedStyle(a).overflowX !== "visible") return true;
-    }
-    return false;
-  };
-  const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") +
-    [...el.classList].map((c) => "." + c).join("");
-  const sticking = [...document.body.querySelectorAll("*")].filter((el) => {
-    const box = el.getBoundingClientRect();
-    return box.width > 0 && box.right > width + 0.5 && !clipped(el);
-  });
-  const found = sticking.filter((el) => !sticking.some((o) => o !== el && el.contains(o)))
-    .map((el) => `${name(el.parentElement)} > ${name(el)} (right edge ${Math.round(el.getBoundingClientRect().right)} px)`);
-  const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (texts.nextNode()) {
-    const range = document.createRange();
-    range.selectNodeContents(texts.currentNode);
-    const right = range.getBoundingClientRect().right;
-    if (right > width + 0.5 && !clipped(texts.currentNode)) {
-      found.push(`text in ${name(texts.currentNode.parentElement)} "${texts.currentNode.textContent.trim().slice(0, 40)}" (right edge ${Math.round(right)} px)`);
-    }
-  }
-  return {scrollWidth: document.documentElement.scrollWidth, elements: found.slice(0, 8)};
-}"""
 SCREENSHOTS = {"/", "/download/", "/download/repo-config/", "/feedback/", "/benchmarks/"}
 # Pages no sitemap lists but every visitor meets: results of a search, and the 404 page.
 SEARCH_RESULTS = "/search/?q=mariadb+release"
@@ -104,25 +62,16 @@ def test_every_page_reflows_at_phone_widths_and_passes_axe(live_server, browser)
             visits += 1
             expected = 404 if path == MISSING_PAGE else 200
             assert response is not None and response.status == expected, path
-            page.emulate_media(color_scheme="light")
-            wide = page.evaluate(OVERFLOW)
-            if wide:
-                overflowing.append(f"{path} at {width} px is {wide['scrollWidth']} px wide: "
-                                   + "; ".join(wide["elements"]))  # fmt: skip
+            shot = None
+            if path in SCREENSHOTS or path in paths[-3:]:
+                slug = path.split("?")[0].strip("/").replace("/", "-") or "home"
+                shot = str(ARTIFACTS / f"walk-{slug}{'-result' if '?' in path else ''}")
             axe_started = time.monotonic()
-            page.evaluate(AXE_SOURCE)
-            for scheme in SCHEMES:
-                page.emulate_media(color_scheme=scheme)
-                axe_runs += 1
-                for v in page.evaluate(AXE_RUN):
-                    if v["impact"] in BLOCKING:
-                        violations.append(f"{path} {width} px {scheme}: {v['id']} ({v['impact']}) "
-                                          f"{v['help']} at {v['targets']}")  # fmt: skip
-                if path in SCREENSHOTS or path in paths[-3:]:
-                    slug = path.split("?")[0].strip("/").replace("/", "-") or "home"
-                    slug += "-result" if "?" in path else ""
-                    page.screenshot(path=str(ARTIFACTS / f"walk-{slug}-{width}-{scheme}.png"))
+            wide, blocking, runs = audit(page, path, width, screenshot=shot)
             axe_seconds += time.monotonic() - axe_started
+            overflowing += wide
+            violations += blocking
+            axe_runs += runs
         context.close()
     report = (f"walk: {visits} page loads, {axe_runs} axe runs "
               f"in {time.monotonic() - started:.0f} s ({axe_seconds:.0f} s in axe)")  # fmt: skip

@@ -1,0 +1,92 @@
+"""The pages no sitemap lists reflow on a phone and pass axe-core too.
+
+The sitemap walk (test_every_page_reflows_and_passes_axe.py) sees what the public sees.
+This walk covers the rest of what a person does on a phone: signing in and up, asking
+for a lost donation link, and, signed in as a sponsor's manager who also gave a gift,
+the account pages, the sponsor dashboard, the organisation with its profile form, the
+benefits of a sponsorship, an application and its payment page, and "my gifts". Same
+checks at 320 and 390 px, light and dark (tests/e2e/page_audit.py).
+"""
+
+import pytest
+from django.test import Client
+
+from donations.models import Donation
+from sponsors import services as sponsorships
+from sponsors.benefits.models import Benefit
+from sponsors.models import Sponsorship
+from tests.artifacts import ARTIFACTS
+from tests.benefits.factories import BenefitFactory, SponsorshipFactory
+from tests.donations.factories import DonationFactory, GiftFactory
+from tests.e2e.page_audit import WIDTHS, audit
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ANONYMOUS = [
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/reset/",
+    "/donate/manage/",
+]
+
+
+@pytest.fixture
+def manager_pages(django_user_model):
+    """A sponsor's manager with an active sponsorship owed each kind of benefit, a new
+    application awaiting card payment, and a monthly gift; the pages they can reach."""
+    organisation = OrganisationFactory(name="Aurora Relational Systems Oy")
+    manager = organisation.managers.get()
+    manager.emailaddress_set.create(email=manager.email, primary=True, verified=True)
+    active = SponsorshipFactory(organisation=organisation)
+    for asset in Benefit.Asset:
+        BenefitFactory(tier=active.tier, asset=asset, name=f"Benefit: {asset.label.lower()}")
+    tier = TierFactory(name="Platinum", slug="platinum-walk")
+    applied = sponsorships.apply(organisation, tier, Sponsorship.Payment.CARD_ANNUAL, manager)
+    monthly = DonationFactory(
+        user=manager, frequency=Donation.Frequency.MONTHLY, status=Donation.Status.ACTIVE
+    )
+    GiftFactory(donation=monthly)
+    org = f"/sponsors/organisations/{organisation.pk}"
+    paths = [
+        "/accounts/profile/",
+        "/accounts/email/",
+        "/accounts/password/change/",
+        "/sponsors/dashboard/",
+        f"{org}/",
+        f"/sponsors/sponsorships/{active.pk}/benefits/",
+        f"/sponsors/apply/{tier.pk}/",
+        f"/sponsors/sponsorships/{applied.pk}/pay/",
+        "/donate/my-gifts/",
+    ]
+    return manager, paths
+
+
+def test_account_and_sponsor_pages_reflow_and_pass_axe(live_server, browser, manager_pages):
+    manager, signed_in = manager_pages
+    client = Client()
+    client.force_login(manager)
+    session = client.cookies["sessionid"].value
+    ARTIFACTS.mkdir(exist_ok=True)
+    overflowing, violations, axe_runs = [], [], 0
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        for path in [*ANONYMOUS, None, *signed_in]:
+            if path is None:  # from here on, signed in
+                context.add_cookies(
+                    [{"name": "sessionid", "value": session, "url": live_server.url}]
+                )
+                continue
+            response = page.goto(live_server.url + path, wait_until="load")
+            assert response is not None and response.status == 200, path
+            assert page.url == live_server.url + path, f"{path} went to {page.url}"
+            shot = str(ARTIFACTS / "account-dashboard") if path == "/sponsors/dashboard/" else None
+            wide, blocking, runs = audit(page, path, width, screenshot=shot)
+            overflowing += wide
+            violations += blocking
+            axe_runs += runs
+        context.close()
+    assert axe_runs == len(WIDTHS) * 2 * (len(ANONYMOUS) + len(signed_in))
+    assert overflowing == [], "\n".join(overflowing)
+    assert violations == [], "\n".join(violations)
