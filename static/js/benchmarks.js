@@ -1,9 +1,9 @@
 // Draw benchmark charts from the JSON beside each canvas (the same spec as the data table
 // and the server-rendered images); shaded bands show repetitions' range or a noise band.
 (function () {
-  // Series colours: the page's --chart-N tokens (static/css/site.css), light or dark.
-  // The yellow --chart-7 is skipped: thin lines in it are hard to see on white.
-  const slots = [1, 2, 3, 4, 5, 6, 9, 8];
+  // Series colours: the page's --chart-N tokens (static/css/site.css), light or dark;
+  // black (--chart-8) comes last.
+  const slots = [1, 2, 3, 4, 5, 6, 7, 9, 8];
 
   function cssVar(name, fallback) {
     const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
