@@ -8,7 +8,10 @@ import matplotlib
 from matplotlib.figure import Figure
 from matplotlib.ticker import StrMethodFormatter
 
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#000000", "#999999"]
+# The light scheme's --chart-N colours of static/css/site.css, in the order
+# static/js/benchmarks.js uses them, so an image matches the chart on the page
+# (tests/core/test_chart_contrast.py keeps the two in step).
+PALETTE = ["#0072b2", "#b87800", "#009e73", "#cc79a7", "#2b8cc4", "#d55e00", "#8c7e00", "#7f7f7f", "#000000"]  # fmt: skip
 STYLE = {
     "svg.hashsalt": "benchmarks",  # stable element ids: the same chart gives the same bytes
     "svg.fonttype": "none",  # text stays text: searchable, selectable, small

@@ -10,7 +10,10 @@ import re
 import pytest
 from django.conf import settings
 
+from benchmarks.render import PALETTE
+
 SITE_CSS = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
+BENCHMARKS_JS = (settings.BASE_DIR / "static" / "js" / "benchmarks.js").read_text()
 DARK = "@media (prefers-color-scheme: dark)"
 NON_TEXT_CONTRAST = 3.0
 
@@ -62,3 +65,9 @@ def test_every_chart_colour_stands_out_from_the_chart_background(scheme):
         if name.startswith("--chart-") and contrast(value, surface) < NON_TEXT_CONTRAST
     }
     assert weak == {}, f"{scheme}: below {NON_TEXT_CONTRAST}:1 on {surface}: {weak}"
+
+
+def test_benchmark_images_use_the_colours_of_the_charts_on_the_page():
+    slots = re.search(r"const slots = \[([\d, ]+)\]", BENCHMARKS_JS).group(1)
+    light = schemes()["light"]
+    assert [light[f"--chart-{n.strip()}"] for n in slots.split(",")] == PALETTE
