@@ -1,17 +1,11 @@
 """The benchmark index and every published suite, for /sitemap.xml."""
 
 from django.contrib.sitemaps import Sitemap
-from django.urls import reverse
 
 from benchmarks.models import Suite
+from core.sitemaps import NamedPagesSitemap
 
-
-class BenchmarkIndexSitemap(Sitemap):
-    def items(self):
-        return ["benchmarks:index"]
-
-    def location(self, item):
-        return reverse(item)
+benchmark_pages = NamedPagesSitemap("benchmarks:index")
 
 
 class SuiteSitemap(Sitemap):

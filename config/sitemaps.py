@@ -1,26 +1,26 @@
 """/sitemap.xml: every public section. Each app owns its sitemap classes; only config,
 at the top of the stack, may put them together."""
 
-from benchmarks.sitemaps import BenchmarkIndexSitemap, SuiteSitemap
-from core.sitemaps import CorePagesSitemap
-from donations.sitemaps import DonationPagesSitemap
-from feedback.trends.sitemaps import TrendsSitemap
-from foundation.sitemaps import DocumentSitemap, MeetingSitemap, NewsSitemap, PagesSitemap
-from releases.sitemaps import DownloadPagesSitemap, ReleaseSitemap, SeriesSitemap
-from sponsors.sitemaps import SponsorPagesSitemap
+from benchmarks.sitemaps import SuiteSitemap, benchmark_pages
+from core.sitemaps import core_pages
+from donations.sitemaps import donation_pages
+from feedback.trends.sitemaps import trends_pages
+from foundation.sitemaps import DocumentSitemap, MeetingSitemap, NewsSitemap, foundation_pages
+from releases.sitemaps import ReleaseSitemap, SeriesSitemap, download_pages
+from sponsors.sitemaps import sponsor_pages
 
 SITEMAPS = {
-    "site": CorePagesSitemap,
-    "pages": PagesSitemap,
+    "site": core_pages,
+    "pages": foundation_pages,
     "news": NewsSitemap,
     "governance": DocumentSitemap,
     "meetings": MeetingSitemap,
-    "download": DownloadPagesSitemap,
+    "download": download_pages,
     "series": SeriesSitemap,
     "releases": ReleaseSitemap,
-    "usage": TrendsSitemap,
-    "benchmarks": BenchmarkIndexSitemap,
+    "usage": trends_pages,
+    "benchmarks": benchmark_pages,
     "suites": SuiteSitemap,
-    "sponsors": SponsorPagesSitemap,
-    "donations": DonationPagesSitemap,
+    "sponsors": sponsor_pages,
+    "donations": donation_pages,
 }

@@ -4,8 +4,8 @@ Sitemaps of rows return lists, not querysets: the sitemap's paginator then count
 without a second query, keeping /sitemap.xml to one query per section."""
 
 from django.contrib.sitemaps import Sitemap
-from django.urls import reverse
 
+from core.sitemaps import NamedPagesSitemap
 from foundation.models import BoardMeeting, GovernanceDocument, NewsPost
 
 
@@ -19,22 +19,16 @@ class NewsSitemap(Sitemap):
         return item.updated_at
 
 
-class PagesSitemap(Sitemap):
-    changefreq = "weekly"
-
-    def items(self):
-        return [
-            "foundation:about",
-            "foundation:board",
-            "foundation:staff",
-            "foundation:governance",
-            "foundation:meetings",
-            "foundation:news-list",
-            "foundation:contact",
-        ]
-
-    def location(self, item):
-        return reverse(item)
+foundation_pages = NamedPagesSitemap(
+    "foundation:about",
+    "foundation:board",
+    "foundation:staff",
+    "foundation:governance",
+    "foundation:meetings",
+    "foundation:news-list",
+    "foundation:contact",
+    changefreq="weekly",
+)
 
 
 class DocumentSitemap(Sitemap):

@@ -1,19 +1,13 @@
 """Downloads, series, releases and the repository generator, for /sitemap.xml."""
 
 from django.contrib.sitemaps import Sitemap
-from django.urls import reverse
 
+from core.sitemaps import NamedPagesSitemap
 from releases.models import Release, Series
 
-
-class DownloadPagesSitemap(Sitemap):
-    changefreq = "weekly"
-
-    def items(self):
-        return ["releases:download", "releases:series-index", "repoconfig:generator"]
-
-    def location(self, item):
-        return reverse(item)
+download_pages = NamedPagesSitemap(
+    "releases:download", "releases:series-index", "repoconfig:generator", changefreq="weekly"
+)
 
 
 class SeriesSitemap(Sitemap):

@@ -1,14 +1,5 @@
 """The public sponsorship pages, for /sitemap.xml."""
 
-from django.contrib.sitemaps import Sitemap
-from django.urls import reverse
+from core.sitemaps import NamedPagesSitemap
 
-
-class SponsorPagesSitemap(Sitemap):
-    changefreq = "weekly"
-
-    def items(self):
-        return ["sponsors:programmes", "sponsors:supporters"]
-
-    def location(self, item):
-        return reverse(item)
+sponsor_pages = NamedPagesSitemap("sponsors:programmes", "sponsors:supporters", changefreq="weekly")

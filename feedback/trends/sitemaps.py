@@ -1,14 +1,5 @@
 """The public usage statistics pages, for /sitemap.xml."""
 
-from django.contrib.sitemaps import Sitemap
-from django.urls import reverse
+from core.sitemaps import NamedPagesSitemap
 
-
-class TrendsSitemap(Sitemap):
-    changefreq = "monthly"
-
-    def items(self):
-        return ["trends:dashboard", "trends:privacy"]
-
-    def location(self, item):
-        return reverse(item)
+trends_pages = NamedPagesSitemap("trends:dashboard", "trends:privacy", changefreq="monthly")
