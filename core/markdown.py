@@ -27,8 +27,9 @@ from core.shortcodes import expand
 
 ALLOWED_TAGS = {
     "a", "abbr", "b", "blockquote", "br", "caption", "code", "dd", "del", "div", "dl", "dt",
-    "em", "figcaption", "figure", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li", "ol", "p", "pre", "s",
-    "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+    "em", "figcaption", "figure", "h2", "h3", "h4", "h5", "h6", "hr", "i", "img", "kbd", "li",
+    "ol", "p", "pre", "s", "span", "strong", "sub", "sup", "table", "tbody", "td", "tfoot",
+    "th", "thead", "tr", "ul",
 }  # fmt: skip
 ALLOWED_ATTRIBUTES = {
     "a": {"href", "title"},
@@ -85,7 +86,7 @@ def scrollable_tables(html: str) -> str:
     sanitised HTML, where tables cannot nest and every <table> is closed."""
     return TABLE.sub(
         lambda match: (
-            '<div class="table-scroll" role="region" tabindex="0" aria-label="Table">'
+            '<div class="table-wrap" role="region" tabindex="0" aria-label="Table">'
             f"{match.group(0)}</div>"
         ),
         html,

@@ -69,5 +69,4 @@ def rebuild(progress: Callable[[str], None] = lambda message: None) -> int:
             SearchDocument.objects.fill_vectors()
         # Bulk writes send no model signals: cached pages must go explicitly.
         transaction.on_commit(pagecache.content_changed)
-    pagecache.content_changed()
     return total

@@ -11,9 +11,10 @@ import re
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from core.formatting import ELLIPSIS
+
 START, STOP = "\x02", "\x03"
 EXCERPT_CHARACTERS = 240
-ELLIPSIS = "…"
 
 
 def marked_to_html(text: str) -> SafeString:

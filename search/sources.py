@@ -143,10 +143,6 @@ def _describe_board_member(person):
     )
 
 
-def _meetings():
-    return BoardMeeting.objects.published()
-
-
 def _describe_meeting(meeting):
     return Entry(
         title=f"{meeting.title}, {dateformat.format(meeting.date, 'j F Y')}",
@@ -196,7 +192,7 @@ SOURCES = [
     Source(NewsPost, Kind.NEWS, _news, _describe_news),
     Source(GovernanceDocument, Kind.DOCUMENT, _documents, _describe_document),
     Source(Person, Kind.BOARD, _board_members, _describe_board_member),
-    Source(BoardMeeting, Kind.MEETING, _meetings, _describe_meeting),
+    Source(BoardMeeting, Kind.MEETING, BoardMeeting.objects.published, _describe_meeting),
     Source(Series, Kind.SERIES, Series.objects.all, _describe_series),
     Source(Release, Kind.RELEASE, _releases, _describe_release),
     Source(Suite, Kind.BENCHMARK, Suite.objects.published, _describe_suite),

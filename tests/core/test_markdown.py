@@ -95,7 +95,7 @@ TABLE_MARKDOWN = "| Threads | MariaDB | LeanXcale |\n| --- | --- | --- |\n| 1 | 
 @pytest.mark.parametrize("render", [render_markdown, render_comment])
 def test_tables_scroll_in_a_region_keyboard_users_can_reach(render):
     html = render(TABLE_MARKDOWN + "\nAfter.\n\n" + TABLE_MARKDOWN)
-    region = '<div class="table-scroll" role="region" tabindex="0" aria-label="Table"><table>'
+    region = '<div class="table-wrap" role="region" tabindex="0" aria-label="Table"><table>'
     assert html.count(region) == 2
     assert html.count("</table></div>") == 2
     assert "<p>After.</p>" in html.split("</table></div>")[1]  # the text stays outside
