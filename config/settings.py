@@ -116,12 +116,21 @@ if "postgresql" in DATABASES["default"]["ENGINE"]:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
+# Seconds a cache call waits for Redis; after a failure the cache skips Redis for
+# CACHE_BREAKER_SECONDS (core/cache.py), so a frozen Redis costs a page one timeout at most.
+CACHE_REDIS_TIMEOUT = env.float("CACHE_REDIS_TIMEOUT", default=0.5)
+CACHE_BREAKER_SECONDS = env.float("CACHE_BREAKER_SECONDS", default=5.0)
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "core.cache.FailSoftRedisCache",
+            "BACKEND": "core.cache.FailOpenRedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+            "OPTIONS": {
+                "CLIENT_CLASS": "core.cache.CircuitBreakerClient",
+                "IGNORE_EXCEPTIONS": True,
+                "SOCKET_CONNECT_TIMEOUT": CACHE_REDIS_TIMEOUT,
+                "SOCKET_TIMEOUT": CACHE_REDIS_TIMEOUT,
+            },
             "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="portal"),
         }
     }
@@ -236,7 +245,8 @@ SPECTACULAR_SETTINGS = {
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_VIEW = "core.views.rate_limited"
 RATELIMIT_IP_META_KEY = "core.client.client_address"
-RATELIMIT_FAIL_OPEN = True  # Redis down: let people through (core/cache.py logs it)
+# Redis unreachable: let people through (core/cache.py logs it once).
+RATELIMIT_FAIL_OPEN = True
 
 # Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake.
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")

@@ -1,78 +1,106 @@
-"""A Redis cache that degrades to "no cache" when Redis is unreachable.
+"""django-redis with a circuit breaker, so an unreachable or frozen Redis costs a page one
+timeout at most per ``CACHE_BREAKER_SECONDS`` (kept: django-redis has no breaker, and its
+``add`` answers None for "Redis unreachable", which allauth's rate-limit lock reads as
+"someone else holds the lock" and then as "limited").
 
-The cache only ever holds copies (pages, summaries, rate-limit counters), so with
-Redis down every read is a miss and every write is dropped, with a warning in the log
-(at most one every ``QUIET_SECONDS`` per process) instead of a 500 on every page.
-Rate limits counted in the cache fail open the same way: ``add`` fails, and
-django-ratelimit's ``incr`` sees a missing key (``ValueError``), so the request counts
-as the first of its window.
+The cache only holds copies (pages, summaries, rate-limit counters). django-redis's
+``IGNORE_EXCEPTIONS`` turns a Redis error into a miss or a dropped write. On its own that
+still waits for the socket timeout on every call while Redis is frozen (a page makes
+several calls); the breaker (the ``circuitbreaker`` package) remembers the failure, and
+for ``CACHE_BREAKER_SECONDS`` every call fails at once without touching the network. The
+first call after that interval tries Redis again.
+
+Rate limits fail open: django-ratelimit sees a failed ``add``/``incr`` and lets the
+request through (``RATELIMIT_FAIL_OPEN``); allauth's limits (sign-in, sign-up, password
+reset) take a lock with ``add`` first, so here a failed ``add`` counts as done. The log
+says so once when Redis goes away and once when it is back (``core.outagelog``).
 """
 
 import logging
+import threading
 import time
+from functools import wraps
 
-from django.core.cache.backends.redis import RedisCache
-from redis.exceptions import RedisError
+from circuitbreaker import STATE_OPEN, CircuitBreaker
+from django.conf import settings
+from django_redis.cache import RedisCache
+from django_redis.client import DefaultClient
+from django_redis.exceptions import ConnectionInterrupted
+
+from core.outagelog import OutageLog
 
 logger = logging.getLogger(__name__)
 
-UNAVAILABLE = (RedisError, OSError)
-QUIET_SECONDS = 30
+UNAVAILABLE_CONSEQUENCE = "serving without cache, rate limits fail open"
 
 
-class FailSoftRedisCache(RedisCache):
-    _last_warning = 0.0
+class RedisUnavailable(Exception):
+    """The breaker is open: Redis failed less than CACHE_BREAKER_SECONDS ago."""
 
-    def _unavailable(self, operation: str, error: Exception) -> None:
-        now = time.monotonic()
-        if now - FailSoftRedisCache._last_warning >= QUIET_SECONDS:
-            FailSoftRedisCache._last_warning = now
-            logger.warning(
-                "cache unavailable (%s: %s): serving without cache, rate limits fail open",
-                operation,
-                error.__class__.__name__,
-            )
 
-    def _soft(self, operation, fallback, *args, **kwargs):
+class RedisBreaker(CircuitBreaker):
+    FAILURE_THRESHOLD = 1
+    EXPECTED_EXCEPTION = ConnectionInterrupted
+
+    def __init__(self, location: str):
+        super().__init__(recovery_timeout=settings.CACHE_BREAKER_SECONDS, name=location)
+        self.outage = OutageLog(logger, "cache", UNAVAILABLE_CONSEQUENCE)
+
+    def is_open(self) -> bool:
+        # The library rounds the time left up to whole seconds; ask for the exact figure.
+        seconds_open = time.monotonic() - self._opened
+        return self._state == STATE_OPEN and seconds_open < self._recovery_timeout
+
+
+_breakers: dict[str, RedisBreaker] = {}
+_breakers_lock = threading.Lock()
+
+
+def breaker_for(location: str) -> RedisBreaker:
+    """One breaker per Redis per process, shared by every thread's cache connection."""
+    breaker = _breakers.get(location)
+    if breaker is None:
+        with _breakers_lock:
+            breaker = _breakers.setdefault(location, RedisBreaker(location))
+    return breaker
+
+
+def _guarded(method):
+    @wraps(method)
+    def call(self, *args, **kwargs):
+        breaker = self.breaker
+        if breaker.is_open():
+            raise ConnectionInterrupted(connection=None) from RedisUnavailable(breaker.name)
         try:
-            return getattr(super(), operation)(*args, **kwargs)
-        except UNAVAILABLE as error:
-            self._unavailable(operation, error)
-            return fallback
+            with breaker:
+                result = method(self, *args, **kwargs)
+        except ConnectionInterrupted as error:
+            breaker.outage.down(error.__cause__ or error)
+            raise
+        breaker.outage.up()
+        return result
 
+    return call
+
+
+class CircuitBreakerClient(DefaultClient):
+    """django-redis's client; every command first asks the breaker of its Redis."""
+
+    def __init__(self, server, params, backend):
+        super().__init__(server, params, backend)
+        self.breaker = breaker_for(",".join(self._server))
+
+
+GUARDED_COMMANDS = (
+    "add", "clear", "decr", "delete", "delete_many", "delete_pattern", "expire", "get",
+    "get_many", "has_key", "incr", "incr_version", "iter_keys", "keys", "persist", "set",
+    "set_many", "touch", "ttl",
+)  # fmt: skip
+for _name in GUARDED_COMMANDS:
+    setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
+
+
+class FailOpenRedisCache(RedisCache):
     def add(self, *args, **kwargs):
-        return self._soft("add", False, *args, **kwargs)
-
-    def get(self, key, default=None, version=None):
-        return self._soft("get", default, key, default, version)
-
-    def set(self, *args, **kwargs):
-        return self._soft("set", None, *args, **kwargs)
-
-    def touch(self, *args, **kwargs):
-        return self._soft("touch", False, *args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        return self._soft("delete", False, *args, **kwargs)
-
-    def get_many(self, *args, **kwargs):
-        return self._soft("get_many", {}, *args, **kwargs)
-
-    def has_key(self, *args, **kwargs):
-        return self._soft("has_key", False, *args, **kwargs)
-
-    def set_many(self, data, *args, **kwargs):
-        return self._soft("set_many", list(data), data, *args, **kwargs)
-
-    def delete_many(self, *args, **kwargs):
-        return self._soft("delete_many", None, *args, **kwargs)
-
-    def clear(self):
-        return self._soft("clear", False)
-
-    def incr(self, key, delta=1, version=None):
-        try:
-            return super().incr(key, delta, version)
-        except UNAVAILABLE as error:
-            self._unavailable("incr", error)
-            raise ValueError(f"Key '{key}' not found (cache unavailable)") from error
+        stored = super().add(*args, **kwargs)
+        return True if stored is None else stored  # None: Redis unreachable (ignored error)

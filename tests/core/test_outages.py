@@ -2,8 +2,15 @@
 answers a designed 503 with Retry-After."""
 
 import logging
+import signal
+import socket
+import subprocess
+import time
+from types import SimpleNamespace
 
 import pytest
+import redis
+import redis.connection
 from django.db import InterfaceError, OperationalError
 from django.test import Client, RequestFactory
 
@@ -12,21 +19,92 @@ pytestmark = pytest.mark.django_db
 CLOSED_REDIS = "redis://127.0.0.1:18099/1"  # nothing listens there (the prod branch's ports)
 PAGES = ["/", "/supporters/", "/feedback/", "/api/feedback/summary", "/news/", "/download/",
          "/benchmarks/", "/about/", "/contact/"]  # fmt: skip
+CONTACT = {"topic": "general", "name": "Ada", "email": "ada@example.org", "message": "Hello"}
+PASSWORD = "a-long-Passphrase-42"
+
+
+def cache_settings(location):
+    """The production cache configuration (config/settings.py), pointed at ``location``."""
+    from django.conf import settings
+
+    return {"default": {**settings.CACHES["default"], "LOCATION": location}}
 
 
 @pytest.fixture
 def redis_down(settings):
     settings.REDIS_URL = CLOSED_REDIS
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "core.cache.FailSoftRedisCache",
-            "LOCATION": CLOSED_REDIS,
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
-    }
-    from core import cache as fail_soft
+    settings.CACHES = cache_settings(CLOSED_REDIS)
+    yield
+    forget_breaker(CLOSED_REDIS)
 
-    fail_soft.FailSoftRedisCache._last_warning = 0.0
+
+def forget_breaker(location):
+    from core import cache as breaker_cache
+
+    breaker_cache._breakers.pop(location, None)
+
+
+@pytest.fixture
+def redis_server(tmp_path):
+    """A real redis-server of this test's own on a free port."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    process = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    location = f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(location, socket_timeout=1)
+    for _ in range(100):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.05)
+    yield SimpleNamespace(process=process, location=location, client=client)
+    process.send_signal(signal.SIGCONT)
+    process.terminate()
+    process.wait(10)
+    forget_breaker(location)
+
+
+@pytest.fixture
+def frozen_redis(settings, redis_server):
+    """Redis accepts connections but never answers: SIGSTOP, as in the smoke stage."""
+    settings.REDIS_URL = redis_server.location
+    settings.CACHES = cache_settings(redis_server.location)
+    redis_server.process.send_signal(signal.SIGSTOP)
+    yield redis_server
+
+
+@pytest.fixture
+def redis_commands(monkeypatch):
+    """Counts the commands the cache sends to any Redis (they still go out)."""
+    sent = []
+    original = redis.connection.AbstractConnection.send_packed_command
+
+    def counting(self, command, *args, **kwargs):
+        sent.append(command)
+        return original(self, command, *args, **kwargs)
+
+    monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", counting)
+    return sent
+
+
+@pytest.fixture
+def member():
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user("ada", "ada@example.org", PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+def outage_lines(caplog):
+    return [r for r in caplog.records if r.name == "core.cache" and "cache " in r.getMessage()]
 
 
 @pytest.mark.usefixtures("redis_down")
@@ -37,19 +115,95 @@ def test_with_redis_down_every_page_renders(client, caplog):
     with caplog.at_level(logging.WARNING):
         statuses = {path: client.get(path).status_code for path in PAGES}
     assert statuses == dict.fromkeys(PAGES, 200)
-    assert "cache unavailable" in caplog.text
+    lines = outage_lines(caplog)
+    assert [line.getMessage() for line in lines] == [
+        "cache unavailable (ConnectionError): serving without cache, rate limits fail open"
+    ]
+    assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
 
 
 @pytest.mark.usefixtures("redis_down")
 def test_with_redis_down_rate_limits_fail_open_with_a_log_line(client, caplog):
     from foundation.models import ContactMessage
 
-    data = {"topic": "general", "name": "Ada", "email": "ada@example.org", "message": "Hello"}
     with caplog.at_level(logging.WARNING):
-        statuses = [client.post("/contact/", data).status_code for _ in range(7)]
+        statuses = [client.post("/contact/", CONTACT).status_code for _ in range(7)]
     assert statuses == [302] * 7  # the 5/m limit cannot count, so it lets people through
     assert ContactMessage.objects.count() == 7
     assert "rate limits fail open" in caplog.text
+
+
+def test_with_redis_frozen_the_member_signs_in(client, member, frozen_redis, caplog):
+    with caplog.at_level(logging.WARNING):
+        response = client.post(
+            "/accounts/login/", {"login": "ada@example.org", "password": PASSWORD}
+        )
+    assert response.status_code == 302
+    assert client.session["_auth_user_id"] == str(member.pk)
+    assert len(outage_lines(caplog)) == 1
+
+
+def test_with_redis_frozen_sign_up_and_password_reset_work(
+    client, member, frozen_redis, mailoutbox
+):
+    from django.contrib.auth import get_user_model
+
+    response = client.post(
+        "/accounts/signup/",
+        {"email": "grace@example.org", "password1": PASSWORD, "password2": PASSWORD},
+    )
+    assert response.status_code == 302
+    assert get_user_model().objects.filter(email="grace@example.org").exists()
+
+    response = client.post("/accounts/password/reset/", {"email": "ada@example.org"})
+    assert response.status_code == 302
+    assert any("ada@example.org" in mail.to for mail in mailoutbox)
+
+
+def test_with_redis_frozen_the_contact_form_is_not_limited(client, frozen_redis):
+    from foundation.models import ContactMessage
+
+    statuses = [client.post("/contact/", CONTACT).status_code for _ in range(7)]
+    assert statuses == [302] * 7
+    assert ContactMessage.objects.count() == 7
+
+
+def test_a_frozen_redis_is_asked_once_per_breaker_interval(
+    client, frozen_redis, redis_commands, caplog
+):
+    """The first cache call pays the timeout and opens the breaker; every later call in
+    the interval is answered without a byte sent; after the interval Redis is tried once
+    more, and once it answers again the cache is back and the log says so."""
+    from core.cache import breaker_for
+
+    with caplog.at_level(logging.WARNING):
+        statuses = [client.get(path).status_code for path in PAGES]
+    assert statuses == [200] * len(PAGES)
+    assert len(redis_commands) == 1
+    breaker = breaker_for(frozen_redis.location)
+    assert breaker.is_open()
+
+    breaker._opened -= breaker._recovery_timeout  # the interval has passed
+    assert client.get("/about/").status_code == 200
+    assert len(redis_commands) == 2  # one more try, which times out again
+
+    frozen_redis.process.send_signal(signal.SIGCONT)
+    breaker._opened -= breaker._recovery_timeout
+    assert client.get("/news/").status_code == 200
+    assert len(redis_commands) > 3  # the cache is used again
+    messages = [line.getMessage() for line in outage_lines(caplog)]
+    assert messages[0] == (
+        "cache unavailable (TimeoutError): serving without cache, rate limits fail open"
+    )
+    assert messages[1].startswith("cache available again after ")
+    assert len(messages) == 2
+
+
+def test_with_redis_up_rate_limits_still_count(client, settings, redis_server):
+    """The fail-open path is only taken when Redis is unreachable."""
+    settings.CACHES = cache_settings(redis_server.location)
+    statuses = [client.post("/contact/", CONTACT).status_code for _ in range(7)]
+    assert statuses == [302] * 5 + [429] * 2
 
 
 @pytest.mark.usefixtures("redis_down")
