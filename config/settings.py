@@ -2,14 +2,17 @@
 
 Development defaults are safe and need nothing running: SQLite, eager tasks,
 local-memory cache, mail to the console. Set ``DJANGO_ENV=production`` for the
-production profile, which refuses to start without a real SECRET_KEY and turns
-on HTTPS-only cookies, HSTS and the other security headers.
+production profile, which refuses to start without real secrets (core/secrets.py)
+and turns on HTTPS-only cookies, HSTS and the other security headers.
 """
 
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
+
+from core.secrets import SECRET_SETTINGS, refusal_message, refused_secrets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -19,10 +22,19 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 DJANGO_ENV = env.str("DJANGO_ENV", default="development")
 PRODUCTION = DJANGO_ENV == "production"
 
-if PRODUCTION:
-    SECRET_KEY = env.str("SECRET_KEY")
-else:
-    SECRET_KEY = env.str("SECRET_KEY", default="dev-only-insecure-key-do-not-use-in-production")
+# Every secret (Django's key, the Stripe key and webhook secrets) is declared here, once,
+# from core/secrets.py's list; production refuses to start with a missing, development or
+# placeholder value, naming the variable.
+vars().update({name: env.str(name, default=default) for name, default in SECRET_SETTINGS.items()})
+# A Stripe test key (sk_test_…) is refused in production unless this says test mode is meant.
+STRIPE_TEST_MODE = env.bool("STRIPE_TEST_MODE", default=not PRODUCTION)
+if PRODUCTION and (
+    _refused := refused_secrets(
+        {name: env.str(name, default="") for name in SECRET_SETTINGS},
+        stripe_test_mode=STRIPE_TEST_MODE,
+    )
+):
+    raise ImproperlyConfigured(refusal_message(_refused))
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["*"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -179,9 +191,9 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[MariaDB Foundation] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme or "https"
 # Rate limits on the real client address; failed sign-ins: 10 a minute per client address,
 # 5 in 5 minutes per account and address (core/login_throttle.py), so a stranger cannot
-# lock a member out.
+# lock a member out. The admin's login posts: the same, per address and per username.
 ACCOUNT_ADAPTER = "core.accounts.AccountAdapter"
-ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key", "admin_login": "10/m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
@@ -248,9 +260,8 @@ RATELIMIT_IP_META_KEY = "core.client.client_address"
 # Redis unreachable: let people through (core/cache.py logs it once).
 RATELIMIT_FAIL_OPEN = True
 
-# Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake.
-STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
-STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="whsec_local_development")
+# Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake. The key and
+# webhook secrets are declared with the other secrets at the top (core/secrets.py).
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 # Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.
 STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
@@ -258,10 +269,8 @@ STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
 SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
 
 # Donations and the public funding page (donations app). Stripe gives each webhook
-# endpoint its own signing secret: /donate/stripe-webhook/ has this one.
-STRIPE_DONATIONS_WEBHOOK_SECRET = env.str(
-    "STRIPE_DONATIONS_WEBHOOK_SECRET", default="whsec_local_development_donations"
-)
+# endpoint its own signing secret: /donate/stripe-webhook/ has
+# STRIPE_DONATIONS_WEBHOOK_SECRET (declared with the other secrets at the top).
 DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])
 DONATION_PRESET_AMOUNTS = env.list(
     "DONATION_PRESET_AMOUNTS", cast=int, default=[10, 25, 50, 100, 250]

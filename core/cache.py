@@ -65,6 +65,12 @@ def breaker_for(location: str) -> RedisBreaker:
     return breaker
 
 
+def forget_breakers() -> None:
+    """Start again as if every Redis had always answered (for tests)."""
+    with _breakers_lock:
+        _breakers.clear()
+
+
 def _guarded(method):
     @wraps(method)
     def call(self, *args, **kwargs):

@@ -3,6 +3,8 @@
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 
+from core.secrets import SECRET_SETTINGS, refused_secrets
+
 # Backends that never deliver: mail (with its password-reset and confirmation links)
 # would end up in the logs or in memory instead of reaching people.
 UNDELIVERED_MAIL_BACKENDS = {
@@ -39,3 +41,13 @@ def check_site_url_is_public(app_configs, **kwargs):
             )
         ]
     return []
+
+
+@register(Tags.security, deploy=True)
+def check_secrets_are_real(app_configs, **kwargs):
+    """The settings module already refuses to start; this catches values set later."""
+    if not settings.PRODUCTION:
+        return []
+    values = {name: getattr(settings, name, "") for name in SECRET_SETTINGS}
+    problems = refused_secrets(values, stripe_test_mode=settings.STRIPE_TEST_MODE)
+    return [Error(problem, id="core.E003") for problem in problems]

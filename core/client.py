@@ -1,4 +1,6 @@
-"""The client's address, as every rate limit must see it.
+"""The client's address, as every rate limit must see it (kept: django-ipware believes
+forwarding headers whatever ``REMOTE_ADDR`` sent them and checks proxies by position in
+the header, so a client talking to gunicorn directly could choose its own address).
 
 Behind a reverse proxy every request comes from the proxy's address, and the client's
 is in ``X-Forwarded-For``. That header is only believed when the request comes from a

@@ -1,23 +1,24 @@
-"""Failed sign-ins are throttled per account *and* client address.
+"""Sign-in limits, all counted by django-allauth's own rate limits (``ACCOUNT_RATE_LIMITS``)
+(kept: allauth keys its per-account limit on the login alone and does not guard the admin's
+login view; this module adds the client address to that key and puts the admin login under
+the same limits).
 
-django-allauth counts failed sign-ins twice (``ACCOUNT_RATE_LIMITS["login_failed"]``):
-per client address, and per "key", which allauth makes from the login alone. Keyed on
-the login alone, five wrong passwords typed by a stranger anywhere lock the member out
-of their own account. Here the key is the login plus the client address (whatever the
-account adapter considers the client address, so the trusted-proxy rules apply), so a
-stranger's failures slow down only the stranger; the owner, from their own address,
-still signs in. Guessing many accounts from one address is stopped by the per-address
-limit.
+Failed sign-ins (``login_failed``) are counted per client address and per "key". allauth
+makes the key from the login alone, so five wrong passwords typed by a stranger anywhere
+would lock the member out of their own account. Here the key is the login plus the client
+address (the account adapter's ``get_client_ip``, so the trusted-proxy rules apply): a
+stranger's failures slow down only the stranger, and the owner still signs in from their
+own address. Guessing many accounts from one address is stopped by the per-address limit.
 
-The staff login of the admin (``/admin/login/``) does not go through allauth; it gets
-the same rule with django-ratelimit: 5 attempts in 5 minutes per username and client
-address, then 429.
+The staff login of the admin (``/admin/login/``) does not go through allauth's forms; its
+posts are counted under ``admin_login``: per client address (a spray of usernames from one
+address) and per username and address, then 429.
 """
 
 from functools import wraps
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
-from django_ratelimit.core import is_ratelimited
+from allauth.core import ratelimit
 
 from core.views import rate_limited
 
@@ -40,28 +41,17 @@ class LoginThrottleMixin:
         return f"{account_key}:{self.get_client_ip(request)}"
 
 
-ADMIN_LOGIN_RATE = "5/5m"
-
-
-def admin_login_key(group, request) -> str:
-    username = request.POST.get("username", "").strip().lower()
-    return f"{username}:{get_adapter(request).get_client_ip(request)}"
-
-
 def throttle_admin_login(login_view):
-    """Wrap ``admin.site.login``: 429 after too many attempts for one account and address."""
+    """Wrap ``admin.site.login``: 429 once a client address or an account from it posts
+    more often than ``ACCOUNT_RATE_LIMITS["admin_login"]`` allows."""
 
     @wraps(login_view)
     def view(request, *args, **kwargs):
-        if request.method == "POST" and is_ratelimited(
-            request,
-            group="admin-login",
-            key=admin_login_key,
-            rate=ADMIN_LOGIN_RATE,
-            method="POST",
-            increment=True,
-        ):
-            return rate_limited(request)
+        if request.method == "POST":
+            username = request.POST.get("username", "").strip()
+            key = get_adapter(request)._get_login_attempts_cache_key(request, username=username)
+            if not ratelimit.consume(request, action="admin_login", key=key):
+                return rate_limited(request)
         return login_view(request, *args, **kwargs)
 
     return view

@@ -55,16 +55,18 @@ def test_one_address_guessing_many_accounts_is_stopped(client, member):
     assert sign_in(client, PASSWORD, OWNER).status_code == 302
 
 
-def test_the_owner_is_not_counted_against_by_their_own_typos_forever(client, member):
-    for _ in range(4):
-        sign_in(client, "typo-123456", OWNER)
-    assert sign_in(client, PASSWORD, OWNER).status_code == 302
+def test_five_wrong_passwords_from_one_address_stop_the_sixth_try(client, member):
+    for _ in range(5):
+        assert sign_in(client, "typo-123456", OWNER).status_code == 200
+    refused = sign_in(client, PASSWORD, OWNER)
+    assert not signed_in(client)
+    assert TOO_MANY_ATTEMPTS in refused.content.decode()
 
 
-def admin_sign_in(client, password, address):
+def admin_sign_in(client, password, address, username="ada"):
     return client.post(
         "/admin/login/?next=/admin/",
-        {"username": "ada", "password": password},
+        {"username": username, "password": password},
         REMOTE_ADDR=address,
     )
 
@@ -78,4 +80,20 @@ def test_the_admin_login_is_throttled_per_account_and_address(client, member):
     assert "Too many requests" in admin_sign_in(stranger, PASSWORD, STRANGER).content.decode()
 
     response = admin_sign_in(client, PASSWORD, OWNER)
+    assert response.status_code == 302 and response["Location"] == "/admin/"
+
+
+def test_spraying_usernames_at_the_admin_login_from_one_address_gets_429(client, member):
+    """Finding 8: one address, 40 usernames; each name is tried once, so only the
+    per-address limit can stop it."""
+    member.is_staff = True
+    member.save()
+    answers = [
+        admin_sign_in(client, "Summer2026!", STRANGER, username=f"staff{number}").status_code
+        for number in range(40)
+    ]
+    assert answers == [200] * 10 + [429] * 30
+    assert admin_sign_in(client, PASSWORD, STRANGER).status_code == 429
+    # Another address is not affected.
+    response = admin_sign_in(Client(), PASSWORD, OWNER)
     assert response.status_code == 302 and response["Location"] == "/admin/"

@@ -34,14 +34,6 @@ def cache_settings(location):
 def redis_down(settings):
     settings.REDIS_URL = CLOSED_REDIS
     settings.CACHES = cache_settings(CLOSED_REDIS)
-    yield
-    forget_breaker(CLOSED_REDIS)
-
-
-def forget_breaker(location):
-    from core import cache as breaker_cache
-
-    breaker_cache._breakers.pop(location, None)
 
 
 @pytest.fixture
@@ -67,7 +59,6 @@ def redis_server(tmp_path):
     process.send_signal(signal.SIGCONT)
     process.terminate()
     process.wait(10)
-    forget_breaker(location)
 
 
 @pytest.fixture

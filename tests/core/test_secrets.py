@@ -1,0 +1,103 @@
+"""Every secret setting is declared once (core/secrets.py), documented in the README and
+deploy/env.example, and the production profile refuses to start without a real value,
+naming the variable: a deploy that forgot a webhook secret cannot accept events signed
+with the public development default."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from core.secrets import SECRET_SETTINGS, refused_secrets
+from tests.core.test_settings import PRODUCTION_ENV, ROOT, SETUP, clean_env
+
+README = (ROOT / "README.md").read_text()
+ENV_EXAMPLE = (ROOT / "deploy" / "env.example").read_text()
+
+
+def test_the_list_names_every_webhook_secret_and_key():
+    assert {"SECRET_KEY", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET",
+            "STRIPE_DONATIONS_WEBHOOK_SECRET"} <= set(SECRET_SETTINGS)  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(SECRET_SETTINGS))
+def test_every_secret_is_in_the_readme_table_and_env_example(name):
+    readme_rows = [line for line in README.splitlines() if line.startswith("| `")]
+    assert any(f"`{name}`" in row.split("|")[1] for row in readme_rows), name
+    assert re.search(rf"^{name}=\S+", ENV_EXAMPLE, re.MULTILINE), name
+
+
+@pytest.mark.parametrize("name", sorted(SECRET_SETTINGS))
+def test_the_env_example_placeholders_are_refused(name):
+    value = re.search(rf"^{name}=(\S+)", ENV_EXAMPLE, re.MULTILINE).group(1)
+    values = {**PRODUCTION_ENV, name: value}
+    assert f"{name} is still the placeholder from deploy/env.example." in refused_secrets(
+        values, stripe_test_mode=False
+    )
+
+
+def test_the_production_test_environment_is_accepted():
+    assert refused_secrets(PRODUCTION_ENV, stripe_test_mode=False) == []
+
+
+def run(args, env):
+    return subprocess.run(
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def production_env(**changes):
+    env = {**clean_env(), **PRODUCTION_ENV}
+    for name in [*SECRET_SETTINGS, "STRIPE_TEST_MODE"]:
+        if name not in PRODUCTION_ENV:
+            env.pop(name, None)
+    for name, value in changes.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
+@pytest.mark.parametrize("name", sorted(SECRET_SETTINGS))
+def test_production_refuses_to_start_without_each_secret(name):
+    result = run(["-c", SETUP], production_env(**{name: None}))
+    assert result.returncode != 0
+    assert f"{name} is not set." in result.stderr
+
+
+def test_check_deploy_fails_on_the_public_donations_webhook_default():
+    """Finding 1: the donations secret left at its development default."""
+    env = production_env(STRIPE_DONATIONS_WEBHOOK_SECRET="whsec_local_development_donations")
+    result = run(["manage.py", "check", "--deploy"], env)
+    assert result.returncode != 0
+    assert "STRIPE_DONATIONS_WEBHOOK_SECRET is the development default." in result.stderr
+
+
+def test_a_stripe_test_key_needs_test_mode_in_production():
+    env = production_env(STRIPE_SECRET_KEY="sk_test_" + "x" * 24)
+    result = run(["-c", SETUP], env)
+    assert result.returncode != 0
+    assert "STRIPE_SECRET_KEY is a Stripe test key" in result.stderr
+
+    result = run(["-c", SETUP + "from django.conf import settings; print(settings.STRIPE_TEST_MODE)"],
+                 {**env, "STRIPE_TEST_MODE": "true"})  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
+
+
+def test_the_deploy_check_refuses_a_secret_changed_after_start_up(settings):
+    from core.checks import check_secrets_are_real
+
+    settings.PRODUCTION = True
+    settings.STRIPE_TEST_MODE = False
+    for name in SECRET_SETTINGS:
+        setattr(settings, name, PRODUCTION_ENV[name])
+    assert check_secrets_are_real(None) == []
+    settings.STRIPE_WEBHOOK_SECRET = SECRET_SETTINGS["STRIPE_WEBHOOK_SECRET"]
+    [error] = check_secrets_are_real(None)
+    assert (error.id, error.msg) == (
+        "core.E003",
+        "STRIPE_WEBHOOK_SECRET is the development default.",
+    )
