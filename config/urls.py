@@ -2,9 +2,9 @@ from django.conf import settings
 from django.contrib import admin
 from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView
 
 from config.api_docs import ApiDocsView
+from config.schema_view import SchemaView
 from config.sitemaps import SITEMAPS
 from core.login_throttle import throttle_admin_login
 
@@ -18,7 +18,7 @@ admin.site.login = throttle_admin_login(admin.site.login)
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", ApiDocsView.as_view(), name="api-docs"),
     path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
     path("", include("core.urls")),

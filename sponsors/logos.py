@@ -2,6 +2,7 @@
 
 import io
 import re
+import warnings
 from xml.etree.ElementTree import register_namespace, tostring
 
 from defusedxml import ElementTree
@@ -12,6 +13,8 @@ from PIL import Image, UnidentifiedImageError
 from core.uploads import read_upload
 
 MAX_BYTES = 1024 * 1024
+MAX_SIDE = 4000  # px
+TOO_MANY_PIXELS = f"The logo is larger than {MAX_SIDE} × {MAX_SIDE} pixels."
 THUMBNAIL_HEIGHT = 120  # px, when the tier does not say
 RASTER_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -133,19 +136,28 @@ def process_logo(upload, height=THUMBNAIL_HEIGHT):
     if data.lstrip()[:5] in (b"<?xml", b"<svg ") or upload.name.lower().endswith(".svg"):
         return ContentFile(sanitise_svg(data), name=f"{stem}.svg"), None
     try:
-        image = Image.open(io.BytesIO(data))
-        image.verify()
-        image = Image.open(io.BytesIO(data))
-    except (UnidentifiedImageError, OSError) as error:
+        with warnings.catch_warnings():
+            # Pillow warns above MAX_IMAGE_PIXELS and raises above twice that; both are bombs.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            image.verify()
+            image = Image.open(io.BytesIO(data))
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
+        raise ValidationError(TOO_MANY_PIXELS) from error
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError, EOFError) as error:
+        # ValueError: e.g. a PNG text chunk that decompresses beyond Pillow's limit.
         raise ValidationError("The logo must be a PNG, JPEG, WebP or SVG image.") from error
     if image.format not in RASTER_FORMATS:
         raise ValidationError(
             f"{image.format} images are not accepted; use PNG, JPEG, WebP or SVG."
         )
-    if image.width > 4000 or image.height > 4000:
-        raise ValidationError("The logo is larger than 4000 × 4000 pixels.")
-    thumbnail = image.convert("RGBA")
-    thumbnail.thumbnail((height * 4, height))
+    if image.width > MAX_SIDE or image.height > MAX_SIDE:
+        raise ValidationError(TOO_MANY_PIXELS)
+    try:
+        thumbnail = image.convert("RGBA")
+        thumbnail.thumbnail((height * 4, height))
+    except (OSError, ValueError, SyntaxError, EOFError) as error:  # truncated or corrupt data
+        raise ValidationError("The logo image is damaged and could not be read.") from error
     buffer = io.BytesIO()
     thumbnail.save(buffer, format="PNG")
     clean = ContentFile(data, name=f"{stem}.{RASTER_FORMATS[image.format]}")

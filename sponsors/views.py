@@ -256,7 +256,11 @@ def upload_logo(request, pk):
             services.store_logo(org, form.cleaned_data["logo"])
             messages.success(request, "The logo was updated.")
         except ValidationError as error:
+            # Refused: the organisation's page again, with the reason, as a 400.
             messages.error(request, " ".join(error.messages))
+            response = organisation(request, pk)
+            response.status_code = 400
+            return response
     else:
         messages.error(request, "Choose a logo file to upload.")
     return redirect(org.get_absolute_url())

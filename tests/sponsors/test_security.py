@@ -220,7 +220,7 @@ def test_a_logo_just_over_the_limit_is_refused_without_reading_it(client, world,
         follow=True,
     )
     assert reads == []
-    assertContains(response, "The logo is 1025 KiB; the limit is 1 MiB.")
+    assertContains(response, "The logo is 1025 KiB; the limit is 1 MiB.", status_code=400)
     assert not Organisation.objects.get().logo
 
 
