@@ -1,8 +1,11 @@
 """The Celery application. Workers: `celery -A config worker`; beat: `celery -A config beat`."""
 
+import logging.config
 import os
 
 from celery import Celery
+from celery.signals import setup_logging
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -13,3 +16,10 @@ app.autodiscover_tasks()
 # Tasks below the services layer (mail, calls to Stripe) live outside tasks.py.
 app.autodiscover_tasks(related_name="mail")
 app.autodiscover_tasks(["sponsors"], related_name="stripe_tasks")
+
+
+@setup_logging.connect
+def use_the_sites_logging(**kwargs):
+    """Worker and beat log through settings.LOGGING (JSON lines in production), like the
+    web processes; with a receiver here Celery leaves the logging configuration alone."""
+    logging.config.dictConfig(settings.LOGGING)

@@ -305,12 +305,16 @@ LOGGING = {
         },
         "plain": {"format": "%(levelname)s %(name)s: %(message)s"},
     },
-    "filters": {"redact": {"()": "core.logredact.RedactSecretsFilter"}},
+    "filters": {
+        "redact": {"()": "core.logredact.RedactSecretsFilter"},
+        # TooManyFieldsSent and other client mistakes, and 503s: WARNING, no traceback.
+        "expected": {"()": "core.logfilters.ExpectedClientErrorsFilter"},
+    },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
-            "filters": ["redact"],
+            "filters": ["redact", "expected"],
             "formatter": env.str("LOG_FORMAT", default="json" if PRODUCTION else "plain"),
         }
     },

@@ -4,22 +4,28 @@ Two places catch the database's connection errors: ``DatabaseOutageMiddleware`` 
 errors raised by views and templates, and ``server_error`` (the project's handler500)
 for the ones raised anywhere else in the stack (sessions, authentication). The page is
 rendered without the request, so rendering it never touches the database.
+
+The log says "database unavailable" once when the outage starts and "available again"
+once when a request next gets through (``core.outagelog``); the 503s in between are not
+logged one by one (Django's request logger is told they have been).
 """
 
 import logging
 import sys
 
-from django.db import InterfaceError, OperationalError
+from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpResponse, HttpResponseServerError
 from django.template import loader
 from django.views.defaults import server_error as django_server_error
 
 from core.context_processors import site_context
+from core.outagelog import OutageLog
 
 logger = logging.getLogger(__name__)
 
 OUTAGE_ERRORS = (OperationalError, InterfaceError)
 RETRY_AFTER_SECONDS = 120
+DATABASE_OUTAGE = OutageLog(logger, "database", "answering 503 with Retry-After")
 
 
 def database_unavailable_response(path: str = "") -> HttpResponse:
@@ -32,6 +38,7 @@ def database_unavailable_response(path: str = "") -> HttpResponse:
     response = HttpResponse(body, status=503, content_type=content_type)
     response["Retry-After"] = str(RETRY_AFTER_SECONDS)
     response["Cache-Control"] = "no-store"
+    response._has_been_logged = True  # the outage is logged once, not per request
     return response
 
 
@@ -40,11 +47,26 @@ class DatabaseOutageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        return self.get_response(request)
+        if not DATABASE_OUTAGE.is_down:
+            return self.get_response(request)
+        # During an outage, only a query that succeeds says the database is back (pages
+        # that need no query, like robots.txt, say nothing).
+        answered = []
+
+        def note_answer(execute, sql, params, many, context):
+            result = execute(sql, params, many, context)
+            answered.append(True)
+            return result
+
+        with connection.execute_wrapper(note_answer):
+            response = self.get_response(request)
+        if answered:
+            DATABASE_OUTAGE.up()
+        return response
 
     def process_exception(self, request, exception):
         if isinstance(exception, OUTAGE_ERRORS):
-            logger.warning("database unavailable: answering 503 (%s)", exception.__class__.__name__)
+            DATABASE_OUTAGE.down(exception)
             return database_unavailable_response(request.path)
         return None
 
@@ -53,6 +75,7 @@ def server_error(request, template_name="500.html"):
     """handler500: a database outage anywhere in the stack is a 503, not a 500."""
     error = sys.exc_info()[1]
     if isinstance(error, OUTAGE_ERRORS):
+        DATABASE_OUTAGE.down(error)
         return database_unavailable_response(request.path)
     try:
         return django_server_error(request, template_name)

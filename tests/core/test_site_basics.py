@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.sites.models import Site
 from django.core import mail
 
+from tests.core.test_settings import PRODUCTION_ENV
 from tests.foundation.factories import NewsPostFactory
 
 pytestmark = pytest.mark.django_db
@@ -125,8 +126,8 @@ def test_templates_have_no_inline_script_or_style_attribute():
 
 def _production(**extra):
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE"}}
-    env.update(DJANGO_ENV="production", SECRET_KEY="test-" + "k" * 60, ALLOWED_HOSTS="portal.example.org",
-               SITE_URL=PUBLIC, EMAIL_URL="smtp+tls://portal:pw@smtp.example.org:587")  # fmt: skip
+    env.update(PRODUCTION_ENV)
+    env.update(SITE_URL=PUBLIC, EMAIL_URL="smtp+tls://portal:pw@smtp.example.org:587")
     env.update(extra)
     return env
 

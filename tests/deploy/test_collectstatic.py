@@ -7,18 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.core.test_settings import PRODUCTION_ENV
+
 ROOT = Path(__file__).resolve().parents[2]
 TEST_ONLY = {"SECRET_KEY", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE", "STATIC_ROOT"}
 
 
 def test_production_storage_post_processes_every_file(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in TEST_ONLY}
-    env.update(
-        DJANGO_ENV="production",
-        SECRET_KEY="test-" + "k" * 60,
-        ALLOWED_HOSTS="portal.example.org",
-        STATIC_ROOT=str(tmp_path / "static"),
-    )
+    env.update(PRODUCTION_ENV, STATIC_ROOT=str(tmp_path / "static"))
     result = subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "1"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
