@@ -9,7 +9,9 @@ Checks, in order: every public page and every sitemap URL answers 200 through ng
 over TLS; feed and sitemap links use SITE_URL; static files and an uploaded logo are
 served by nginx; a real full feedback report is answered <h1>ok</h1> and counted by
 /api/feedback/summary once the worker processed it; two database servers behind nginx
-keep their own rate-limit budgets and forging X-Forwarded-For resets neither; 40 clients
+keep their own rate-limit budgets and forging X-Forwarded-For resets neither; a missing or
+development secret fails check --deploy; Redis frozen (SIGSTOP): a member signs in and
+pages answer within 1.5 s (p99); 40 clients
 sending a body one byte
 every two seconds do not stop /healthz from answering within a second; Redis stopped:
 pages still render, /healthz names Redis, a report is accepted and the beat sweep
@@ -233,6 +235,11 @@ def environment(work: Path) -> dict:
     env.update(
         DJANGO_ENV="production",
         SECRET_KEY=secrets.token_urlsafe(48),
+        # Every secret of core/secrets.py, each its own value; the smoke stage takes test payments.
+        STRIPE_SECRET_KEY=f"sk_test_{secrets.token_urlsafe(24)}",
+        STRIPE_TEST_MODE="true",
+        STRIPE_WEBHOOK_SECRET=f"whsec_{secrets.token_urlsafe(24)}",
+        STRIPE_DONATIONS_WEBHOOK_SECRET=f"whsec_{secrets.token_urlsafe(24)}",
         SITE_URL=SITE_URL,
         SITE_NAME="MariaDB Foundation",
         ALLOWED_HOSTS="localhost",
@@ -339,6 +346,16 @@ store_logo(organisation, SimpleUploadedFile("smoke-logo.png", image.getvalue(), 
 """
 
 
+MEMBER_EMAIL = "member@smoke.example.org"
+MEMBER_PASSWORD = secrets.token_urlsafe(18)
+CREATE_MEMBER = f"""
+from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
+user = get_user_model().objects.create_user("smoke-member", "{MEMBER_EMAIL}", "{MEMBER_PASSWORD}")
+EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+"""
+
+
 def admin_connection():
     return psycopg.connect(host=PG_HOST, port=PG_PORT, user=PG_USER, dbname="postgres",
                            autocommit=True)  # fmt: skip
@@ -383,6 +400,126 @@ def start_site(processes, env, web):
 
 
 # --- the checks ---
+
+
+def check_secrets_refused(env):
+    """A deploy that forgot a secret, or kept its development default, does not start."""
+    for name, value in [("STRIPE_DONATIONS_WEBHOOK_SECRET", None),
+                        ("STRIPE_WEBHOOK_SECRET", "whsec_local_development")]:  # fmt: skip
+        broken = {k: v for k, v in env.items() if k != name}
+        if value is not None:
+            broken[name] = value
+        result = subprocess.run([PYTHON, "manage.py", "check", "--deploy"], cwd=ROOT, env=broken,
+                                capture_output=True, text=True, timeout=120)  # fmt: skip
+        check(result.returncode != 0 and name in result.stderr,
+              f"check --deploy without a real {name}: {result.returncode} {result.stderr[-500:]}")  # fmt: skip
+    log("check --deploy refuses a missing or development webhook secret, naming it")
+
+
+def cookies_of(headers_list) -> dict:
+    jar = {}
+    for key, value in headers_list:
+        if key.lower() == "set-cookie":
+            name, _, rest = value.partition("=")
+            jar[name] = rest.split(";", 1)[0]
+    return jar
+
+
+def sign_in(web) -> tuple[int, str, dict]:
+    """The sign-in form as a browser fills it: its page, its CSRF token, the post."""
+    bits = urlsplit(SITE_URL)
+    conn = http.client.HTTPSConnection(bits.hostname, bits.port, timeout=20, context=web.tls)
+    try:
+        conn.request("GET", "/accounts/login/")
+        response = conn.getresponse()
+        page = response.read().decode()
+        jar = cookies_of(response.getheaders())
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        body = f"csrfmiddlewaretoken={token}&login={MEMBER_EMAIL}&password={MEMBER_PASSWORD}"
+        conn.request("POST", "/accounts/login/", body, {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()),
+            "Referer": f"{SITE_URL}/accounts/login/", "Origin": SITE_URL,
+        })  # fmt: skip
+        response = conn.getresponse()
+        response.read()
+        return (
+            response.status,
+            response.getheader("Location") or "",
+            {**jar, **cookies_of(response.getheaders())},
+        )
+    finally:
+        conn.close()
+
+
+FROZEN_PAGES = ["/", "/news/", "/about/", "/supporters/", "/download/", "/benchmarks/",
+                "/feedback/", "/contact/", "/accounts/login/", "/sponsors/"]  # fmt: skip
+FROZEN_P99_LIMIT = 1.5
+GUNICORN_WORKERS = 2  # config/gunicorn.py's default
+
+
+def check_frozen_redis(processes, web):
+    """Redis frozen (SIGSTOP: connections accepted, never answered): the member signs in
+    (the rate limits fail open), pages stay fast (the cache's breaker skips Redis after the
+    first timeout), the log says so once, and all is well after SIGCONT."""
+    redis_pid = processes.running["redis"].pid
+    said_before = processes.log_text("gunicorn").count("cache unavailable")
+    os.kill(redis_pid, signal.SIGSTOP)
+    try:
+        begin = time.monotonic()
+        status, location, jar = sign_in(web)
+        sign_in_seconds = time.monotonic() - begin
+        check(status == 302 and location == "/" and "sessionid" in jar,
+              f"sign-in with Redis frozen: {status} to {location!r}")  # fmt: skip
+        status, _, body = web.get(
+            "/accounts/email/", headers={"Cookie": f"sessionid={jar['sessionid']}"}
+        )
+        check(status == 200 and MEMBER_EMAIL in body.decode(),
+              f"the signed-in member's page with Redis frozen: {status}")  # fmt: skip
+
+        latencies = []
+        for _ in range(3):
+            for path in FROZEN_PAGES:
+                start = time.monotonic()
+                status = web.get(path)[0]
+                latencies.append(time.monotonic() - start)
+                check(status == 200, f"{path} with Redis frozen answered {status}")
+        latencies.sort()
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+        figures["pages with Redis frozen (median, p99 of 30 in turn)"] = (
+            f"{latencies[len(latencies) // 2] * 1000:.0f} ms, {p99 * 1000:.0f} ms"
+        )
+        check(p99 < FROZEN_P99_LIMIT, f"pages with Redis frozen: p99 {p99:.2f} s ({latencies})")
+
+        concurrent = []
+
+        def fetch(path):
+            start = time.monotonic()
+            web.get(path, timeout=30)
+            concurrent.append(time.monotonic() - start)
+
+        threads = [threading.Thread(target=fetch, args=(FROZEN_PAGES[n % len(FROZEN_PAGES)],))
+                   for n in range(40)]  # fmt: skip
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        concurrent.sort()
+        figures["40 concurrent pages with Redis frozen (median, worst)"] = (
+            f"{concurrent[20] * 1000:.0f} ms, {concurrent[-1] * 1000:.0f} ms"
+        )
+        unavailable = processes.log_text("gunicorn").count("cache unavailable") - said_before
+        check(1 <= unavailable <= GUNICORN_WORKERS,
+              f"{unavailable} 'cache unavailable' lines: at most one per gunicorn worker")  # fmt: skip
+    finally:
+        os.kill(redis_pid, signal.SIGCONT)
+    log(f"Redis frozen: signed in ({sign_in_seconds * 1000:.0f} ms), 30 pages p99 "
+        f"{p99 * 1000:.0f} ms, 40 concurrent worst {concurrent[-1] * 1000:.0f} ms; "
+        f"{unavailable} log line(s)")  # fmt: skip
+    wait_for("the cache to come back after SIGCONT",
+             lambda: web.get("/news/")[0] == 200
+             and "cache available again" in processes.log_text("gunicorn"), timeout=60)  # fmt: skip
+    log("Redis thawed: the cache is used again and the log says so")
 
 
 def check_pages(web):
@@ -667,6 +804,8 @@ def main():
         manage(env, "collectstatic", "--noinput", "-v0")
         manage(env, "load_demo")
         manage(env, "shell", "-c", UPLOAD_LOGO)
+        manage(env, "shell", "-c", CREATE_MEMBER)
+        check_secrets_refused(env)
         main_conf = nginx_config(work)
         result = subprocess.run(
             ["nginx", "-t", "-c", str(main_conf)], capture_output=True, text=True
@@ -681,6 +820,7 @@ def main():
         check_feedback(web)
         check_client_addresses(web)
         check_slow_clients(web)
+        check_frozen_redis(processes, web)
         check_redis_outage(processes, work, web)
         check_database_outage(relay, web)
         check_logs(processes, work, web)
