@@ -10,10 +10,12 @@ several calls); the breaker (the ``circuitbreaker`` package) remembers the failu
 for ``CACHE_BREAKER_SECONDS`` every call fails at once without touching the network. The
 first call after that interval tries Redis again.
 
-Rate limits fail open: django-ratelimit sees a failed ``add``/``incr`` and lets the
-request through (``RATELIMIT_FAIL_OPEN``); allauth's limits (sign-in, sign-up, password
-reset) take a lock with ``add`` first, so here a failed ``add`` counts as done. The log
-says so once when Redis goes away and once when it is back (``core.outagelog``).
+Rate limits fail open: a failed ``add`` counts as done, so allauth's limits (sign-in,
+sign-up, password reset), which take a lock with ``add`` first, let the request through,
+and django-ratelimit, which starts each window's counter with ``add``, counts every
+request as the first of its window (a failed ``incr`` answers None, which
+``RATELIMIT_FAIL_OPEN`` also lets through). The log says so once when Redis goes away and
+once when it is back (``core.outagelog``).
 """
 
 import logging
