@@ -20,10 +20,9 @@ once when it is back (``core.outagelog``).
 
 import logging
 import threading
-import time
 from functools import wraps
 
-from circuitbreaker import STATE_OPEN, CircuitBreaker
+from circuitbreaker import CircuitBreaker
 from django.conf import settings
 from django_redis.cache import RedisCache
 from django_redis.client import DefaultClient
@@ -47,11 +46,6 @@ class RedisBreaker(CircuitBreaker):
     def __init__(self, location: str):
         super().__init__(recovery_timeout=settings.CACHE_BREAKER_SECONDS, name=location)
         self.outage = OutageLog(logger, "cache", UNAVAILABLE_CONSEQUENCE)
-
-    def is_open(self) -> bool:
-        # The library rounds the time left up to whole seconds; ask for the exact figure.
-        seconds_open = time.monotonic() - self._opened
-        return self._state == STATE_OPEN and seconds_open < self._recovery_timeout
 
 
 _breakers: dict[str, RedisBreaker] = {}
@@ -77,8 +71,8 @@ def _guarded(method):
     @wraps(method)
     def call(self, *args, **kwargs):
         breaker = self.breaker
-        if breaker.is_open():
-            raise ConnectionInterrupted(connection=None) from RedisUnavailable(breaker.name)
+        if breaker.opened:
+            raise ConnectionInterrupted(connection=None) from RedisUnavailable("breaker open")
         try:
             with breaker:
                 result = method(self, *args, **kwargs)

@@ -172,7 +172,7 @@ def test_a_frozen_redis_is_asked_once_per_breaker_interval(
     assert statuses == [200] * len(PAGES)
     assert len(redis_commands) == 1
     breaker = breaker_for(frozen_redis.location)
-    assert breaker.is_open()
+    assert breaker.opened
 
     breaker._opened -= breaker._recovery_timeout  # the interval has passed
     assert client.get("/about/").status_code == 200
