@@ -18,7 +18,8 @@ VERSION_PARAMETER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,31}")
 class SchemaView(SpectacularAPIView):
     """/api/schema/: drf-spectacular's view, with its query parameters checked at the door."""
 
-    def get(self, request, *args, **kwargs):
+    def initial(self, request, *args, **kwargs):  # before the handler; get() stays the library's
+        super().initial(request, *args, **kwargs)
         version = request.GET.get("version")
         if version is not None and not VERSION_PARAMETER.fullmatch(version):
             raise ParseError(
@@ -27,4 +28,3 @@ class SchemaView(SpectacularAPIView):
         language = request.GET.get("lang")
         if language is not None and language not in dict(settings.LANGUAGES):
             raise ParseError("lang must be one of the site's language codes.")
-        return super().get(request, *args, **kwargs)
