@@ -45,7 +45,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = str(ROOT / ".venv" / "bin" / "python")
-FIXTURE = ROOT.parent / "shared" / "fixtures" / "feedback" / "full-10.11-debian12.http"
+FIXTURE = ROOT / "feedback" / "demo_data" / "full-10.11-debian12.http"  # the one in shared/
 
 GUNICORN_PORT, HTTP_PORT, HTTPS_PORT = 18000, 18080, 18443
 REDIS_PORT, DB_RELAY_PORT = 18079, 18054
