@@ -95,7 +95,7 @@ class CircuitBreakerClient(DefaultClient):
 
 GUARDED_COMMANDS = (
     "add", "clear", "decr", "delete", "delete_many", "delete_pattern", "expire", "get",
-    "get_many", "has_key", "incr", "incr_version", "iter_keys", "keys", "persist", "set",
+    "get_many", "has_key", "incr", "incr_version", "keys", "persist", "set",
     "set_many", "touch", "ttl",
 )  # fmt: skip
 for _name in GUARDED_COMMANDS:
