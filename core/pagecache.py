@@ -382,6 +382,11 @@ SHARED_API_PATH_PREFIXES = ("/api/", "/rest-api/")
 _NOT_SHARED = {"shared": False}
 
 
+def _pause(seconds: float) -> None:
+    """Between two looks for the page another request is building (tests observe it)."""
+    time.sleep(seconds)
+
+
 def _is_answer(stored) -> bool:
     return stored is not None and stored.get("shared", True)
 
@@ -409,7 +414,7 @@ def _lead_or_wait(generation: str | None, address: str) -> tuple[bool, dict | No
         deadline = time.monotonic() + settings.PAGE_CACHE_BUILD_WAIT
         key = _page_key(generation, address)
         while time.monotonic() < deadline:
-            time.sleep(BUILD_POLL_SECONDS)
+            _pause(BUILD_POLL_SECONDS)
             stored = cache.get(key)
             if stored is not None:
                 return False, stored
