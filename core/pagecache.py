@@ -329,7 +329,8 @@ class AnonymousPageCacheMiddleware:
         if not _shareable(request, response):
             if response.cookies:
                 _make_private(response)
-            _mark_unshared(generation, address)
+            if stored is None:
+                _mark_unshared(generation, address)
             return response
         etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
         last_modified = float(int(time.time()))
@@ -495,7 +496,8 @@ def shared_response(view=None, *, max_age=0, live=False):
                 if not getattr(response, "is_rendered", True):
                     response.render()
                 if not _shareable_answer(request, response):
-                    _mark_unshared(generation, address)
+                    if stored is None:
+                        _mark_unshared(generation, address)
                     return response
                 return _store_answer(request, response, generation, address, max_age, lifetime)
             finally:

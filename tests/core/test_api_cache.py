@@ -57,7 +57,8 @@ def unused_patch_numbers(series, count):
 def api_paths():
     release = newest_release_with_files()
     series, version = release.series.version, release.version
-    file_name = release.files.order_by("id").first().file_name
+    file = release.files.order_by("id").first()
+    file_name = file.file_name
     suite = Suite.objects.published().filter(runs__isnull=False).distinct().first()
     options = repoconfig.options()
     distro = next(d for d in options["distributions"] if d["releases"])
@@ -74,6 +75,7 @@ def api_paths():
         "rest-api release": f"/rest-api/mariadb/{version}/",
         "rest-api release, Windows only": f"/rest-api/mariadb/{version}/?os=windows",
         "rest-api checksum": f"/rest-api/mariadb/{version}/{file_name}/checksum/",
+        "rest-api checksum by file id": f"/rest-api/mariadb/{file.pk}/checksum/",
         "download redirect": f"/rest-api/mariadb/{version}/{file_name}",
         "rest-api mirrors": "/rest-api/mirrors/",
         "api releases": "/api/releases/",
@@ -85,6 +87,8 @@ def api_paths():
         "api repo-config options": "/api/repo-config/options",
         "api feedback trend": "/api/feedback/trends/version",
         "api feedback chart": f"/api/feedback/charts/{chart}.json",
+        "api feedback chart csv": f"/api/feedback/charts/{chart}.csv",
+        "api feedback summary": "/api/feedback/summary",
         "api feedback snapshots": "/api/feedback/snapshots/",
         "api benchmarks json": f"/api/benchmarks/{suite.slug}.json",
         "api benchmarks csv": f"/api/benchmarks/{suite.slug}.csv",
@@ -99,10 +103,12 @@ def api_paths():
 
 API_NAMES = [
     "rest-api majors", "rest-api series", "rest-api series latest", "rest-api release",
-    "rest-api release, Windows only", "rest-api checksum", "download redirect",
+    "rest-api release, Windows only", "rest-api checksum", "rest-api checksum by file id",
+    "download redirect",
     "rest-api mirrors", "api releases", "api series", "api series latest", "api release",
     "api release, Linux only", "api repo-config", "api repo-config options",
-    "api feedback trend", "api feedback chart", "api feedback snapshots",
+    "api feedback trend", "api feedback chart", "api feedback chart csv",
+    "api feedback snapshots",
     "api benchmarks json", "api benchmarks csv",
 ]  # fmt: skip
 FEED_NAMES = ["news feed", "release feed", "end-of-life calendar", "sitemap", "funding.csv"]
@@ -320,3 +326,17 @@ def test_the_schema_documents_the_release_file_filters(client):
     assert set(parameters["os"]["schema"]["enum"]) == set(ReleaseFile.OS.values)
     assert "amd64" in parameters["arch"]["schema"]["enum"]
     assert set(parameters["package"]["schema"]["enum"]) == set(ReleaseFile.PackageType.values)
+
+
+def test_the_feedback_summary_is_stored_for_the_live_window(
+    demo_content, settings, django_assert_max_num_queries
+):
+    path = demo_content["api feedback summary"]
+    settings.API_CACHE_LIVE_SECONDS = 5
+    with django_assert_max_num_queries(MAX_QUERIES):
+        built = anonymous_get(path)
+    with django_assert_max_num_queries(0):
+        stored = anonymous_get(path)
+    assert (built[HIT_HEADER], stored[HIT_HEADER]) == ("miss", "hit")
+    assert built.status_code == 200 and stored.json() == built.json()
+    assert anonymous_get(path, HTTP_IF_NONE_MATCH=built["ETag"]).status_code == 304
