@@ -409,16 +409,21 @@ def _lead_or_wait(generation: str | None, address: str) -> tuple[bool, dict | No
     is building it: (False, what it stored), or (False, None) if it took too long."""
     if generation is None or settings.PAGE_CACHE_BUILD_WAIT <= 0:
         return False, None
+    lock, key = _lock_key(generation, address), _page_key(generation, address)
     try:
-        if cache.add(_lock_key(generation, address), 1, timeout=settings.PAGE_CACHE_BUILD_WAIT):
+        if cache.add(lock, 1, timeout=settings.PAGE_CACHE_BUILD_WAIT):
             return True, None
         deadline = time.monotonic() + settings.PAGE_CACHE_BUILD_WAIT
-        key = _page_key(generation, address)
         while time.monotonic() < deadline:
+            # Wait only while the lock is seen: a cache that cannot be reached (a fail-soft
+            # backend answers "not added" and "nothing there") or a builder that gave up
+            # without storing means building now.
+            found = cache.get_many([key, lock])
+            if key in found:
+                return False, found[key]
+            if lock not in found:
+                return False, None
             _pause(BUILD_POLL_SECONDS)
-            stored = cache.get(key)
-            if stored is not None:
-                return False, stored
     except Exception as error:
         _warn_unavailable("read", error)
     return False, None
