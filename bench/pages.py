@@ -1,14 +1,16 @@
 #!/usr/bin/env python
-"""Public pages against a whitenoise static file, in the production profile.
+"""Public pages and read APIs against a whitenoise static file, in the production profile.
 
     .venv/bin/python bench/pages.py [--duration 4] [--connections 32] [--skip-setup]
+                                    [--page-cache on|off|both] [--only pages|apis|all]
 
 One run on this machine: a fresh PostgreSQL database with the demo content, Redis as
 the cache, static files collected with the production storage (hashed, compressed),
 gunicorn with config/gunicorn.py and DJANGO_ENV=production (DEBUG off; requests carry
 X-Forwarded-Proto: https as behind the reference nginx, so no HTTPS redirect). wrk
 (apt-get install wrk) then loads a static file and each public page in turn, as an
-anonymous visitor, with 32 connections for a few seconds each. Prints requests/s, p99
+anonymous visitor, with 32 connections for a few seconds each; then every public read
+API, feed, calendar and export (issue 30), and the download-by-name redirect. Prints requests/s, p99
 latency and the ratio to the static file; the target is a ratio of at least 0.5 and a
 p99 under 50 ms.
 """
@@ -23,13 +25,13 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DB_NAME = "portal_cache_bench"
 DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
-REDIS_DB = "5"
 PORT = 18400
 BASE = f"http://127.0.0.1:{PORT}"
 HEADERS = {"X-Forwarded-Proto": "https"}
@@ -47,7 +49,18 @@ post = NewsPost.objects.published().order_by("-published_at").first()
 release = Release.objects.published().select_related("series").by_version().first()
 suite = Suite.objects.published().order_by("slug").first()
 options = services.options()
+newest = (
+    Release.objects.published().filter(files__isnull=False).select_related("series")
+    .by_version().first()
+)
+file = newest.files.order_by("id").first()
+from feedback.trends import charts, data
+chart_ids = [c["id"] for c in charts.build(data.dashboard())]
 print(json.dumps({
+    "series": newest.series.version,
+    "version": newest.version,
+    "file_name": file.file_name,
+    "chart": "b-os" if "b-os" in chart_ids else chart_ids[0],
     "post": post.get_absolute_url(),
     "release": f"/download/{release.series.version}/{release.version}/",
     "suite": f"/benchmarks/{suite.slug}/",
@@ -81,10 +94,23 @@ def repo_config_url(options):
     return f"/download/repo-config/?{query}"
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None  # the download redirect points at a mirror: measure the 302 itself
+
+
+_opener = urllib.request.build_opener(_NoRedirect)
+
+
 def fetch(path):
     request = urllib.request.Request(BASE + path, headers=HEADERS)
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return response.status, dict(response.headers), response.read()
+    try:
+        with _opener.open(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        if error.code in (301, 302):
+            return error.code, dict(error.headers), b""
+        raise
 
 
 def start_gunicorn(env):
@@ -142,6 +168,13 @@ def main():
         help="off measures pages built on every request (PAGE_CACHE_TIMEOUT=0); both runs "
         "off, then on, against the same static file figure",
     )  # fmt: skip
+    parser.add_argument(
+        "--only", choices=["pages", "apis", "all"], default="all",
+        help="the HTML pages, the read APIs (with feeds, calendar, sitemap, exports), or both",
+    )  # fmt: skip
+    parser.add_argument(
+        "--redis-db", default="5", help="the Redis database the bench uses (it is flushed)"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("bench/pages.py needs wrk: apt-get install wrk")
@@ -159,7 +192,7 @@ def main():
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "false",
         "DATABASE_URL": DB_URL,
-        "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
+        "REDIS_URL": f"redis://127.0.0.1:6379/{args.redis_db}",
         "CELERY_TASK_ALWAYS_EAGER": "true",
         "STATIC_ROOT": str(static_root),
         "GUNICORN_BIND": f"127.0.0.1:{PORT}",
@@ -192,6 +225,8 @@ def main():
         ("suite page", found["suite"]),
     ]
 
+    apis = api_paths(found)
+    pages = {"pages": pages, "apis": [pages[0], *apis], "all": [*pages, *apis]}[args.only]
     variants = {"off": ["off"], "on": ["on"], "both": ["off", "on"]}[args.page_cache]
     results = {}
     for variant in variants:
@@ -220,6 +255,43 @@ def main():
         print(f"  {label:30} {path}")
 
 
+def api_paths(found):
+    """Every public read API of issue 30, with real arguments from the demo content."""
+    series, version, file_name = found["series"], found["version"], found["file_name"]
+    repo_config = repo_config_url(found["options"]).replace(
+        "/download/repo-config/", "/api/repo-config"
+    )
+    suite = found["suite"].strip("/").split("/")[-1]
+    return [
+        ("rest-api majors", "/rest-api/mariadb/"),
+        ("rest-api series", f"/rest-api/mariadb/{series}/"),
+        ("rest-api series latest", f"/rest-api/mariadb/{series}/latest/"),
+        ("rest-api release", f"/rest-api/mariadb/{version}/"),
+        ("rest-api checksum", f"/rest-api/mariadb/{version}/{file_name}/checksum/"),
+        ("download redirect (302)", f"/rest-api/mariadb/{version}/{file_name}"),
+        ("rest-api mirrors", "/rest-api/mirrors/"),
+        ("api releases", "/api/releases/"),
+        ("api series", f"/api/releases/{series}/"),
+        ("api series latest", f"/api/releases/{series}/latest"),
+        ("api release", f"/api/releases/{series}/{version}/"),
+        ("api release ?os=linux", f"/api/releases/{series}/{version}/?os=linux"),
+        ("api repo-config", repo_config),
+        ("api repo-config options", "/api/repo-config/options"),
+        ("api feedback summary", "/api/feedback/summary"),
+        ("api feedback chart json", f"/api/feedback/charts/{found['chart']}.json"),
+        ("api feedback trend", "/api/feedback/trends/version"),
+        ("api benchmarks json", f"/api/benchmarks/{suite}.json"),
+        ("api benchmarks csv", f"/api/benchmarks/{suite}.csv"),
+        ("news feed", "/news/feed/"),
+        ("release feed", "/download/feed/"),
+        ("series feed", f"/download/{series}/feed/"),
+        ("benchmark regressions feed", "/benchmarks/regressions.atom"),
+        ("end-of-life calendar", "/download/end-of-life.ics"),
+        ("sitemap.xml", "/sitemap.xml"),
+        ("funding.csv", "/funding.csv"),
+    ]
+
+
 def check_chart_library(manifest):
     """The chart library as production serves it: hashed name, compressed, immutable."""
     path = "/static/" + manifest["vendor/chartjs/chart.umd.min.js"]
@@ -232,14 +304,14 @@ def check_chart_library(manifest):
 
 
 def measure(pages, env, args, manifest):
-    subprocess.run(["redis-cli", "-n", REDIS_DB, "flushdb"], check=True, capture_output=True)
+    subprocess.run(["redis-cli", "-n", args.redis_db, "flushdb"], check=True, capture_output=True)
     process = start_gunicorn(env)
     results = []
     try:
         check_chart_library(manifest)
         for label, path in pages:
             status, headers, _ = fetch(path)  # warms the cache and checks the page answers
-            if status != 200:
+            if status not in (200, 302):
                 raise SystemExit(f"{path} answered {status}")
             if "Set-Cookie" in headers:
                 print(f"warning: {path} sets a cookie for an anonymous visitor", flush=True)

@@ -1,6 +1,7 @@
 from django.urls import path
 
 from benchmarks import api, feeds, views
+from core.pagecache import shared_response
 
 app_name = "benchmarks"
 
@@ -30,7 +31,7 @@ urlpatterns = [
     path("benchmarks/<slug:slug>/runs/<int:pk>/", views.run_detail, name="run"),
     path("benchmarks/<slug:slug>/compare/", views.compare, name="compare"),
     path("benchmarks/<slug:slug>/files/<int:pk>/", views.download_attachment, name="attachment"),
-    path("api/benchmarks/<slug:slug>.json", views.export_json, name="export-json"),
-    path("api/benchmarks/<slug:slug>.csv", views.export_csv, name="export-csv"),
+    path("api/benchmarks/<slug:slug>.json", shared_response(views.export_json), name="export-json"),
+    path("api/benchmarks/<slug:slug>.csv", shared_response(views.export_csv), name="export-csv"),
     path("api/benchmarks/<slug:slug>/runs/", api.RunUploadAPI.as_view(), name="upload"),
 ]

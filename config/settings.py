@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "rest_framework",
     "rest_framework.authtoken",
+    "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "core",
@@ -156,6 +157,12 @@ PAGE_CACHE_SHARED_MAX_AGE = env.int("PAGE_CACHE_SHARED_MAX_AGE", default=60)
 # How long a process may serve a page from its own memory before asking Redis whether
 # content changed elsewhere (changes made by the process itself apply at once).
 PAGE_CACHE_LOCAL_SECONDS = env.float("PAGE_CACHE_LOCAL_SECONDS", default=1.0 if PRODUCTION else 0)
+# How long a request waits for another one already building the same page or API answer
+# (one build per key when many expire together); 0 lets every request build.
+PAGE_CACHE_BUILD_WAIT = env.float("PAGE_CACHE_BUILD_WAIT", default=5.0)
+# Longest life of a stored API answer computed from data that changes without a watched
+# save (the feedback summary counts reports as they arrive); 0 stores none.
+API_CACHE_LIVE_SECONDS = env.int("API_CACHE_LIVE_SECONDS", default=5 if PRODUCTION else 0)
 
 # Celery: Redis is the broker when configured; without it tasks run in-process.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")

@@ -24,6 +24,7 @@ import math
 import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from functools import wraps
 
 from django.apps import apps
 from django.conf import settings
@@ -284,6 +285,17 @@ class AnonymousPageCacheMiddleware:
                 content_changed()
             return response
         if (
+            settings.PAGE_CACHE_TIMEOUT > 0
+            and request.method == "GET"
+            and request.path.startswith(SHARED_API_PATH_PREFIXES)
+            and _is_anonymous(request)
+        ):
+            # Answers stored by @shared_response views; a miss goes on to the view.
+            stored = _stored_or_none(_address_digest(request))
+            if _is_answer(stored):
+                return _replay(request, stored)
+            return self.get_response(request)
+        if (
             settings.PAGE_CACHE_TIMEOUT <= 0
             or request.method != "GET"
             or request.path.startswith(PRIVATE_PATH_PREFIXES)
@@ -302,13 +314,23 @@ class AnonymousPageCacheMiddleware:
         except Exception as error:
             _warn_unavailable("read", error)
             stored = None
-        if stored is not None:
-            return self._replay(request, stored)
-
-        response = self.get_response(request)
+        if _is_answer(stored):
+            return _replay(request, stored)
+        leading = False
+        if stored is None:
+            leading, stored = _lead_or_wait(generation, address)
+            if _is_answer(stored):
+                return _replay(request, stored)
+        try:
+            response = self.get_response(request)
+        finally:
+            if leading:
+                _done_building(generation, address)
         if not _shareable(request, response):
             if response.cookies:
                 _make_private(response)
+            if stored is None:
+                _mark_unshared(generation, address)
             return response
         etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
         last_modified = float(int(time.time()))
@@ -334,11 +356,189 @@ class AnonymousPageCacheMiddleware:
             request, etag=etag, last_modified=last_modified, response=response
         )
 
-    def _replay(self, request, stored):
-        response = HttpResponse(stored["content"], status=stored["status"])
-        for name, value in stored["headers"]:
-            response[name] = value
-        response[HIT_HEADER] = "hit"
-        return get_conditional_response(
-            request, etag=stored["etag"], last_modified=stored["last_modified"], response=response
-        )
+
+def _replay(request, stored):
+    response = HttpResponse(stored["content"], status=stored["status"])
+    for name, value in stored["headers"]:
+        response[name] = value
+    response[HIT_HEADER] = "hit"
+    return get_conditional_response(
+        request, etag=stored["etag"], last_modified=stored["last_modified"], response=response
+    )
+
+
+# --- One build per page, and the same cache for public read APIs -------------------------
+#
+# When the generation is discarded every stored page misses at once. The first request
+# for a page takes a short lock and builds it; the others for the same page wait for the
+# stored copy (polling every BUILD_POLL_SECONDS, for at most PAGE_CACHE_BUILD_WAIT) instead
+# of all building it together. A page that turns out not to be shareable leaves a marker,
+# so later requests for it build at once instead of waiting.
+
+BUILD_LOCK_PREFIX = "pagecache:building"
+BUILD_POLL_SECONDS = 0.01
+# Public read APIs whose answers @shared_response views store: the middleware serves a
+# stored answer to an anonymous GET before the rest of the stack, as it does pages.
+SHARED_API_PATH_PREFIXES = ("/api/", "/rest-api/")
+_NOT_SHARED = {"shared": False}
+
+
+def _pause(seconds: float) -> None:
+    """Between two looks for the page another request is building (tests observe it)."""
+    time.sleep(seconds)
+
+
+def _is_answer(stored) -> bool:
+    return stored is not None and stored.get("shared", True)
+
+
+def _stored_or_none(address: str) -> dict | None:
+    try:
+        return _lookup(address)[1]
+    except Exception as error:
+        _warn_unavailable("read", error)
+        return None
+
+
+def _lock_key(generation: str, address: str) -> str:
+    return f"{BUILD_LOCK_PREFIX}:{generation}:{address}"
+
+
+def _lead_or_wait(generation: str | None, address: str) -> tuple[bool, dict | None]:
+    """(True, None) when this request should build the page; otherwise another request
+    is building it: (False, what it stored), or (False, None) if it took too long."""
+    if generation is None or settings.PAGE_CACHE_BUILD_WAIT <= 0:
+        return False, None
+    lock, key = _lock_key(generation, address), _page_key(generation, address)
+    try:
+        if cache.add(lock, 1, timeout=settings.PAGE_CACHE_BUILD_WAIT):
+            return True, None
+        deadline = time.monotonic() + settings.PAGE_CACHE_BUILD_WAIT
+        while time.monotonic() < deadline:
+            # Wait only while the lock is seen: a cache that cannot be reached (a fail-soft
+            # backend answers "not added" and "nothing there") or a builder that gave up
+            # without storing means building now.
+            found = cache.get_many([key, lock])
+            if key in found:
+                return False, found[key]
+            if lock not in found:
+                return False, None
+            _pause(BUILD_POLL_SECONDS)
+    except Exception as error:
+        _warn_unavailable("read", error)
+    return False, None
+
+
+def _done_building(generation: str, address: str) -> None:
+    try:
+        cache.delete(_lock_key(generation, address))
+    except Exception as error:
+        _warn_unavailable("write", error)
+
+
+def _mark_unshared(generation: str | None, address: str) -> None:
+    """Tell the requests waiting for this page that no copy is coming."""
+    if generation is None:
+        return
+    try:
+        cache.add(_page_key(generation, address), _NOT_SHARED, timeout=settings.PAGE_CACHE_TIMEOUT)
+    except Exception as error:
+        _warn_unavailable("write", error)
+
+
+SHAREABLE_API_STATUSES = {200, 301, 302, 404, 410}
+
+
+def _shareable_answer(request, response) -> bool:
+    """An API answer any client may be given: nothing of this client's in it."""
+    if response.status_code not in SHAREABLE_API_STATUSES or response.streaming:
+        return False
+    if response.cookies or response.has_header("Vary"):
+        return False
+    if any(w in response.get("Cache-Control", "") for w in ("private", "no-store", "no-cache")):
+        return False
+    # A view that looked at the user (or the session) may have answered for this client.
+    session = getattr(request, "session", None)
+    return not (session is not None and session.accessed)
+
+
+def shared_response(view=None, *, max_age=0, live=False):
+    """Serve a public read view's GET answers from the page cache, for any client.
+
+    ``path("api/x/", shared_response(views.x))`` or ``@shared_response``. The answer is
+    stored under the content generation, so saving anything public pages show replaces
+    it at once; conditional requests get 304; the answer carries ``ETag``,
+    ``Last-Modified`` and ``Cache-Control: public, max-age=<max_age>, s-maxage=...`` and
+    no ``Vary`` (the view must not depend on cookies or headers: one that touches the
+    session is never stored). 200s, redirects and 404s are stored; other answers pass.
+    ``live=True`` is for answers computed from data that changes without a watched save
+    (incoming feedback reports): they are stored for ``API_CACHE_LIVE_SECONDS`` at most,
+    and not at all when that is 0."""
+
+    def decorate(view):
+        @wraps(view)
+        def serve(request, *args, **kwargs):
+            lifetime = settings.PAGE_CACHE_TIMEOUT
+            if live:
+                lifetime = min(lifetime, settings.API_CACHE_LIVE_SECONDS)
+            if lifetime <= 0 or request.method != "GET":
+                return view(request, *args, **kwargs)
+            address = _address_digest(request)
+            generation = stored = None
+            try:
+                generation, stored = _lookup(address)
+            except Exception as error:
+                _warn_unavailable("read", error)
+            if _is_answer(stored):
+                return _replay(request, stored)
+            leading = False
+            if stored is None:
+                leading, stored = _lead_or_wait(generation, address)
+                if _is_answer(stored):
+                    return _replay(request, stored)
+            try:
+                response = view(request, *args, **kwargs)
+                if not getattr(response, "is_rendered", True):
+                    response.render()
+                if not _shareable_answer(request, response):
+                    if stored is None:
+                        _mark_unshared(generation, address)
+                    return response
+                return _store_answer(request, response, generation, address, max_age, lifetime)
+            finally:
+                if leading:
+                    _done_building(generation, address)
+
+        return serve
+
+    return decorate if view is None else decorate(view)
+
+
+def _store_answer(request, response, generation, address, max_age, lifetime):
+    etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
+    last_modified = float(int(time.time()))
+    response["ETag"] = etag
+    response["Last-Modified"] = http_date(last_modified)
+    if response.has_header("Cache-Control"):
+        del response["Cache-Control"]
+    patch_cache_control(
+        response, public=True, max_age=max_age, s_maxage=settings.PAGE_CACHE_SHARED_MAX_AGE
+    )
+    if generation is not None:
+        entry = {
+            "status": response.status_code,
+            "headers": list(response.items()),
+            "content": response.content,
+            "etag": etag,
+            "last_modified": last_modified,
+        }
+        try:
+            cache.set(_page_key(generation, address), entry, timeout=lifetime)
+        except Exception as error:
+            _warn_unavailable("write", error)
+        else:
+            _remember(address, generation, entry)
+    response[HIT_HEADER] = "miss"
+    return get_conditional_response(
+        request, etag=etag, last_modified=last_modified, response=response
+    )

@@ -78,15 +78,23 @@ def healthz(request):
     return JsonResponse({"status": status, **components}, status=code)
 
 
+# The site's django-ratelimit rates count per minute: a refused client may try again
+# within this many seconds.
+RATE_LIMIT_RETRY_AFTER = 60
+
+
 def rate_limited(request, exception=None):
     """Shown by django-ratelimit when a client posts too often."""
     if request.path.startswith("/api/") or not request.accepts("text/html"):
-        return HttpResponse(
+        response = HttpResponse(
             "Too many requests: please wait a minute and try again.\n",
             status=429,
             content_type="text/plain",
         )
-    return render(request, "429.html", status=429)
+    else:
+        response = render(request, "429.html", status=429)
+    response["Retry-After"] = str(RATE_LIMIT_RETRY_AFTER)
+    return response
 
 
 @cache_control(public=True, max_age=3600)

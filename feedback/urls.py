@@ -1,5 +1,6 @@
 from django.urls import path
 
+from core.pagecache import shared_response
 from feedback import views
 
 app_name = "feedback"
@@ -8,5 +9,5 @@ app_name = "feedback"
 urlpatterns = [
     path("rest/v1/post", views.receive_report, name="post"),
     path("feedback_plugin/post", views.receive_report, name="post-legacy"),
-    path("api/feedback/summary", views.summary, name="summary"),
+    path("api/feedback/summary", shared_response(views.summary, live=True), name="summary"),
 ]

@@ -1,33 +1,26 @@
 """The release API: GET /api/releases/, /api/releases/<series>/, .../latest and
-/api/releases/<series>/<version>/ (JSON, OpenAPI); files filter by ?os=&arch=&package=."""
+/api/releases/<series>/<version>/ (JSON, OpenAPI); files filter by ?os=&arch=&package=
+(django-filter, documented by drf-spectacular). Caching: releases/urls.py wraps every
+view in core.pagecache.shared_response."""
 
+import django_filters
 from django.db.models import Prefetch
-from django.middleware.http import ConditionalGetMiddleware
 from django.shortcuts import get_object_or_404
-from django.utils.decorators import decorator_from_middleware, method_decorator
-from django.views.decorators.cache import cache_control
-from drf_spectacular.utils import (
-    OpenApiParameter,
-    OpenApiResponse,
-    extend_schema,
-    inline_serializer,
-)
-from rest_framework import serializers
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from rest_framework import exceptions, serializers
+from rest_framework.generics import GenericAPIView
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from releases.models import Release, ReleaseFile, Series
-
-conditional = decorator_from_middleware(ConditionalGetMiddleware)
 
 
 class PublicAPIView(APIView):
     """Read-only and anonymous: no session or token is looked at."""
 
     authentication_classes = []
-
-
-cacheable = [cache_control(public=True, max_age=300), conditional]
 
 
 class ReleaseFileSerializer(serializers.ModelSerializer):
@@ -89,44 +82,65 @@ ARCHITECTURE_ALIASES = {"amd64": "x86_64", "arm64": "aarch64"}
 ARCHITECTURES = ["x86_64", "amd64", "aarch64", "arm64", "ppc64le", "s390x", "i686"]
 
 
-class FileFilterSerializer(serializers.Serializer):
-    os = serializers.ChoiceField(choices=ReleaseFile.OS.values, required=False)
-    arch = serializers.ChoiceField(choices=ARCHITECTURES, required=False)
-    package = serializers.ChoiceField(choices=ReleaseFile.PackageType.values, required=False)
+class ReleaseFileFilter(django_filters.FilterSet):
+    """?os=&arch=&package= on a release's files."""
+
+    os = django_filters.ChoiceFilter(
+        choices=ReleaseFile.OS.choices, help_text="Only files for this OS."
+    )
+    arch = django_filters.ChoiceFilter(
+        choices=[(arch, arch) for arch in ARCHITECTURES],
+        method="filter_architecture",
+        help_text="Only files for this architecture (amd64 means x86_64, arm64 aarch64).",
+    )
+    package = django_filters.ChoiceFilter(
+        field_name="package_type", choices=ReleaseFile.PackageType.choices,
+        help_text="Only this package type.",
+    )  # fmt: skip
+
+    class Meta:
+        model = ReleaseFile
+        fields = []
+
+    def filter_architecture(self, queryset, name, value):
+        return queryset.filter(architecture=ARCHITECTURE_ALIASES.get(value, value))
 
 
-FILTER_PARAMETERS = [
-    OpenApiParameter("os", str, enum=ReleaseFile.OS.values, description="Only files for this OS."),
-    OpenApiParameter("arch", str, enum=ARCHITECTURES, description="Only files for this architecture (amd64 means x86_64, arm64 aarch64)."),
-    OpenApiParameter("package", str, enum=ReleaseFile.PackageType.values, description="Only this package type."),
-]  # fmt: skip
+class FileFilterSchema(AutoSchema):
+    """Documents the file filters on single-object answers too (spectacular only does
+    so for lists by default)."""
+
+    def get_filter_backends(self):
+        return getattr(self.view, "filter_backends", [])
+
+
+class FilteredFilesAPIView(GenericAPIView):
+    """Read-only and anonymous; ``self.files()`` are the files the query asks for."""
+
+    authentication_classes = []
+    queryset = ReleaseFile.objects.all()
+    filter_backends = [DjangoFilterBackend]
+    filterset_class = ReleaseFileFilter
+    schema = FileFilterSchema()
+
+    def files(self):
+        return self.filter_queryset(self.get_queryset())
+
+    def handle_exception(self, exc):
+        """A bad filter value: 400 {"error": "os: reason"}, as this API has always said."""
+        if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
+            reasons = "; ".join(
+                f"{name}: {' '.join(str(e) for e in errors)}" for name, errors in exc.detail.items()
+            )
+            return Response({"error": reasons}, status=400)
+        return super().handle_exception(exc)
+
+
 ERRORS = {
     400: OpenApiResponse(inline_serializer("ReleaseAPIError", {"error": serializers.CharField()}),
                          description="A parameter is not valid; the reason says which."),
     404: OpenApiResponse(description="No such series or release"),
 }  # fmt: skip
-
-
-class BadFilter(Exception):
-    def __init__(self, response):
-        self.response = response
-
-
-def file_queryset(request):
-    """Files matching ?os=&arch=&package=, or BadFilter carrying a 400 with the reason."""
-    params = FileFilterSerializer(data=request.query_params)
-    if not params.is_valid():
-        reasons = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in params.errors.items())
-        raise BadFilter(Response({"error": reasons}, status=400))
-    wanted = dict(params.validated_data)
-    files = ReleaseFile.objects.all()
-    if "os" in wanted:
-        files = files.filter(os=wanted["os"])
-    if "arch" in wanted:
-        files = files.filter(architecture=ARCHITECTURE_ALIASES.get(wanted["arch"], wanted["arch"]))
-    if "package" in wanted:
-        files = files.filter(package_type=wanted["package"])
-    return files
 
 
 def published_releases(files=None):
@@ -136,7 +150,6 @@ def published_releases(files=None):
     )
 
 
-@method_decorator(cacheable, name="get")
 class SeriesListAPI(PublicAPIView):
     """Every series with its status, support type, end-of-life date and releases."""
 
@@ -149,20 +162,15 @@ class SeriesListAPI(PublicAPIView):
         return Response(SeriesSerializer(ordered, many=True, context={"request": request}).data)
 
 
-@method_decorator(cacheable, name="get")
-class SeriesDetailAPI(PublicAPIView):
+class SeriesDetailAPI(FilteredFilesAPIView):
     """One series with its releases, their files and checksums."""
 
     @extend_schema(
         tags=["releases"],
         responses={200: SeriesDetailSerializer, **ERRORS},
-        parameters=FILTER_PARAMETERS,
     )
     def get(self, request, series):
-        try:
-            files = file_queryset(request)
-        except BadFilter as bad:
-            return bad.response
+        files = self.files()
         obj = get_object_or_404(
             Series.objects.prefetch_related(
                 Prefetch("releases", queryset=published_releases(files))
@@ -172,20 +180,15 @@ class SeriesDetailAPI(PublicAPIView):
         return Response(SeriesDetailSerializer(obj, context={"request": request}).data)
 
 
-@method_decorator(cacheable, name="get")
-class LatestReleaseAPI(PublicAPIView):
+class LatestReleaseAPI(FilteredFilesAPIView):
     """The latest published release of a series (highest version number)."""
 
     @extend_schema(
         tags=["releases"],
         responses={200: ReleaseSerializer, **ERRORS},
-        parameters=FILTER_PARAMETERS,
     )
     def get(self, request, series):
-        try:
-            files = file_queryset(request)
-        except BadFilter as bad:
-            return bad.response
+        files = self.files()
         release = (
             published_releases(files)
             .filter(series__version=series)
@@ -197,17 +200,12 @@ class LatestReleaseAPI(PublicAPIView):
         return Response(ReleaseSerializer(release, context={"request": request}).data)
 
 
-@method_decorator(cacheable, name="get")
-class ReleaseDetailAPI(PublicAPIView):
+class ReleaseDetailAPI(FilteredFilesAPIView):
     """One published release with its files and checksums."""
 
-    @extend_schema(tags=["releases"], operation_id="api_release_detail", responses={200: ReleaseSerializer, **ERRORS},
-                   parameters=FILTER_PARAMETERS)  # fmt: skip
+    @extend_schema(tags=["releases"], operation_id="api_release_detail", responses={200: ReleaseSerializer, **ERRORS})  # fmt: skip
     def get(self, request, series, version):
-        try:
-            files = file_queryset(request)
-        except BadFilter as bad:
-            return bad.response
+        files = self.files()
         release = (
             published_releases(files)
             .filter(series__version=series, version=version)

@@ -13,10 +13,7 @@ GET /rest-api/mirrors/                                   {"mirror_list": {countr
 import re
 
 from django.http import HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
-from django.middleware.http import ConditionalGetMiddleware
 from django.urls import Resolver404, resolve, reverse
-from django.utils.decorators import decorator_from_middleware, method_decorator
-from django.views.decorators.cache import cache_control
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -30,11 +27,6 @@ from releases.api import PublicAPIView
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 from releases.versions import RELEASE_VERSION, SERIES_OR_RELEASE_PATTERN, SERIES_VERSION
-
-cacheable = [
-    cache_control(public=True, max_age=300),
-    decorator_from_middleware(ConditionalGetMiddleware),
-]
 
 STATUS_WORDS = {"preview": "Preview", "alpha": "Alpha", "beta": "Beta", "rc": "RC",
                 "stable": "Stable", "old-stable": "Old Stable", "eol": "Old Stable"}  # fmt: skip
@@ -209,7 +201,6 @@ RELEASES_RESPONSES = {
 }
 
 
-@method_decorator(cacheable, name="get")
 class MajorReleasesAPI(PublicAPIView):
     """Every MariaDB series ("major release") with its status, support type and end of life."""
 
@@ -230,7 +221,6 @@ class MajorReleasesAPI(PublicAPIView):
         ]})  # fmt: skip
 
 
-@method_decorator(cacheable, name="get")
 class ReleasesAPI(PublicAPIView):
     """A series' point releases with their files, or one release with its files."""
 
@@ -296,7 +286,6 @@ CHECKSUM_RESPONSES = {
 }  # fmt: skip
 
 
-@method_decorator(cacheable, name="get")
 class ChecksumAPI(PublicAPIView):
     """The checksums of one file, by release and file name."""
 
@@ -343,7 +332,6 @@ class DownloadAPI(PublicAPIView):
         return HttpResponseRedirect(mirror.base_url + file.path)
 
 
-@method_decorator(cacheable, name="get")
 class MirrorsAPI(PublicAPIView):
     """The active mirrors, grouped by country (ISO 3166 code)."""
 

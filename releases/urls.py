@@ -1,5 +1,6 @@
 from django.urls import path, re_path, register_converter
 
+from core.pagecache import shared_response
 from releases import api, compat, views
 from releases.versions import RELEASE_PATTERN, SERIES_OR_RELEASE_PATTERN, SERIES_PATTERN
 
@@ -56,22 +57,22 @@ urlpatterns = [
     path("download/<series:series>/feed/", views.SeriesReleaseFeed(), name="series-feed"),
     path("download/<series:series>/", views.SeriesView.as_view(), name="series"),
     path("download/<series:series>/<version:version>/", views.ReleaseView.as_view(), name="release"),
-    path("api/releases/", api.SeriesListAPI.as_view(), name="api-series-list"),
-    path("api/releases/<series:series>/", api.SeriesDetailAPI.as_view(), name="api-series"),
-    path("api/releases/<series:series>/latest", api.LatestReleaseAPI.as_view(), name="api-latest"),
-    path("api/releases/<series:series>/<version:version>/", api.ReleaseDetailAPI.as_view(), name="api-release"),
+    path("api/releases/", shared_response(api.SeriesListAPI.as_view()), name="api-series-list"),
+    path("api/releases/<series:series>/", shared_response(api.SeriesDetailAPI.as_view()), name="api-series"),
+    path("api/releases/<series:series>/latest", shared_response(api.LatestReleaseAPI.as_view()), name="api-latest"),
+    path("api/releases/<series:series>/<version:version>/", shared_response(api.ReleaseDetailAPI.as_view()), name="api-release"),
     # The mariadb.org downloads REST API (releases/compat.py). Its clients call some paths
     # without the trailing slash; those spellings answer too but stay out of the schema.
-    path("rest-api/mariadb/", compat.MajorReleasesAPI.as_view(), name="compat-majors"),
-    path("rest-api/mirrors/", compat.MirrorsAPI.as_view(), name="compat-mirrors"),
-    path("rest-api/mirrors", compat.MirrorsAPI.as_view(schema=None)),
-    path("rest-api/mariadb/<release_id:release_id>/latest/", compat.LatestReleaseAPI.as_view(), name="compat-latest"),
-    path("rest-api/mariadb/<release_id:release_id>/latest", compat.LatestReleaseAPI.as_view(schema=None)),
-    path("rest-api/mariadb/<file_id:file_ref>/checksum/", compat.ChecksumByIdAPI.as_view(), name="compat-checksum-id"),
-    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum/", compat.ChecksumAPI.as_view(), name="compat-checksum"),
-    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum", compat.ChecksumAPI.as_view(schema=None)),
-    path("rest-api/mariadb/<release_id:release_id>/", compat.ReleasesAPI.as_view(), name="compat-releases"),
-    path("rest-api/mariadb/<release_id:release_id>", compat.ReleasesAPI.as_view(schema=None)),
-    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", compat.DownloadAPI.as_view(), name="compat-download"),
+    path("rest-api/mariadb/", shared_response(compat.MajorReleasesAPI.as_view()), name="compat-majors"),
+    path("rest-api/mirrors/", shared_response(compat.MirrorsAPI.as_view()), name="compat-mirrors"),
+    path("rest-api/mirrors", shared_response(compat.MirrorsAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<release_id:release_id>/latest/", shared_response(compat.LatestReleaseAPI.as_view()), name="compat-latest"),
+    path("rest-api/mariadb/<release_id:release_id>/latest", shared_response(compat.LatestReleaseAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<file_id:file_ref>/checksum/", shared_response(compat.ChecksumByIdAPI.as_view()), name="compat-checksum-id"),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum/", shared_response(compat.ChecksumAPI.as_view()), name="compat-checksum"),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum", shared_response(compat.ChecksumAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<release_id:release_id>/", shared_response(compat.ReleasesAPI.as_view()), name="compat-releases"),
+    path("rest-api/mariadb/<release_id:release_id>", shared_response(compat.ReleasesAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", shared_response(compat.DownloadAPI.as_view()), name="compat-download"),
     re_path(r"^(?:rest-api|api/releases)/(?P<rest>.*)$", compat.not_found),
 ]  # fmt: skip

@@ -14,11 +14,14 @@ import redis.connection
 from django.db import InterfaceError, OperationalError
 from django.test import Client, RequestFactory
 
+from core import pagecache
+
 pytestmark = pytest.mark.django_db
 
 CLOSED_REDIS = "redis://127.0.0.1:18099/1"  # nothing listens there (the prod branch's ports)
 PAGES = ["/", "/supporters/", "/feedback/", "/api/feedback/summary", "/news/", "/download/",
-         "/benchmarks/", "/about/", "/contact/"]  # fmt: skip
+         "/benchmarks/", "/about/", "/contact/", "/api/releases/", "/rest-api/mariadb/",
+         "/api/repo-config/options"]  # fmt: skip
 CONTACT = {"topic": "general", "name": "Ada", "email": "ada@example.org", "message": "Hello"}
 PASSWORD = "a-long-Passphrase-42"
 
@@ -111,6 +114,16 @@ def test_with_redis_down_every_page_renders(client, caplog):
         "cache unavailable (ConnectionError): serving without cache, rate limits fail open"
     ]
     assert lines[0].levelno == logging.WARNING and lines[0].exc_info is None
+
+
+@pytest.mark.usefixtures("redis_down")
+def test_with_redis_down_no_request_waits_for_another_to_build(client, monkeypatch):
+    def pause(seconds):
+        pytest.fail("a request waited for a build lock that Redis could not hold")
+
+    monkeypatch.setattr(pagecache, "_pause", pause)
+    for path in ["/news/", "/api/releases/", "/rest-api/mariadb/"]:
+        assert client.get(path).status_code == 200
 
 
 @pytest.mark.usefixtures("redis_down")

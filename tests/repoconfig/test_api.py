@@ -33,7 +33,7 @@ def test_the_api_returns_the_exact_file_as_text(client, seeded):
     )
     assert response.status_code == 200
     assert response["Content-Type"] == "text/plain; charset=utf-8"
-    assert "max-age=300" in response["Cache-Control"]
+    assert "s-maxage=60" in response["Cache-Control"] and response.has_header("ETag")
     text = response.content.decode()
     assert "URIs: https://ftp.osuosl.org/pub/mariadb/repo/10.11/ubuntu\nSuites: jammy\n" in text
 

@@ -1,0 +1,342 @@
+"""Public read APIs at release-day speed: stored under the content generation, validated
+with ETag/Last-Modified, built once per key, with bounded queries (issue 30).
+
+The demo content is loaded once for the module inside a transaction rolled back at the
+end, as in test_page_queries; the cache is cleared before each test.
+"""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.contrib.sessions.backends.cache import SessionStore
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.db.models import Max
+from django.http import JsonResponse
+from django.test import Client, RequestFactory
+from django.test.utils import CaptureQueriesContext
+
+from benchmarks.models import Suite
+from core import pagecache
+from core.pagecache import HIT_HEADER, shared_response
+from feedback.trends import charts, data
+from releases.models import Release, ReleaseFile
+from releases.repoconfig import services as repoconfig
+from tests.foundation.factories import UserFactory
+from tests.releases.factories import ReleaseFactory, ReleaseFileFactory
+
+pytestmark = pytest.mark.django_db
+MAX_QUERIES = 12
+
+
+@pytest.fixture(scope="module")
+def demo_content(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock(), transaction.atomic():
+        call_command("load_demo", verbosity=0)
+        yield api_paths()
+        transaction.set_rollback(True)
+
+
+def newest_release_with_files():
+    return (
+        Release.objects.published()
+        .filter(files__isnull=False)
+        .select_related("series")
+        .by_version()
+        .first()
+    )
+
+
+def unused_patch_numbers(series, count):
+    """Point releases of ``series`` numbered above every one the catalogue has."""
+    highest = Release.objects.filter(series=series).aggregate(top=Max("version_patch"))["top"]
+    return [f"{series.version}.{highest + n}" for n in range(1, count + 1)]
+
+
+def api_paths():
+    release = newest_release_with_files()
+    series, version = release.series.version, release.version
+    file = release.files.order_by("id").first()
+    file_name = file.file_name
+    suite = Suite.objects.published().filter(runs__isnull=False).distinct().first()
+    options = repoconfig.options()
+    distro = next(d for d in options["distributions"] if d["releases"])
+    choice = next(r for r in distro["releases"] if r["versions"])
+    selection = (
+        f"distro={distro['slug']}&release={choice['key']}"
+        f"&version={choice['versions'][0]['version']}&mirror={options['mirrors'][0]['id']}"
+    )
+    chart = charts.build(data.dashboard())[0]["id"]
+    return {
+        "rest-api majors": "/rest-api/mariadb/",
+        "rest-api series": f"/rest-api/mariadb/{series}/",
+        "rest-api series latest": f"/rest-api/mariadb/{series}/latest/",
+        "rest-api release": f"/rest-api/mariadb/{version}/",
+        "rest-api release, Windows only": f"/rest-api/mariadb/{version}/?os=windows",
+        "rest-api checksum": f"/rest-api/mariadb/{version}/{file_name}/checksum/",
+        "rest-api checksum by file id": f"/rest-api/mariadb/{file.pk}/checksum/",
+        "download redirect": f"/rest-api/mariadb/{version}/{file_name}",
+        "rest-api mirrors": "/rest-api/mirrors/",
+        "api releases": "/api/releases/",
+        "api series": f"/api/releases/{series}/",
+        "api series latest": f"/api/releases/{series}/latest",
+        "api release": f"/api/releases/{series}/{version}/",
+        "api release, Linux only": f"/api/releases/{series}/{version}/?os=linux&arch=amd64",
+        "api repo-config": f"/api/repo-config?{selection}",
+        "api repo-config options": "/api/repo-config/options",
+        "api feedback trend": "/api/feedback/trends/version",
+        "api feedback chart": f"/api/feedback/charts/{chart}.json",
+        "api feedback chart csv": f"/api/feedback/charts/{chart}.csv",
+        "api feedback summary": "/api/feedback/summary",
+        "api feedback snapshots": "/api/feedback/snapshots/",
+        "api benchmarks json": f"/api/benchmarks/{suite.slug}.json",
+        "api benchmarks csv": f"/api/benchmarks/{suite.slug}.csv",
+        # Served by the page cache middleware, with the same validators.
+        "news feed": "/news/feed/",
+        "release feed": "/download/feed/",
+        "end-of-life calendar": "/download/end-of-life.ics",
+        "sitemap": "/sitemap.xml",
+        "funding.csv": "/funding.csv",
+    }
+
+
+API_NAMES = [
+    "rest-api majors", "rest-api series", "rest-api series latest", "rest-api release",
+    "rest-api release, Windows only", "rest-api checksum", "rest-api checksum by file id",
+    "download redirect",
+    "rest-api mirrors", "api releases", "api series", "api series latest", "api release",
+    "api release, Linux only", "api repo-config", "api repo-config options",
+    "api feedback trend", "api feedback chart", "api feedback chart csv",
+    "api feedback snapshots",
+    "api benchmarks json", "api benchmarks csv",
+]  # fmt: skip
+FEED_NAMES = ["news feed", "release feed", "end-of-life calendar", "sitemap", "funding.csv"]
+# A redirect is stored too, but HTTP validates only 2xx answers (a 302 stays a 302).
+WITH_BODY = [name for name in API_NAMES + FEED_NAMES if name != "download redirect"]
+
+
+def anonymous_get(path, **headers):
+    return Client().get(path, **headers)
+
+
+@pytest.mark.parametrize("name", API_NAMES + FEED_NAMES)
+def test_built_once_with_bounded_queries_then_served_without_any(
+    demo_content, name, django_assert_max_num_queries
+):
+    path = demo_content[name]
+    with django_assert_max_num_queries(MAX_QUERIES):
+        built = anonymous_get(path)
+    assert built.status_code in (200, 302), path
+    assert built[HIT_HEADER] == "miss"
+    with django_assert_max_num_queries(0):
+        stored = anonymous_get(path)
+    assert stored[HIT_HEADER] == "hit"
+    assert stored.status_code == built.status_code
+    assert stored.content == built.content
+    assert stored.get("Location") == built.get("Location")
+
+
+@pytest.mark.parametrize("name", WITH_BODY)
+@pytest.mark.parametrize("stored", [False, True], ids=["built", "from-cache"])
+def test_conditional_requests_get_304(demo_content, name, stored):
+    path = demo_content[name]
+    first = anonymous_get(path)
+    if stored:
+        assert anonymous_get(path)[HIT_HEADER] == "hit"
+    for validator in (
+        {"HTTP_IF_NONE_MATCH": first["ETag"]},
+        {"HTTP_IF_MODIFIED_SINCE": first["Last-Modified"]},
+    ):
+        answer = anonymous_get(path, **validator)
+        assert answer.status_code == 304, (path, validator)
+        assert answer.content == b""
+        assert answer["ETag"] == first["ETag"]
+    assert anonymous_get(path, HTTP_IF_NONE_MATCH='"something else"').status_code != 304
+
+
+@pytest.mark.parametrize("name", API_NAMES)
+def test_api_answers_are_cdn_cacheable_and_vary_on_nothing(demo_content, name):
+    answer = anonymous_get(demo_content[name])
+    directives = {d.strip() for d in answer["Cache-Control"].split(",")}
+    assert directives == {"public", "max-age=0", "s-maxage=60"}
+    # The answer is the same for every client: no Vary (not even Cookie), no cookie set.
+    assert not answer.has_header("Vary")
+    assert not answer.cookies
+
+
+def test_signed_in_clients_get_the_same_stored_answer(demo_content, client):
+    path = demo_content["api releases"]
+    anonymous = anonymous_get(path)
+    client.force_login(UserFactory(is_staff=True))
+    signed_in = client.get(path)
+    assert signed_in[HIT_HEADER] == "hit"
+    assert signed_in.content == anonymous.content
+
+
+def test_publishing_a_release_changes_the_release_apis_at_once(demo_content):
+    release = newest_release_with_files()
+    series = release.series
+    paths = [
+        f"/rest-api/mariadb/{series.version}/",
+        f"/rest-api/mariadb/{series.version}/latest/",
+        f"/api/releases/{series.version}/",
+        f"/api/releases/{series.version}/latest",
+        "/api/releases/",
+    ]
+    (newer,) = unused_patch_numbers(series, 1)
+    draft = ReleaseFactory(
+        series=series,
+        version=newer,
+        release_date=release.release_date + timedelta(days=90),
+        is_published=False,
+    )
+    ReleaseFileFactory(release=draft, file_name=f"mariadb-{newer}.tar.gz")
+    before = {path: anonymous_get(path) for path in paths}
+    for path, answer in before.items():
+        assert newer not in answer.content.decode(), path
+        assert anonymous_get(path)[HIT_HEADER] == "hit"
+    draft.is_published = True
+    draft.save()
+    for path in paths:
+        answer = anonymous_get(path, HTTP_IF_NONE_MATCH=before[path]["ETag"])
+        assert answer.status_code == 200, path
+        assert newer in answer.content.decode(), path
+    assert anonymous_get(f"/rest-api/mariadb/{newer}/mariadb-{newer}.tar.gz").status_code == 302
+
+
+def _queries_for(path):
+    pagecache.content_changed()
+    with CaptureQueriesContext(connection) as queries:
+        assert anonymous_get(path)[HIT_HEADER] == "miss"
+    return len(queries)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "rest-api series latest",
+        "rest-api release",
+        "rest-api checksum",
+        "download redirect",
+        "api series latest",
+        "api release",
+    ],
+)
+def test_answers_about_one_release_cost_the_same_however_long_the_history(demo_content, name):
+    path = demo_content[name]
+    before = _queries_for(path)
+    release = newest_release_with_files()
+    for version in unused_patch_numbers(release.series, 40):
+        ReleaseFileFactory(release=ReleaseFactory(series=release.series, version=version))
+    assert Release.objects.filter(series=release.series).count() > 40
+    assert _queries_for(path) == before
+
+
+def test_many_requests_for_a_missing_answer_build_it_once(monkeypatch):
+    builds, waiting = [], set()
+    release_builder = threading.Event()
+    someone_waits = threading.Condition()
+
+    @shared_response
+    def slow_view(request):
+        builds.append(threading.get_ident())
+        release_builder.wait(10)
+        return JsonResponse({"built": len(builds)})
+
+    def pause(seconds):
+        with someone_waits:
+            waiting.add(threading.get_ident())
+            someone_waits.notify_all()
+        threading.Event().wait(seconds)
+
+    monkeypatch.setattr(pagecache, "_pause", pause)
+    answers = []
+
+    def ask():
+        answers.append(slow_view(RequestFactory().get("/api/slow")))
+
+    first = threading.Thread(target=ask)
+    first.start()
+    while not builds and first.is_alive():
+        threading.Event().wait(0.01)
+    others = [threading.Thread(target=ask) for _ in range(5)]
+    for thread in others:
+        thread.start()
+    with someone_waits:
+        someone_waits.wait_for(lambda: len(waiting) == 5, timeout=10)
+    release_builder.set()
+    for thread in [first, *others]:
+        thread.join(10)
+    assert len(builds) == 1
+    assert len(answers) == 6
+    assert {answer.content for answer in answers} == {b'{"built": 1}'}
+    assert sorted(answer[HIT_HEADER] for answer in answers) == ["hit"] * 5 + ["miss"]
+
+
+def test_an_answer_that_used_the_session_is_never_shared():
+    calls = []
+
+    @shared_response
+    def personal(request):
+        calls.append(1)
+        return JsonResponse({"mine": request.session.get("name", "")})
+
+    for _ in range(2):
+        request = RequestFactory().get("/api/personal")
+        request.session = SessionStore()
+        answer = personal(request)
+        assert not answer.has_header("ETag")
+    assert len(calls) == 2
+
+
+def test_live_answers_are_stored_only_when_a_lifetime_is_set(settings):
+    calls = []
+
+    @shared_response(live=True)
+    def live(request):
+        calls.append(1)
+        return JsonResponse({"reports": len(calls)})
+
+    settings.API_CACHE_LIVE_SECONDS = 0
+    assert [live(RequestFactory().get("/api/live")).content for _ in range(2)] == [
+        b'{"reports": 1}',
+        b'{"reports": 2}',
+    ]
+    settings.API_CACHE_LIVE_SECONDS = 5
+    first = live(RequestFactory().get("/api/live"))
+    second = live(RequestFactory().get("/api/live"))
+    assert (first[HIT_HEADER], second[HIT_HEADER]) == ("miss", "hit")
+    assert second.content == first.content == b'{"reports": 3}'
+
+
+def test_a_bad_filter_is_a_400_with_the_reason_and_is_not_stored(demo_content):
+    path = demo_content["api series"] + "?os=beos"
+    answers = [anonymous_get(path) for _ in range(2)]
+    for answer in answers:
+        assert answer.status_code == 400
+        assert answer.json()["error"].startswith("os:")
+        assert answer.get(HIT_HEADER) != "hit"
+
+
+def test_the_schema_documents_the_release_file_filters(client):
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    operation = schema["paths"]["/api/releases/{series}/{version}/"]["get"]
+    parameters = {p["name"]: p for p in operation["parameters"]}
+    assert set(parameters["os"]["schema"]["enum"]) == set(ReleaseFile.OS.values)
+    assert "amd64" in parameters["arch"]["schema"]["enum"]
+    assert set(parameters["package"]["schema"]["enum"]) == set(ReleaseFile.PackageType.values)
+
+
+def test_the_feedback_summary_is_stored_for_the_live_window(
+    demo_content, settings, django_assert_max_num_queries
+):
+    path = demo_content["api feedback summary"]
+    settings.API_CACHE_LIVE_SECONDS = 5
+    with django_assert_max_num_queries(MAX_QUERIES):
+        built = anonymous_get(path)
+    with django_assert_max_num_queries(0):
+        stored = anonymous_get(path)
+    assert (built[HIT_HEADER], stored[HIT_HEADER]) == ("miss", "hit")
+    assert built.status_code == 200 and stored.json() == built.json()
+    assert anonymous_get(path, HTTP_IF_NONE_MATCH=built["ETag"]).status_code == 304
