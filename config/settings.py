@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "core",
+    "payments",
     "foundation",
     "sponsors",
     "releases",
@@ -238,7 +239,9 @@ RATELIMIT_VIEW = "core.views.rate_limited"
 RATELIMIT_IP_META_KEY = "core.client.client_address"
 RATELIMIT_FAIL_OPEN = True  # Redis down: let people through (core/cache.py logs it)
 
-# Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake.
+# Stripe (payments app: one client, one webhook endpoint at /stripe/webhook/ for
+# sponsorships and donations alike, one signing secret); the test suite points
+# STRIPE_API_BASE at a local fake, which check --deploy refuses in production.
 STRIPE_SECRET_KEY = env.str("STRIPE_SECRET_KEY", default="sk_test_local")
 STRIPE_WEBHOOK_SECRET = env.str("STRIPE_WEBHOOK_SECRET", default="whsec_local_development")
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
@@ -247,11 +250,13 @@ STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
 # The year whose tiers are offered; empty means the current calendar year.
 SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
 
-# Donations and the public funding page (donations app). Stripe gives each webhook
-# endpoint its own signing secret: /donate/stripe-webhook/ has this one.
-STRIPE_DONATIONS_WEBHOOK_SECRET = env.str(
-    "STRIPE_DONATIONS_WEBHOOK_SECRET", default="whsec_local_development_donations"
-)
+# The outbox (payments.outbox): a failed side effect is retried after 30 s, 60 s, ...
+# (at most an hour apart); after this many attempts it is "stuck" and shown to staff.
+OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=10)
+OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
+OUTBOX_RETRY_MAX_SECONDS = env.int("OUTBOX_RETRY_MAX_SECONDS", default=3600)
+
+# Donations and the public funding page (donations app).
 DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])
 DONATION_PRESET_AMOUNTS = env.list(
     "DONATION_PRESET_AMOUNTS", cast=int, default=[10, 25, 50, 100, 250]

@@ -8,6 +8,7 @@ and plan calls. The webhooks are signed payloads shaped like Stripe's events.
 from types import SimpleNamespace
 
 import pytest
+import stripe
 from pytest_django.asserts import assertContains, assertNotContains
 
 from sponsors import services
@@ -26,14 +27,13 @@ def live_stripe(settings, monkeypatch):
     settings.STRIPE_API_BASE = ""
     sessions = []
 
-    def create_session(**kwargs):
-        sessions.append(kwargs)
+    def create_session(self, params=None, options=None):
+        sessions.append(params)
         return SimpleNamespace(id="cs_test_a1", url=CHECKOUT_URL)
 
-    gateway = services.stripe_gateway
-    monkeypatch.setattr(gateway.stripe.checkout.Session, "create", create_session)
-    monkeypatch.setattr(gateway, "ensure_customer", lambda organisation: "cus_live")
-    monkeypatch.setattr(gateway, "ensure_plan", lambda tier: "plan_gold")
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
+    monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(services.stripe_gateway, "ensure_plan", lambda tier: "plan_gold")
     return sessions
 
 
@@ -90,12 +90,10 @@ def test_someone_elses_sponsorship_cannot_be_paid_for(client, live_stripe):
 
 
 def test_stripe_refusing_the_session_gets_a_clear_error(client, live_stripe, monkeypatch):
-    import stripe
-
-    def refuse(**kwargs):
+    def refuse(self, params=None, options=None):
         raise stripe.InvalidRequestError("No such price: 'plan_gold'", param="line_items")
 
-    monkeypatch.setattr(stripe.checkout.Session, "create", refuse)
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", refuse)
     sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
     response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
     assert response.status_code == 400
