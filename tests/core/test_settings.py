@@ -16,6 +16,7 @@ PRODUCTION_ENV = {
     "ALLOWED_HOSTS": "portal.example.org",
     "SITE_URL": "https://portal.example.org",
     "EMAIL_URL": "smtp+tls://portal:secret@smtp.example.org:587",
+    "STRIPE_SECRET_KEY": "sk_live_" + "k" * 24,
 }
 
 
