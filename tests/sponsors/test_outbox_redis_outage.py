@@ -55,15 +55,19 @@ def broker(tmp_path):
     """Celery publishing to a redis-server of this test, not eagerly."""
     server = RedisServer(tmp_path)
     server.start()
-    conf = celery_app.conf
-    saved = conf.task_always_eager, conf.broker_url, celery_app._pool
-    conf.task_always_eager, conf.broker_url, celery_app._pool = False, server.url, None
+    conf, amqp = celery_app.conf, celery_app.amqp
+    saved = conf.task_always_eager, conf.broker_url, celery_app._pool, amqp._producer_pool
+    # Both connection pools are rebuilt for this broker, and restored afterwards.
+    conf.task_always_eager, conf.broker_url = False, server.url
+    celery_app._pool = amqp._producer_pool = None
     yield server
     if server.process.poll() is None:
         server.stop()
-    if celery_app._pool is not None:
-        celery_app._pool.force_close_all()
-    conf.task_always_eager, conf.broker_url, celery_app._pool = saved
+    for pool in (celery_app._pool, amqp._producer_pool):
+        if pool is not None:
+            pool.force_close_all()
+    conf.task_always_eager, conf.broker_url = saved[:2]
+    celery_app._pool, amqp._producer_pool = saved[2:]
 
 
 def test_a_cancellation_committed_while_redis_is_down_reaches_stripe_after_the_sweep(
