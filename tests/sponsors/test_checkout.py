@@ -57,6 +57,23 @@ def test_the_pay_page_offers_stripes_page_and_asks_for_no_card(client, live_stri
     assertContains(response, "renews the sponsorship every year")
 
 
+def test_the_test_card_form_never_shows_under_the_production_profile(client, live_stripe, settings):
+    # check --deploy refuses STRIPE_API_BASE in production; the view refuses it too.
+    settings.PRODUCTION = True
+    settings.STRIPE_API_BASE = "http://127.0.0.1:9"
+    sponsorship = applied(Sponsorship.Payment.CARD_ONCE, client)
+    response = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    assertNotContains(response, 'name="number"')
+    assertContains(
+        response,
+        '<button class="button" type="submit">Continue to secure payment</button>',
+        html=True,
+    )
+    card = {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", card)
+    assert (response.status_code, response["Location"]) == (302, CHECKOUT_URL)
+
+
 def test_an_annual_sponsorship_goes_to_checkout_as_a_subscription(client, live_stripe):
     sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
     response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
