@@ -187,7 +187,6 @@ def main():
         "STRIPE_SECRET_KEY": "sk_test_bench_only",
         "STRIPE_TEST_MODE": "true",
         "STRIPE_WEBHOOK_SECRET": "whsec_bench_only",
-        "STRIPE_DONATIONS_WEBHOOK_SECRET": "whsec_bench_only_donations",
         "DEBUG": "false",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "false",

@@ -13,9 +13,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("portal", task_cls="core.enqueue:LoggedEnqueueTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Tasks below the services layer (mail, calls to Stripe) live outside tasks.py.
+# Tasks below the services layer (mail, the outbox's delivery) live outside tasks.py.
 app.autodiscover_tasks(related_name="mail")
-app.autodiscover_tasks(["sponsors"], related_name="stripe_tasks")
+app.autodiscover_tasks(["payments"], related_name="outbox")
 
 
 @setup_logging.connect

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "core",
+    "payments",
     "foundation",
     "sponsors",
     "releases",
@@ -267,17 +268,23 @@ RATELIMIT_IP_META_KEY = "core.client.client_address"
 # Redis unreachable: let people through (core/cache.py logs it once).
 RATELIMIT_FAIL_OPEN = True
 
-# Stripe (sponsors app); the test suite points STRIPE_API_BASE at a local fake. The key and
-# webhook secrets are declared with the other secrets at the top (core/secrets.py).
+# Stripe (payments app: one client, one webhook endpoint at /stripe/webhook/ for
+# sponsorships and donations alike, one signing secret); the test suite points
+# STRIPE_API_BASE at a local fake, which check --deploy refuses in production. The key and
+# the webhook secret are declared with the other secrets at the top (core/secrets.py).
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 # Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.
 STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
 # The year whose tiers are offered; empty means the current calendar year.
 SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
 
-# Donations and the public funding page (donations app). Stripe gives each webhook
-# endpoint its own signing secret: /donate/stripe-webhook/ has
-# STRIPE_DONATIONS_WEBHOOK_SECRET (declared with the other secrets at the top).
+# The outbox (payments.outbox): a failed side effect is retried after 30 s, 60 s, ...
+# (at most an hour apart); after this many attempts it is "stuck" and shown to staff.
+OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=10)
+OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
+OUTBOX_RETRY_MAX_SECONDS = env.int("OUTBOX_RETRY_MAX_SECONDS", default=3600)
+
+# Donations and the public funding page (donations app).
 DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])
 DONATION_PRESET_AMOUNTS = env.list(
     "DONATION_PRESET_AMOUNTS", cast=int, default=[10, 25, 50, 100, 250]

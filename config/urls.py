@@ -24,6 +24,7 @@ urlpatterns = [
     path("", include("core.urls")),
     path("", include("foundation.urls")),
     path("", include("sponsors.urls")),
+    path("", include("payments.urls")),
     path("", include("sponsors.benefits.urls")),
     path("", include("releases.repoconfig.urls")),
     path("", include("releases.urls")),

@@ -89,7 +89,6 @@ PRIVATE_PATH_PREFIXES = (
     "/stripe/",
     "/donate/manage/",
     "/donate/my-gifts/",
-    "/donate/stripe-webhook/",
 )
 
 _scheduled_changes: list[Callable[[datetime], datetime | None]] = []

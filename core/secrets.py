@@ -16,13 +16,12 @@ SECRET_SETTINGS = {
     "SECRET_KEY": "dev-only-insecure-key-do-not-use-in-production",
     "STRIPE_SECRET_KEY": "sk_test_local",
     "STRIPE_WEBHOOK_SECRET": "whsec_local_development",
-    "STRIPE_DONATIONS_WEBHOOK_SECRET": "whsec_local_development_donations",
 }
 
 # deploy/env.example's values say "change me"; a copy nobody edited must not start.
 PLACEHOLDER_MARKERS = ("change-me", "change_me")
 MINIMUM_SECRET_KEY_LENGTH = 50
-STRIPE_TEST_KEY_PREFIX = "sk_test_"
+STRIPE_TEST_KEY_PREFIXES = ("sk_test_", "rk_test_")
 
 
 def refused_secrets(values: dict[str, str], *, stripe_test_mode: bool) -> list[str]:
@@ -40,7 +39,7 @@ def refused_secrets(values: dict[str, str], *, stripe_test_mode: bool) -> list[s
     if secret_key and len(secret_key) < MINIMUM_SECRET_KEY_LENGTH:
         problems.append(f"SECRET_KEY is shorter than {MINIMUM_SECRET_KEY_LENGTH} characters.")
     stripe_key = values.get("STRIPE_SECRET_KEY", "")
-    if stripe_key.startswith(STRIPE_TEST_KEY_PREFIX) and not stripe_test_mode:
+    if stripe_key.startswith(STRIPE_TEST_KEY_PREFIXES) and not stripe_test_mode:
         problems.append(
             "STRIPE_SECRET_KEY is a Stripe test key (sk_test_…); set STRIPE_TEST_MODE=true "
             "if this deployment is meant to take test payments."

@@ -239,7 +239,6 @@ def environment(work: Path) -> dict:
         STRIPE_SECRET_KEY=f"sk_test_{secrets.token_urlsafe(24)}",
         STRIPE_TEST_MODE="true",
         STRIPE_WEBHOOK_SECRET=f"whsec_{secrets.token_urlsafe(24)}",
-        STRIPE_DONATIONS_WEBHOOK_SECRET=f"whsec_{secrets.token_urlsafe(24)}",
         SITE_URL=SITE_URL,
         SITE_NAME="MariaDB Foundation",
         ALLOWED_HOSTS="localhost",
@@ -404,7 +403,7 @@ def start_site(processes, env, web):
 
 def check_secrets_refused(env):
     """A deploy that forgot a secret, or kept its development default, does not start."""
-    for name, value in [("STRIPE_DONATIONS_WEBHOOK_SECRET", None),
+    for name, value in [("STRIPE_WEBHOOK_SECRET", None),
                         ("STRIPE_WEBHOOK_SECRET", "whsec_local_development")]:  # fmt: skip
         broken = {k: v for k, v in env.items() if k != name}
         if value is not None:

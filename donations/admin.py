@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from donations.models import Donation, DonationStripeEvent, FundingGoal, Gift, Refund
+from donations.models import Donation, FundingGoal, Gift, Refund
 
 
 class GiftInline(admin.TabularInline):
@@ -50,16 +50,6 @@ class DonationAdmin(admin.ModelAdmin):
 class RefundAdmin(admin.ModelAdmin):
     list_display = ["refunded_at", "stripe_charge_id", "donation", "amount", "currency"]
     readonly_fields = [field.name for field in Refund._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-
-@admin.register(DonationStripeEvent)
-class DonationStripeEventAdmin(admin.ModelAdmin):
-    list_display = ["received_at", "type", "event_id", "outcome"]
-    list_filter = ["type", "outcome"]
-    readonly_fields = ["event_id", "type", "outcome", "received_at"]
 
     def has_add_permission(self, request):
         return False

@@ -1,6 +1,8 @@
 """Mail to donors, sent from Celery tasks; texts are in templates/donations/email/.
 
-Services enqueue these on commit; nothing here changes the database.
+Services record each mail in the outbox (``payments.outbox``), which calls these tasks
+after the commit and again until the mail server accepts it; nothing here changes the
+database.
 """
 
 from celery import shared_task
@@ -10,6 +12,11 @@ from django.urls import reverse
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from donations.models import Donation, Gift
 from donations.signing import manage_token
+
+# The outbox kinds of these mails (registered in DonationsConfig.ready()).
+RECEIPT = "donations.receipt"
+PAYMENT_FAILED = "donations.payment_failed"
+MANAGE_LINKS = "donations.manage_links"
 
 
 def manage_url(donation: Donation) -> str:

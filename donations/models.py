@@ -27,6 +27,10 @@ class DonationQuerySet(models.QuerySet):
         return self.given().filter(show_on_wall=True).exclude(public_name="")
 
 
+class StatusError(ValueError):
+    """A status change the model's transition table does not allow."""
+
+
 class Donation(models.Model):
     class Frequency(models.TextChoices):
         ONCE = "once", "One-off"
@@ -38,6 +42,15 @@ class Donation(models.Model):
         ACTIVE = "active", "Active (monthly)"
         PAST_DUE = "past_due", "Payment failed"
         CANCELLED = "cancelled", "Cancelled"
+
+    # The only status changes ``move_to`` makes; staying in a status is no change.
+    TRANSITIONS = {
+        Status.PENDING: {Status.PAID, Status.ACTIVE, Status.PAST_DUE, Status.CANCELLED},
+        Status.ACTIVE: {Status.PAST_DUE, Status.CANCELLED},
+        Status.PAST_DUE: {Status.PAID, Status.ACTIVE, Status.CANCELLED},
+        Status.PAID: {Status.PAST_DUE, Status.CANCELLED},
+        Status.CANCELLED: set(),
+    }
 
     reference = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     email = models.EmailField(blank=True, help_text="Given here or on Stripe's payment page.")
@@ -72,6 +85,24 @@ class Donation(models.Model):
         return (
             f"{self.amount} {self.currency} {self.get_frequency_display().lower()} ({self.email})"
         )
+
+    def can_move_to(self, status: str) -> bool:
+        return status == self.status or status in self.TRANSITIONS[self.status]
+
+    def move_to(self, status: str):
+        """Change the status (unsaved); raises StatusError for a change the table forbids."""
+        if not self.can_move_to(status):
+            raise StatusError(
+                f"A donation cannot go from {self.get_status_display()} "
+                f"to {self.Status(status).label}."
+            )
+        self.status = status
+
+    @property
+    def paid_status(self) -> str:
+        """The status a payment brings: active for a monthly gift, paid for a one-off."""
+        monthly = self.frequency == self.Frequency.MONTHLY
+        return self.Status.ACTIVE if monthly else self.Status.PAID
 
 
 class Gift(models.Model):
@@ -112,18 +143,6 @@ class Refund(models.Model):
 
     def __str__(self):
         return f"refund of {self.amount} {self.currency} ({self.stripe_charge_id})"
-
-
-class DonationStripeEvent(models.Model):
-    """Each Stripe event id once: replays are acknowledged and change nothing."""
-
-    event_id = models.CharField(max_length=255, unique=True)
-    type = models.CharField(max_length=80)
-    outcome = models.CharField(max_length=20)
-    received_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self):
-        return f"{self.type} {self.event_id}"
 
 
 class FundingGoal(models.Model):

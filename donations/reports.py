@@ -12,16 +12,22 @@ from django.db.models import F
 
 from donations.funding import OTHER, Contribution, Row, goal_progress, publishable_rows
 from donations.models import Donation, FundingGoal, Gift, Refund
-from sponsors.models import Payment, Programme
+from payments import income
 
 DONORS = "donor"
-PROGRAMME_LABELS = {
-    Programme.Kind.SPONSOR.value: "Sponsors",
-    Programme.Kind.MEMBER.value: "Members",
-    DONORS: "Individual donors",
-    OTHER: "Smaller programmes combined",
-}
-PROGRAMMES = [Programme.Kind.SPONSOR.value, Programme.Kind.MEMBER.value, DONORS]
+
+
+def programme_labels() -> dict[str, str]:
+    """The programmes of the registered income sources (sponsors, members), then donors."""
+    return {
+        **income.programmes(),
+        DONORS: "Individual donors",
+        OTHER: "Smaller programmes combined",
+    }
+
+
+def programmes() -> list[str]:
+    return [*income.programmes(), DONORS]
 
 
 @dataclass(frozen=True)
@@ -66,26 +72,20 @@ class FundingReport:
 
     @property
     def column_keys(self) -> list[str]:
-        return [*PROGRAMMES, OTHER]
+        return [*programmes(), OTHER]
 
     @property
     def columns(self) -> list[tuple[str, str]]:
-        return [(key, PROGRAMME_LABELS[key]) for key in self.column_keys]
+        labels = programme_labels()
+        return [(key, labels[key]) for key in self.column_keys]
 
 
 def _contributions(year: int) -> dict[str, list[tuple[str, str, str, Decimal]]]:
     """(month, programme, contributor, amount) per currency, refunds as negative amounts."""
     by_currency: dict[str, list] = {}
-    payments = Payment.objects.filter(paid_at__year=year).values_list(
-        "paid_at",
-        "currency",
-        "amount",
-        "sponsorship__organisation_id",
-        "sponsorship__tier__programme__kind",
-    )
-    for paid_at, currency, amount, organisation, kind in payments:
-        by_currency.setdefault(currency.upper(), []).append(
-            (f"{paid_at:%Y-%m}", kind, f"organisation:{organisation}", amount)
+    for paid in income.received_in(year):
+        by_currency.setdefault(paid.currency.upper(), []).append(
+            (f"{paid.paid_at:%Y-%m}", paid.programme, paid.contributor, paid.amount)
         )
     gifts = Gift.objects.filter(paid_at__year=year).values_list(
         "paid_at", "currency", "amount", F("donation__email")
@@ -113,10 +113,10 @@ def funding_report(year: int) -> FundingReport:
         items = contributions.get(currency, [])
         monthly = [Contribution(month, kind, who, amount) for month, kind, who, amount in items]
         yearly = [Contribution(str(year), kind, who, amount) for _, kind, who, amount in items]
-        [year_row] = publishable_rows(yearly, PROGRAMMES, minimum) or [Row(key=str(year))]
+        [year_row] = publishable_rows(yearly, programmes(), minimum) or [Row(key=str(year))]
         table = CurrencyTable(
             currency=currency,
-            rows=publishable_rows(monthly, PROGRAMMES, minimum),
+            rows=publishable_rows(monthly, programmes(), minimum),
             year=year_row,
             goal=goals.get(currency),
         )

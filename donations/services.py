@@ -14,6 +14,7 @@ from django.db.models import Q
 
 from donations import mail, stripe_gateway
 from donations.models import Donation, Gift, Refund
+from payments import outbox
 
 logger = logging.getLogger(__name__)
 D = Donation.Status
@@ -114,7 +115,7 @@ def checkout_completed(
     donation.stripe_subscription_id = subscription_id or donation.stripe_subscription_id
     donation.stripe_payment_intent_id = payment_intent_id or donation.stripe_payment_intent_id
     if donation.status in (D.PENDING, D.PAST_DUE):
-        donation.status = D.ACTIVE if donation.frequency == Donation.Frequency.MONTHLY else D.PAID
+        donation.move_to(donation.paid_status)
     donation.save()
     # A monthly gift's money arrives with each paid invoice; a one-off gift's with this.
     if paid and donation.frequency == Donation.Frequency.ONCE and payment_intent_id:
@@ -154,23 +155,28 @@ def record_gift(
     )
     if created:
         if donation.status in (D.PENDING, D.PAST_DUE):
-            monthly = donation.frequency == Donation.Frequency.MONTHLY
-            donation.status = D.ACTIVE if monthly else D.PAID
+            donation.move_to(donation.paid_status)
             donation.save(update_fields=["status", "updated_at"])
         _link_refunds(donation)
-        transaction.on_commit(lambda: mail.send_receipt.delay(gift.pk))
+        outbox.add(mail.RECEIPT, gift_id=gift.pk)
     return gift
 
 
+@transaction.atomic
 def payment_failed(donation: Donation):
-    if donation.status == D.CANCELLED:
+    donation = Donation.objects.select_for_update().get(pk=donation.pk)
+    if not donation.can_move_to(D.PAST_DUE):
         return
-    Donation.objects.filter(pk=donation.pk).update(status=D.PAST_DUE)
-    transaction.on_commit(lambda: mail.send_payment_failed.delay(donation.pk))
+    donation.move_to(D.PAST_DUE)
+    donation.save(update_fields=["status", "updated_at"])
+    outbox.add(mail.PAYMENT_FAILED, donation_id=donation.pk)
 
 
+@transaction.atomic
 def subscription_cancelled(donation: Donation):
-    Donation.objects.filter(pk=donation.pk).update(status=D.CANCELLED)
+    donation = Donation.objects.select_for_update().get(pk=donation.pk)
+    donation.move_to(D.CANCELLED)
+    donation.save(update_fields=["status", "updated_at"])
 
 
 def donation_for_stripe_ids(
@@ -235,4 +241,4 @@ def portal_url(donation: Donation, return_url: str) -> str:
 
 def request_manage_links(email: str):
     """Mail the manage links of every gift made with this address (silently none)."""
-    transaction.on_commit(lambda: mail.send_manage_links.delay(email))
+    outbox.add(mail.MANAGE_LINKS, email=email)

@@ -1,21 +1,11 @@
-"""The Stripe calls of donations: Checkout, the customer portal and webhook checks.
+"""The Stripe calls of donations: Checkout and the customer portal, through the one
+client of ``payments.gateway``."""
 
-Shares the SDK set-up of ``sponsors.stripe_gateway`` (one place configures Stripe).
-"""
-
-import json
 from decimal import Decimal
 
-import stripe
-from django.conf import settings
+from payments.gateway import StripeError, client, minor_units
 
-from sponsors.stripe_gateway import configure, minor_units, verify_webhook
-
-StripeError = stripe.StripeError
-
-
-class ForgedEvent(Exception):
-    """The payload is not a genuine, current Stripe event."""
+__all__ = ["StripeError"]
 
 
 def checkout_url(
@@ -30,14 +20,13 @@ def checkout_url(
     cancel_url: str,
 ) -> tuple[str, str]:
     """A Stripe Checkout session for one gift; returns (session id, URL to send the donor to)."""
-    configure()
     metadata = {"donation": reference}
     price = {
         "currency": currency.lower(),
         "unit_amount": minor_units(amount),
         "product_data": {"name": description},
     }
-    common = {
+    params = {
         "client_reference_id": reference,
         "customer_email": email,
         "metadata": metadata,
@@ -47,34 +36,21 @@ def checkout_url(
     }
     if monthly:
         price["recurring"] = {"interval": "month"}
-        session = stripe.checkout.Session.create(
-            mode="subscription", subscription_data={"metadata": metadata}, **common
-        )
+        params.update(mode="subscription", subscription_data={"metadata": metadata})
     else:
-        session = stripe.checkout.Session.create(
+        params.update(
             mode="payment",
             customer_creation="always",
             invoice_creation={"enabled": True},
             payment_intent_data={"metadata": metadata},
-            **common,
         )
+    session = client().v1.checkout.sessions.create(params)
     return session.id, session.url
 
 
 def customer_portal_url(customer_id: str, return_url: str) -> str:
     """Stripe's own page where a donor changes or cancels a gift and downloads invoices."""
-    configure()
-    session = stripe.billing_portal.Session.create(customer=customer_id, return_url=return_url)
+    session = client().v1.billing_portal.sessions.create(
+        {"customer": customer_id, "return_url": return_url}
+    )
     return session.url
-
-
-def verify_event(payload: bytes, signature_header: str):
-    """The decoded JSON of a genuine event (its shape is not checked here), or ForgedEvent:
-    a bad signature, a stale one or one from the future."""
-    try:
-        text = verify_webhook(
-            payload, signature_header, secret=settings.STRIPE_DONATIONS_WEBHOOK_SECRET
-        )
-        return json.loads(text)
-    except (ValueError, stripe.SignatureVerificationError) as error:
-        raise ForgedEvent(str(error)) from error

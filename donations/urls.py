@@ -10,7 +10,6 @@ urlpatterns = [
     path("donate/manage/", views.request_manage_link, name="manage-request"),
     path("donate/manage/<str:token>/", views.manage, name="manage"),
     path("donate/my-gifts/", views.my_gifts, name="mine"),
-    path("donate/stripe-webhook/", views.stripe_webhook, name="stripe-webhook"),
     path("funding/", views.funding, name="funding"),
     path("funding.csv", views.funding_csv, name="funding-csv"),
 ]

@@ -3,20 +3,15 @@ import csv
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
 
-from core.uploads import declared_body_size
-from donations import services, signing, stripe_gateway, webhooks
+from donations import services, signing
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
 from donations.reports import funding_report
-
-WEBHOOK_MAX_BYTES = 1024 * 1024
 
 
 def donate(request):
@@ -92,20 +87,6 @@ def my_gifts(request):
     donations = Donation.objects.of_user(request.user).prefetch_related("gifts")
     entries = [(donation, signing.manage_token(donation.reference)) for donation in donations]
     return render(request, "donations/mine.html", {"entries": entries})
-
-
-@csrf_exempt
-@require_POST
-def stripe_webhook(request):
-    if declared_body_size(request) > WEBHOOK_MAX_BYTES:
-        return HttpResponse("event too large\n", status=413, content_type="text/plain")
-    try:
-        event = stripe_gateway.verify_event(
-            request.body, request.META.get("HTTP_STRIPE_SIGNATURE", "")
-        )
-    except stripe_gateway.ForgedEvent:
-        return HttpResponseBadRequest("invalid payload or signature\n", content_type="text/plain")
-    return HttpResponse(f"{webhooks.process(event)}\n", content_type="text/plain")
 
 
 def _year(request) -> int:

@@ -1,24 +1,15 @@
-"""Stripe events for donations: each processed once, in any order, never a 500.
+"""The donations' Stripe event handlers, registered with ``payments.dispatch``.
 
-The view has verified the signature. Here the event's shape is checked before anything
-is read from it: an event that is not about a donation, or not shaped as Stripe shapes
-it, is acknowledged as ignored (Stripe would otherwise retry it for days).
+``payments.webhooks`` has verified the event, checked its values against what the
+models hold and recorded it once. An object that is not about a known donation raises
+``Ignored``; every effect is idempotent (gifts and refunds are keyed by their Stripe ids).
 """
 
-import logging
-from decimal import Decimal, InvalidOperation
-
-from django.db import IntegrityError, transaction
+from decimal import Decimal
 
 from donations import services
-from donations.models import DonationStripeEvent
-from sponsors.stripe_gateway import invoice_subscription_details
-
-logger = logging.getLogger(__name__)
-
-
-class Ignored(Exception):
-    """The event is genuine but not one this app acts on; the reason is logged."""
+from payments.dispatch import Ignored
+from payments.gateway import invoice_subscription_details
 
 
 def _text(obj: dict, key: str) -> str:
@@ -137,36 +128,3 @@ HANDLERS = {
     "customer.subscription.deleted": subscription_deleted,
     "charge.refunded": charge_refunded,
 }
-
-
-def _handle(event_type, obj) -> str:
-    handler = HANDLERS.get(event_type) if isinstance(event_type, str) else None
-    if handler is None or not isinstance(obj, dict):
-        return "ignored"
-    try:
-        with transaction.atomic():
-            handler(obj)
-    except (Ignored, InvalidOperation, ValueError) as reason:
-        logger.info("donation webhook %s ignored: %s", event_type, reason)
-        return "ignored"
-    return "processed"
-
-
-def process(event) -> str:
-    """Returns "processed", "duplicate" or "ignored"."""
-    if not isinstance(event, dict) or not isinstance(event.get("id"), str):
-        logger.info("donation webhook: not an event object")
-        return "ignored"
-    data = event.get("data")
-    try:
-        with transaction.atomic():
-            record = DonationStripeEvent.objects.create(
-                event_id=event["id"][:255], type=str(event.get("type"))[:80], outcome="received"
-            )
-            record.outcome = _handle(
-                event.get("type"), data.get("object") if isinstance(data, dict) else None
-            )
-            record.save(update_fields=["outcome"])
-    except IntegrityError:
-        return "duplicate"
-    return record.outcome

@@ -8,7 +8,6 @@ from sponsors.models import (
     Programme,
     Sponsorship,
     SponsorshipEvent,
-    StripeEvent,
     Tier,
 )
 
@@ -128,12 +127,6 @@ class SponsorshipAdmin(admin.ModelAdmin):
     @admin.action(description="Cancel the selected sponsorships", permissions=["change"])
     def cancel(self, request, queryset):
         self._each(request, queryset, services.cancel, "cancelled")
-
-
-@admin.register(StripeEvent)
-class StripeEventAdmin(admin.ModelAdmin):
-    list_display = ["event_id", "type", "received_at"]
-    list_filter = ["type"]
 
 
 @admin.register(Invitation)

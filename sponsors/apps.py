@@ -3,3 +3,20 @@ from django.apps import AppConfig
 
 class SponsorsConfig(AppConfig):
     name = "sponsors"
+
+    def ready(self):
+        # Registration with payments, which knows no app: the Stripe events this app
+        # handles and the side effects its services record in the outbox.
+        from payments import dispatch, income, outbox
+        from sponsors import mail, reports, stripe_tasks, webhooks
+
+        for event_type, handler in webhooks.HANDLERS.items():
+            dispatch.register(event_type, handler)
+        outbox.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
+        outbox.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
+        outbox.register(mail.INVITATION, mail.send_invitation)
+        outbox.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
+        outbox.register(
+            stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
+        )
+        income.register_source(reports.sponsorship_income, reports.PROGRAMME_LABELS)

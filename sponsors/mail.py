@@ -1,4 +1,7 @@
-"""The sponsors' mail, sent from Celery tasks; texts are in templates/sponsors/email/."""
+"""The sponsors' mail; texts are in templates/sponsors/email/.
+
+Services record each mail in the outbox (``payments.outbox``), which calls these tasks
+directly after the commit and again until the mail server accepts it."""
 
 from celery import shared_task
 from django.conf import settings
@@ -6,6 +9,11 @@ from django.urls import reverse
 
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from sponsors.models import Invitation, Sponsorship
+
+# The outbox kinds of these mails (registered in SponsorsConfig.ready()).
+STATUS_MAIL = "sponsors.status_mail"
+RENEWAL_REMINDER = "sponsors.renewal_reminder"
+INVITATION = "sponsors.invitation"
 
 STATUS_MAILS = (
     "approved",

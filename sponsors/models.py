@@ -6,6 +6,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from payments.models import STRIPE_ID_MAX_LENGTH
+
 
 class Programme(models.Model):
     class Kind(models.TextChoices):
@@ -51,7 +53,7 @@ class Tier(models.Model):
     capacity = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Empty: no limit")
     order = models.PositiveSmallIntegerField(default=0)
     is_active = models.BooleanField(default=True)
-    stripe_plan_id = models.CharField(max_length=80, blank=True, editable=False)
+    stripe_plan_id = models.CharField(max_length=STRIPE_ID_MAX_LENGTH, blank=True, editable=False)
 
     objects = TierQuerySet.as_manager()
 
@@ -103,7 +105,7 @@ class Organisation(models.Model):
     pending_changes = models.JSONField(
         default=dict, blank=True, help_text="Public profile edits awaiting approval"
     )
-    stripe_customer_id = models.CharField(max_length=80, blank=True)
+    stripe_customer_id = models.CharField(max_length=STRIPE_ID_MAX_LENGTH, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = OrganisationQuerySet.as_manager()
@@ -124,6 +126,10 @@ class Organisation(models.Model):
         if not host or any(host == d or host.endswith("." + d) for d in EXAMPLE_DOMAINS):
             return ""
         return self.website
+
+
+class StatusError(ValueError):
+    """A status change the model's transition table does not allow."""
 
 
 class SponsorshipQuerySet(models.QuerySet):
@@ -153,6 +159,23 @@ class Sponsorship(models.Model):
         CANCELLED = "cancelled", "Cancelled"
 
     CLOSED_STATUSES = (Status.REJECTED, Status.CANCELLED, Status.LAPSED)
+    # The only status changes ``move_to`` makes (paid first: approval goes straight to active).
+    TRANSITIONS = {
+        Status.APPLIED: {
+            Status.APPROVED,
+            Status.REJECTED,
+            Status.CANCELLED,
+            Status.AWAITING_PAYMENT,
+            Status.ACTIVE,
+        },
+        Status.APPROVED: {Status.AWAITING_PAYMENT, Status.ACTIVE, Status.CANCELLED},
+        Status.AWAITING_PAYMENT: {Status.ACTIVE, Status.CANCELLED},
+        Status.ACTIVE: {Status.EXPIRING, Status.CANCELLED, Status.LAPSED},
+        Status.EXPIRING: {Status.ACTIVE, Status.LAPSED, Status.CANCELLED},
+        Status.LAPSED: {Status.ACTIVE},
+        Status.REJECTED: set(),
+        Status.CANCELLED: set(),
+    }
 
     class Payment(models.TextChoices):
         CARD_ANNUAL = "card_annual", "Card, renewed every year"
@@ -170,8 +193,12 @@ class Sponsorship(models.Model):
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     reminders_sent = models.JSONField(default=list, blank=True)
-    stripe_subscription_id = models.CharField(max_length=80, blank=True, db_index=True)
-    stripe_payment_intent_id = models.CharField(max_length=80, blank=True, db_index=True)
+    stripe_subscription_id = models.CharField(
+        max_length=STRIPE_ID_MAX_LENGTH, blank=True, db_index=True
+    )
+    stripe_payment_intent_id = models.CharField(
+        max_length=STRIPE_ID_MAX_LENGTH, blank=True, db_index=True
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = SponsorshipQuerySet.as_manager()
@@ -189,6 +216,15 @@ class Sponsorship(models.Model):
     @property
     def is_open(self):
         return self.status not in self.CLOSED_STATUSES
+
+    def move_to(self, status: str):
+        """Change the status (unsaved); raises StatusError for a change the table forbids."""
+        if status not in self.TRANSITIONS[self.status]:
+            raise StatusError(
+                f"A sponsorship cannot go from {self.get_status_display()} "
+                f"to {self.Status(status).label}."
+            )
+        self.status = status
 
 
 class SponsorshipEvent(models.Model):
@@ -213,29 +249,18 @@ class SponsorshipEvent(models.Model):
 class Payment(models.Model):
     sponsorship = models.ForeignKey(Sponsorship, on_delete=models.CASCADE, related_name="payments")
     stripe_id = models.CharField(
-        max_length=80, unique=True, help_text="Payment intent or invoice id"
+        max_length=STRIPE_ID_MAX_LENGTH, unique=True, help_text="Payment intent or invoice id"
     )
     amount = models.DecimalField(max_digits=10, decimal_places=2)
     currency = models.CharField(max_length=3)
     paid_at = models.DateTimeField()
-    receipt_url = models.URLField(blank=True)
+    receipt_url = models.URLField(max_length=500, blank=True)
 
     class Meta:
         ordering = ["-paid_at"]
 
     def __str__(self):
         return f"{self.amount} {self.currency} ({self.stripe_id})"
-
-
-class StripeEvent(models.Model):
-    """Each webhook event is processed once; replays find their id here."""
-
-    event_id = models.CharField(max_length=80, unique=True)
-    type = models.CharField(max_length=80)
-    received_at = models.DateTimeField(auto_now_add=True)
-
-    def __str__(self):
-        return f"{self.type} {self.event_id}"
 
 
 def invite_token():

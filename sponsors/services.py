@@ -15,24 +15,23 @@ from django.db import transaction
 from django.utils import timezone
 
 from core import pagecache
+from payments import outbox
 from sponsors import logos, mail, stripe_gateway, stripe_tasks
-from sponsors.models import Invitation, Organisation, Payment, Sponsorship, SponsorshipEvent, Tier
+from sponsors.models import (
+    Invitation,
+    Organisation,
+    Payment,
+    Sponsorship,
+    SponsorshipEvent,
+    StatusError,
+    Tier,
+)
 
 logger = logging.getLogger(__name__)
 S = Sponsorship.Status
 GRACE_DAYS = 14
 REMINDER_DAYS = (30, 7)
 SUPPORTERS_CACHE_KEY = "sponsors:supporters-page"
-ALLOWED = {
-    S.APPLIED: {S.APPROVED, S.REJECTED, S.CANCELLED, S.AWAITING_PAYMENT, S.ACTIVE},
-    S.APPROVED: {S.AWAITING_PAYMENT, S.ACTIVE, S.CANCELLED},
-    S.AWAITING_PAYMENT: {S.ACTIVE, S.CANCELLED},
-    S.ACTIVE: {S.EXPIRING, S.CANCELLED, S.LAPSED},
-    S.EXPIRING: {S.ACTIVE, S.LAPSED, S.CANCELLED},
-    S.LAPSED: {S.ACTIVE},
-    S.REJECTED: set(),
-    S.CANCELLED: set(),
-}
 
 
 class SponsorshipError(Exception):
@@ -40,7 +39,7 @@ class SponsorshipError(Exception):
 
 
 class InvalidTransition(SponsorshipError):
-    pass
+    """The status table (``Sponsorship.TRANSITIONS``) does not allow the change."""
 
 
 class TierFull(SponsorshipError):
@@ -71,21 +70,17 @@ def invalidate_supporters_page():
 
 
 def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = ""):
-    if to not in ALLOWED[sponsorship.status]:
-        raise InvalidTransition(
-            f"A sponsorship cannot go from {sponsorship.get_status_display()} to {S(to).label}."
-        )
+    from_status = sponsorship.status
+    try:
+        sponsorship.move_to(to)
+    except StatusError as error:
+        raise InvalidTransition(str(error)) from error
     SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=to,
-        actor=actor,
-        note=note,
+        sponsorship=sponsorship, from_status=from_status, to_status=to, actor=actor, note=note
     )
-    sponsorship.status = to
     sponsorship.save()
     transaction.on_commit(invalidate_supporters_page)
-    transaction.on_commit(lambda: mail.send_sponsorship_mail.delay(sponsorship.pk, to))
+    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
 
 
 @transaction.atomic
@@ -118,7 +113,7 @@ def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
     invitation = Invitation.objects.create(
         organisation=organisation, email=email, invited_by=invited_by
     )
-    transaction.on_commit(lambda: mail.send_invitation.delay(invitation.pk))
+    outbox.add(mail.INVITATION, invitation_id=invitation.pk)
     return invitation
 
 
@@ -164,7 +159,7 @@ def pay_by_card(sponsorship: Sponsorship, payment_method_id: str):
                 terms["currency"],
                 sponsorship.pk,
             )
-    except stripe_gateway.stripe.StripeError as error:
+    except stripe_gateway.StripeError as error:
         raise _stripe_failure(error, "The card was declined.") from error
     sponsorship.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
 
@@ -173,7 +168,7 @@ def pay_with_card_details(sponsorship: Sponsorship, card: dict):
     """Test mode only: the card fields go to the fake Stripe, which makes a payment method."""
     try:
         payment_method = stripe_gateway.card_payment_method(card)
-    except stripe_gateway.stripe.StripeError as error:
+    except stripe_gateway.StripeError as error:
         raise _stripe_failure(error, "The card was declined.") from error
     pay_by_card(sponsorship, payment_method)
 
@@ -201,7 +196,7 @@ def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: st
                 description=f"{terms['tier']} {terms['programme']} {terms['year']}",
             )
         return stripe_gateway.checkout_url(**session)
-    except stripe_gateway.stripe.StripeError as error:
+    except stripe_gateway.StripeError as error:
         raise _stripe_failure(error, "Stripe could not start the payment.") from error
 
 
@@ -226,7 +221,7 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
         note="payment by invoice instead of card",
     )
     if sponsorship.status == S.AWAITING_PAYMENT:
-        transaction.on_commit(lambda: stripe_tasks.send_invoice.delay(sponsorship.pk))
+        outbox.add(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
 
 
@@ -262,7 +257,7 @@ def approve(sponsorship: Sponsorship, actor):
     else:
         _move(sponsorship, S.AWAITING_PAYMENT, actor)
         if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-            transaction.on_commit(lambda: stripe_tasks.send_invoice.delay(sponsorship.pk))
+            outbox.add(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
 
 
@@ -332,8 +327,9 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled"):
         return sponsorship
     _move(sponsorship, S.CANCELLED, actor, note)
     if sponsorship.stripe_subscription_id:
-        subscription_id = sponsorship.stripe_subscription_id
-        transaction.on_commit(lambda: stripe_tasks.cancel_subscription.delay(subscription_id))
+        outbox.add(
+            stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
+        )
     return sponsorship
 
 
@@ -373,9 +369,7 @@ def run_renewals(today: date | None = None) -> dict:
                 if days_left <= days and key not in sponsorship.reminders_sent:
                     sponsorship.reminders_sent = [*sponsorship.reminders_sent, key]
                     sponsorship.save(update_fields=["reminders_sent"])
-                    transaction.on_commit(
-                        lambda s=sponsorship.pk, d=days: mail.send_renewal_reminder.delay(s, d)
-                    )
+                    outbox.add(mail.RENEWAL_REMINDER, sponsorship_id=sponsorship.pk, days=days)
                     counts["reminders"] += 1
     return counts
 
@@ -398,9 +392,7 @@ def approve_profile_change(organisation: Organisation):
 
 def payment_failed(sponsorship_id: int):
     """Stripe reported a failed charge: tell the sponsor after the commit."""
-    transaction.on_commit(
-        lambda: mail.send_sponsorship_mail.delay(sponsorship_id, "payment_failed")
-    )
+    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
 
 
 @transaction.atomic

@@ -1,27 +1,21 @@
 """Stripe calls made after a commit (approval, cancellation, admin actions).
 
-They run as Celery tasks so that an unreachable Stripe delays the call instead of
-failing the request; they are retried with a growing delay while Stripe cannot be
-reached. Each call is safe to repeat.
+Services record them in the outbox (``payments.outbox``) in the transaction that
+causes them; the outbox delivers them after the commit and retries them, with a
+growing delay, until Stripe answers. Each call is safe to repeat: it carries the
+outbox item's idempotency key. Registered in ``SponsorsConfig.ready()``.
 """
 
 from decimal import Decimal
 
-from celery import shared_task
-
 from sponsors import stripe_gateway
 from sponsors.models import Sponsorship, SponsorshipEvent
 
-STRIPE_TASK_OPTIONS = {
-    "autoretry_for": stripe_gateway.UNREACHABLE,
-    "retry_backoff": 30,
-    "retry_backoff_max": 3600,
-    "max_retries": 10,
-}
+SEND_INVOICE = "sponsors.send_invoice"
+CANCEL_SUBSCRIPTION = "sponsors.cancel_subscription"
 
 
-@shared_task(**STRIPE_TASK_OPTIONS)
-def send_invoice(sponsorship_id: int):
+def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
     """Stripe emails an invoice to the billing contact; its invoice.paid webhook activates."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     terms = sponsorship.terms
@@ -32,6 +26,7 @@ def send_invoice(sponsorship_id: int):
         terms["currency"],
         sponsorship.pk,
         f"{terms['tier']} {terms['programme']} {terms['year']}",
+        idempotency_key,
     )
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship,
@@ -41,6 +36,5 @@ def send_invoice(sponsorship_id: int):
     )
 
 
-@shared_task(**STRIPE_TASK_OPTIONS)
-def cancel_subscription(subscription_id: str):
-    stripe_gateway.cancel_subscription(subscription_id)
+def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
+    stripe_gateway.cancel_subscription(subscription_id, idempotency_key)

@@ -21,5 +21,4 @@ urlpatterns = [
     path("sponsors/organisations/<int:pk>/invite/", views.invite, name="invite"),
     path("sponsors/invitations/<str:token>/", views.accept_invitation, name="accept-invitation"),
     path("supporters/", views.supporters, name="supporters"),
-    path("stripe/webhook/", views.stripe_webhook, name="stripe-webhook"),
 ]

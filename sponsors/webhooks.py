@@ -1,40 +1,24 @@
-"""Stripe webhook events: verified, then processed here exactly once each.
+"""The sponsorships' Stripe event handlers, registered with ``payments.dispatch``.
 
-Every handler decides from the object it carries, not from the order of arrival, and
-every effect is idempotent (payments are keyed by their Stripe id), so replays and
-out-of-order delivery leave the same state.
-
-A correctly signed event is still checked before it is used: one that is not a Stripe
-event at all (not a JSON object, no id or type) is refused with 400; one whose object
-this site cannot use (no object, an unknown sponsorship, an amount that is not a whole
-number of cents) is acknowledged as ignored with a log line, so Stripe stops resending it.
+``payments.webhooks`` has verified the event, checked its values against what the
+models hold and recorded it once. Every handler decides from the object it carries, not
+from the order of arrival, and every effect is idempotent (payments are keyed by their
+Stripe id), so replays and out-of-order delivery leave the same state. An object that is
+not a sponsorship's (a donation's invoice, an unknown sponsorship) raises ``Ignored``.
 """
 
-import json
-import logging
 from datetime import UTC, datetime
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
+from payments.dispatch import Ignored
+from payments.gateway import invoice_subscription_details
+from payments.models import STRIPE_ID_MAX_LENGTH
+from payments.validation import LATEST_TIMESTAMP, MAX_MINOR_UNITS
+from sponsors import services
+from sponsors.models import Payment, Sponsorship
 
-from sponsors import services, stripe_gateway
-from sponsors.models import Payment, Sponsorship, StripeEvent
-
-logger = logging.getLogger(__name__)
-
-STRIPE_ID_LENGTH = StripeEvent._meta.get_field("event_id").max_length
+STRIPE_ID_LENGTH = STRIPE_ID_MAX_LENGTH
 RECEIPT_URL_LENGTH = Payment._meta.get_field("receipt_url").max_length
-# Payment.amount holds 10 digits, two of them cents.
-MAX_MINOR_UNITS = 10 ** Payment._meta.get_field("amount").max_digits - 1
-LATEST_TIMESTAMP = 253402300799  # 9999-12-31T23:59:59Z, the last moment a datetime holds
-
-
-class Refused(Exception):
-    """Not a genuine Stripe event: answered with 400."""
-
-
-class Ignored(Exception):
-    """A genuine event this site cannot use: acknowledged, logged, changes nothing."""
 
 
 def _text(obj: dict, key: str, max_length: int = STRIPE_ID_LENGTH) -> str:
@@ -54,15 +38,13 @@ def _when(obj: dict) -> datetime:
 
 
 def _subscription_of(obj) -> str:
-    return _text(obj, "subscription") or _text(
-        stripe_gateway.invoice_subscription_details(obj), "subscription"
-    )
+    return _text(obj, "subscription") or _text(invoice_subscription_details(obj), "subscription")
 
 
 def _sponsorship_for(obj) -> int | None:
     for metadata in (
         obj.get("metadata"),
-        stripe_gateway.invoice_subscription_details(obj).get("metadata"),
+        invoice_subscription_details(obj).get("metadata"),
     ):
         reference = _text(_mapping(metadata), "sponsorship", max_length=18)
         if reference.isdigit():
@@ -129,6 +111,11 @@ def checkout_completed(obj):
 def subscription_deleted(obj):
     subscription_id = _required_id(obj)
     sponsorship = _sponsorship_for(obj)  # from the subscription's own metadata
+    if (
+        sponsorship is None
+        and not Sponsorship.objects.filter(stripe_subscription_id=subscription_id).exists()
+    ):
+        raise Ignored("it matches no sponsorship")
     if sponsorship is not None:
         services.link_stripe_objects(sponsorship, subscription_id=subscription_id)
     services.subscription_ended(subscription_id)
@@ -143,39 +130,3 @@ HANDLERS = {
     "invoice.payment_failed": payment_failed,
     "customer.subscription.deleted": subscription_deleted,
 }
-
-
-def receive(payload: bytes, signature: str) -> str:
-    """Verify, parse and process one delivery. Raises Refused; otherwise see ``process``."""
-    try:
-        event = json.loads(stripe_gateway.verify_webhook(payload, signature))
-    except (ValueError, RecursionError, stripe_gateway.stripe.SignatureVerificationError) as error:
-        raise Refused("invalid payload or signature") from error
-    return process(event)
-
-
-def process(event) -> str:
-    """Returns "processed", "duplicate" or "ignored"; raises Refused for a non-event."""
-    if not isinstance(event, dict):
-        raise Refused("the payload is not a Stripe event object")
-    event_id, event_type = _text(event, "id"), _text(event, "type")
-    if not (event_id and event_type):
-        raise Refused("the event has no id or type")
-    try:
-        with transaction.atomic():
-            StripeEvent.objects.create(event_id=event_id, type=event_type)
-            handler = HANDLERS.get(event_type)
-            if handler is None:
-                return "ignored"
-            try:
-                obj = _mapping(event.get("data")).get("object")
-                if not isinstance(obj, dict):
-                    raise Ignored("it carries no data.object")
-                with transaction.atomic():
-                    handler(obj)
-            except Ignored as reason:
-                logger.warning("Stripe event %s (%s) ignored: %s", event_id, event_type, reason)
-                return "ignored"
-            return "processed"
-    except IntegrityError:
-        return "duplicate"

@@ -20,7 +20,16 @@ from tests.releases.factories import ReleaseFactory
 
 pytestmark = pytest.mark.django_db
 
-CHECKED_APPS = {"foundation", "releases", "repoconfig", "feedback", "trends", "benchmarks", "core"}
+CHECKED_APPS = {
+    "foundation",
+    "releases",
+    "repoconfig",
+    "feedback",
+    "trends",
+    "benchmarks",
+    "core",
+    "payments",
+}
 
 
 def test_every_admin_action_outside_sponsors_declares_a_permission_beyond_view():

@@ -115,7 +115,7 @@ def test_the_worker_registers_every_task_the_apps_enqueue():
         "sponsors.mail.send_sponsorship_mail",
         "sponsors.mail.send_renewal_reminder",
         "sponsors.mail.send_invitation",
-        "sponsors.stripe_tasks.send_invoice",
-        "sponsors.stripe_tasks.cancel_subscription",
+        "payments.outbox.deliver",
+        "payments.tasks.sweep_outbox",
         "sponsors.tasks.run_sponsorship_renewals",
     } <= set(registered)

@@ -17,8 +17,7 @@ ENV_EXAMPLE = (ROOT / "deploy" / "env.example").read_text()
 
 
 def test_the_list_names_every_webhook_secret_and_key():
-    assert {"SECRET_KEY", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET",
-            "STRIPE_DONATIONS_WEBHOOK_SECRET"} <= set(SECRET_SETTINGS)  # fmt: skip
+    assert {"SECRET_KEY", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"} <= set(SECRET_SETTINGS)
 
 
 @pytest.mark.parametrize("name", sorted(SECRET_SETTINGS))
@@ -67,12 +66,12 @@ def test_production_refuses_to_start_without_each_secret(name):
     assert f"{name} is not set." in result.stderr
 
 
-def test_check_deploy_fails_on_the_public_donations_webhook_default():
-    """Finding 1: the donations secret left at its development default."""
-    env = production_env(STRIPE_DONATIONS_WEBHOOK_SECRET="whsec_local_development_donations")
+def test_check_deploy_fails_on_the_public_webhook_default():
+    """Finding 1: the webhook signing secret left at its public development default."""
+    env = production_env(STRIPE_WEBHOOK_SECRET="whsec_local_development")
     result = run(["manage.py", "check", "--deploy"], env)
     assert result.returncode != 0
-    assert "STRIPE_DONATIONS_WEBHOOK_SECRET is the development default." in result.stderr
+    assert "STRIPE_WEBHOOK_SECRET is the development default." in result.stderr
 
 
 def test_a_stripe_test_key_needs_test_mode_in_production():

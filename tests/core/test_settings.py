@@ -18,13 +18,12 @@ PRODUCTION_ENV = {
     "EMAIL_URL": "smtp+tls://portal:secret@smtp.example.org:587",
     "STRIPE_SECRET_KEY": "sk_live_" + "t" * 24,
     "STRIPE_WEBHOOK_SECRET": "whsec_" + "w" * 32,
-    "STRIPE_DONATIONS_WEBHOOK_SECRET": "whsec_" + "d" * 32,
 }
 
 
 # The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process; production never has it.
 TEST_ONLY = {"SECRET_KEY", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE", "STRIPE_SECRET_KEY",
-             "STRIPE_WEBHOOK_SECRET", "STRIPE_DONATIONS_WEBHOOK_SECRET", "STRIPE_TEST_MODE"}  # fmt: skip
+             "STRIPE_WEBHOOK_SECRET", "STRIPE_TEST_MODE"}  # fmt: skip
 
 
 def clean_env():

@@ -6,7 +6,7 @@ from tests.sponsors.helpers import event as sponsorship_event
 from tests.sponsors.helpers import sign
 
 WEBHOOK_SECRET = "whsec_test_donations"
-URL = "/donate/stripe-webhook/"
+URL = "/stripe/webhook/"
 
 
 def post(client, event, secret=WEBHOOK_SECRET, timestamp=None):

@@ -21,11 +21,11 @@ CHECKOUT_URL = "https://checkout.stripe.com/c/pay/cs_test_gift"
 def sessions(monkeypatch):
     created = []
 
-    def create_session(**kwargs):
-        created.append(kwargs)
+    def create_session(self, params=None, options=None):
+        created.append(params)
         return SimpleNamespace(id=f"cs_test_gift_{len(created)}", url=CHECKOUT_URL)
 
-    monkeypatch.setattr(stripe.checkout.Session, "create", create_session)
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
     return created
 
 
@@ -122,10 +122,10 @@ def test_the_public_name_is_kept_only_when_the_donor_asks(client, sessions):
 
 
 def test_stripe_unreachable_gives_a_plain_message_and_changes_nothing(client, monkeypatch):
-    def down(**kwargs):
+    def down(self, params=None, options=None):
         raise stripe.APIConnectionError("Could not connect to Stripe (secret sk_test_fake)")
 
-    monkeypatch.setattr(stripe.checkout.Session, "create", down)
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", down)
     response = give(client)
     assert response.status_code == 503
     page = response.content.decode()

@@ -21,11 +21,11 @@ def test_a_monthly_gift_from_the_form_to_the_thank_you_page(
 ):
     sessions = []
 
-    def create_session(**kwargs):
-        sessions.append(kwargs)
-        return SimpleNamespace(id="cs_test_browser", url=kwargs["success_url"])
+    def create_session(self, params=None, options=None):
+        sessions.append(params)
+        return SimpleNamespace(id="cs_test_browser", url=params["success_url"])
 
-    monkeypatch.setattr(stripe.checkout.Session, "create", create_session)
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
     page.goto(f"{live_server.url}/")

@@ -17,11 +17,11 @@ PORTAL_URL = "https://billing.stripe.com/p/session/test_portal"
 def portal(monkeypatch):
     opened = []
 
-    def create(**kwargs):
-        opened.append(kwargs)
+    def create(self, params=None, options=None):
+        opened.append(params)
         return SimpleNamespace(url=PORTAL_URL)
 
-    monkeypatch.setattr(stripe.billing_portal.Session, "create", create)
+    monkeypatch.setattr(stripe.billing_portal.SessionService, "create", create)
     return opened
 
 
@@ -47,10 +47,10 @@ def test_a_tampered_link_is_not_found(client, portal, token):
 
 
 def test_stripe_unreachable_while_managing_is_a_plain_message(client, monkeypatch):
-    def down(**kwargs):
+    def down(self, params=None, options=None):
         raise stripe.APIConnectionError("connection refused")
 
-    monkeypatch.setattr(stripe.billing_portal.Session, "create", down)
+    monkeypatch.setattr(stripe.billing_portal.SessionService, "create", down)
     gift = GiftFactory(donation__stripe_customer_id="cus_donor_7")
     response = client.post(f"/donate/manage/{manage_token(gift.donation.reference)}/", follow=True)
     assert response.status_code == 200

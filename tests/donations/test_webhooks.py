@@ -5,7 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from donations.models import Donation, DonationStripeEvent, Gift, Refund
+from donations.models import Donation, Gift, Refund
+from payments.models import StripeEvent
 from tests.donations import stripe_events
 from tests.donations.factories import DonationFactory
 
@@ -118,7 +119,7 @@ def test_a_forged_signature_is_refused(client):
     )
     assert response.status_code == 400
     assert not Gift.objects.exists()
-    assert not DonationStripeEvent.objects.exists()
+    assert not StripeEvent.objects.exists()
 
 
 def test_a_signature_dated_in_the_future_is_refused(client):

@@ -8,6 +8,7 @@ and plan calls. The webhooks are signed payloads shaped like Stripe's events.
 from types import SimpleNamespace
 
 import pytest
+import stripe
 from pytest_django.asserts import assertContains, assertNotContains
 
 from sponsors import services
@@ -26,14 +27,13 @@ def live_stripe(settings, monkeypatch):
     settings.STRIPE_API_BASE = ""
     sessions = []
 
-    def create_session(**kwargs):
-        sessions.append(kwargs)
+    def create_session(self, params=None, options=None):
+        sessions.append(params)
         return SimpleNamespace(id="cs_test_a1", url=CHECKOUT_URL)
 
-    gateway = services.stripe_gateway
-    monkeypatch.setattr(gateway.stripe.checkout.Session, "create", create_session)
-    monkeypatch.setattr(gateway, "ensure_customer", lambda organisation: "cus_live")
-    monkeypatch.setattr(gateway, "ensure_plan", lambda tier: "plan_gold")
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
+    monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(services.stripe_gateway, "ensure_plan", lambda tier: "plan_gold")
     return sessions
 
 
@@ -55,6 +55,23 @@ def test_the_pay_page_offers_stripes_page_and_asks_for_no_card(client, live_stri
     assertNotContains(response, "Card number")
     assertNotContains(response, 'name="number"')
     assertContains(response, "renews the sponsorship every year")
+
+
+def test_the_test_card_form_never_shows_under_the_production_profile(client, live_stripe, settings):
+    # check --deploy refuses STRIPE_API_BASE in production; the view refuses it too.
+    settings.PRODUCTION = True
+    settings.STRIPE_API_BASE = "http://127.0.0.1:9"
+    sponsorship = applied(Sponsorship.Payment.CARD_ONCE, client)
+    response = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    assertNotContains(response, 'name="number"')
+    assertContains(
+        response,
+        '<button class="button" type="submit">Continue to secure payment</button>',
+        html=True,
+    )
+    card = {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", card)
+    assert (response.status_code, response["Location"]) == (302, CHECKOUT_URL)
 
 
 def test_an_annual_sponsorship_goes_to_checkout_as_a_subscription(client, live_stripe):
@@ -90,12 +107,10 @@ def test_someone_elses_sponsorship_cannot_be_paid_for(client, live_stripe):
 
 
 def test_stripe_refusing_the_session_gets_a_clear_error(client, live_stripe, monkeypatch):
-    import stripe
-
-    def refuse(**kwargs):
+    def refuse(self, params=None, options=None):
         raise stripe.InvalidRequestError("No such price: 'plan_gold'", param="line_items")
 
-    monkeypatch.setattr(stripe.checkout.Session, "create", refuse)
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", refuse)
     sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
     response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
     assert response.status_code == 400

@@ -7,6 +7,7 @@ points straight at the success URL, as if the payer had paid there.
 from types import SimpleNamespace
 
 import pytest
+import stripe
 from django.test import Client
 
 from sponsors import services
@@ -21,14 +22,13 @@ def test_pay_page_sends_the_payer_to_checkout_and_back(live_server, page, settin
     settings.STRIPE_API_BASE = ""
     sessions = []
 
-    def create_session(**kwargs):
-        sessions.append(kwargs)
-        return SimpleNamespace(id="cs_test_b1", url=kwargs["success_url"])
+    def create_session(self, params=None, options=None):
+        sessions.append(params)
+        return SimpleNamespace(id="cs_test_b1", url=params["success_url"])
 
-    gateway = services.stripe_gateway
-    monkeypatch.setattr(gateway.stripe.checkout.Session, "create", create_session)
-    monkeypatch.setattr(gateway, "ensure_customer", lambda organisation: "cus_live")
-    monkeypatch.setattr(gateway, "ensure_plan", lambda tier: "plan_gold")
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
+    monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(services.stripe_gateway, "ensure_plan", lambda tier: "plan_gold")
 
     organisation = OrganisationFactory(name="Acme Databases")
     manager = organisation.managers.get()

@@ -5,9 +5,9 @@ import re
 import urllib.request
 
 import pytest
-import stripe
 from django.core import mail
 
+from payments import gateway
 from sponsors import demo
 from sponsors.models import Sponsorship
 from tests.artifacts import ARTIFACTS
@@ -48,8 +48,9 @@ def test_sponsor_journey(live_server, browser, fake_stripe, django_user_model):
 
     # Stripe tells us: the subscription's first invoice, as the fake holds it, in a signed event.
     sponsorship = Sponsorship.objects.get(organisation__name="Acme Databases")
-    subscription = stripe.Subscription.retrieve(sponsorship.stripe_subscription_id)
-    invoice = stripe.Invoice.retrieve(subscription.latest_invoice).to_dict()
+    stripe = gateway.client().v1
+    subscription = stripe.subscriptions.retrieve(sponsorship.stripe_subscription_id)
+    invoice = stripe.invoices.retrieve(subscription.latest_invoice).to_dict()
     invoice["subscription"] = subscription.id
     payload, header = signed(event("evt_journey_1", "invoice.paid", invoice))
     request = urllib.request.Request(

@@ -6,6 +6,7 @@ from django.core import mail
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from payments import gateway
 from sponsors import services
 from sponsors.models import Sponsorship, SponsorshipEvent
 from tests.foundation.factories import UserFactory
@@ -207,8 +208,6 @@ def test_subscription_deleted_before_payment_cancels(post_event, application):
 
 @pytest.mark.parametrize("method", ["card_annual", "card_once"])
 def test_card_payment_against_the_stripe_fake(fake_stripe, method):
-    import stripe
-
     organisation = OrganisationFactory()
     sponsorship = services.apply(organisation, TierFactory(), method, None)
     payment_method = services.stripe_gateway.card_payment_method(
@@ -219,11 +218,13 @@ def test_card_payment_against_the_stripe_fake(fake_stripe, method):
     organisation.refresh_from_db()
     assert organisation.stripe_customer_id.startswith("cus_")
     if method == "card_annual":
-        subscription = stripe.Subscription.retrieve(sponsorship.stripe_subscription_id)
+        subscription = gateway.client().v1.subscriptions.retrieve(
+            sponsorship.stripe_subscription_id
+        )
         assert subscription.status == "active"
         assert subscription.metadata["sponsorship"] == str(sponsorship.pk)
     else:
-        intent = stripe.PaymentIntent.retrieve(sponsorship.stripe_payment_intent_id)
+        intent = gateway.client().v1.payment_intents.retrieve(sponsorship.stripe_payment_intent_id)
         assert (intent.status, intent.amount) == ("succeeded", 5000000)
 
 
@@ -240,7 +241,7 @@ def test_invoice_is_sent_on_approval_and_its_payment_activates(
     sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
     with django_capture_on_commit_callbacks(execute=True):
         services.approve(sponsorship, UserFactory(is_staff=True))
-    assert sent == [
+    assert [args[:5] for args in sent] == [
         (
             "cus_inv",
             Decimal("50000.00"),

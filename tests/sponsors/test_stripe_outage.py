@@ -1,15 +1,17 @@
 """Stripe unreachable: the sponsor gets a plain message and the invoice instead, nothing
-changes before Stripe answers, and calls made after a commit are retried tasks.
+changes before Stripe answers, and calls made after a commit are outbox items, retried.
 
 "Unreachable" is real: the SDK is pointed at a closed port on this machine.
 """
 
 import pytest
 import stripe
-from celery.exceptions import Retry
 from django.contrib.auth.models import Permission
+from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from payments import outbox
+from payments.models import OutboxItem
 from sponsors import services, stripe_gateway, stripe_tasks
 from sponsors.models import Organisation, Sponsorship, SponsorshipEvent
 from tests.foundation.factories import UserFactory
@@ -19,12 +21,6 @@ pytestmark = pytest.mark.django_db
 S = Sponsorship.Status
 CLOSED_PORT = "http://127.0.0.1:9"
 CARD = {"number": "4242 4242 4242 4242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
-
-
-@pytest.fixture(autouse=True)
-def _no_sdk_retries(monkeypatch):
-    # The SDK's own quick retries only slow these tests down; Celery's retries are tested.
-    monkeypatch.setattr(stripe, "max_network_retries", 0)
 
 
 def applied(client, method=Sponsorship.Payment.CARD_ANNUAL):
@@ -138,19 +134,31 @@ def test_admin_cancel_with_stripe_unreachable_commits_and_retries_the_stripe_cal
     assert response.status_code == 302  # answered before Stripe was called
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.CANCELLED
+    cancel = OutboxItem.objects.get(kind=stripe_tasks.CANCEL_SUBSCRIPTION)
+    assert cancel.payload == {"subscription_id": "sub_77"}
 
     attempts = []
     real_cancel = stripe_gateway.cancel_subscription
 
-    def counted(subscription_id):
-        attempts.append(subscription_id)
-        return real_cancel(subscription_id)
+    def counted(subscription_id, idempotency_key):
+        attempts.append((subscription_id, idempotency_key))
+        return real_cancel(subscription_id, idempotency_key)
 
     monkeypatch.setattr(stripe_gateway, "cancel_subscription", counted)
-    # Run eagerly, the task shows what a worker would do: schedule a retry, later.
-    with pytest.raises(Retry) as retry:
-        for callback in callbacks:
-            callback()
-    assert attempts == ["sub_77"]
-    assert isinstance(retry.value.exc, stripe.APIConnectionError)
-    assert 0 <= retry.value.when <= stripe_tasks.STRIPE_TASK_OPTIONS["retry_backoff"]
+    # The delivery after the commit meets the unreachable Stripe: the item waits for a retry.
+    before = timezone.now()
+    for callback in callbacks:
+        callback()
+    assert attempts == [("sub_77", str(cancel.idempotency_key))]
+    cancel.refresh_from_db()
+    assert (cancel.status, cancel.attempts) == (OutboxItem.Status.PENDING, 1)
+    assert cancel.last_error.startswith("APIConnectionError")
+    assert cancel.next_attempt_at >= before + outbox.backoff(1)
+    # Stripe is reachable again and the retry is due: the sweep delivers it, same key.
+    settings.STRIPE_API_BASE = ""
+    monkeypatch.setattr(stripe_gateway, "cancel_subscription", lambda *args: attempts.append(args))
+    OutboxItem.objects.filter(pk=cancel.pk).update(next_attempt_at=before)
+    assert outbox.sweep() == {"done": 1, "pending": 0, "stuck": 0}
+    assert attempts[-1] == ("sub_77", str(cancel.idempotency_key))
+    cancel.refresh_from_db()
+    assert cancel.status == OutboxItem.Status.DONE

@@ -1,6 +1,6 @@
-"""Correctly signed Stripe deliveries of unexpected shape never answer 500: a non-event is
-refused with 400, an event this site cannot use is acknowledged as ignored and logged,
-and neither changes anything."""
+"""Correctly signed Stripe deliveries of unexpected shape never answer 500: a non-event, or
+an event holding values the models cannot hold, is refused with 400 and the reason; an
+event about no sponsorship is acknowledged as ignored and logged; neither changes anything."""
 
 import hashlib
 import hmac
@@ -10,8 +10,9 @@ import time
 
 import pytest
 
+from payments.models import StripeEvent
 from sponsors import services
-from sponsors.models import Payment, Sponsorship, StripeEvent
+from sponsors.models import Payment, Sponsorship
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import WEBHOOK_SECRET, event
 
@@ -94,27 +95,45 @@ def test_a_signed_payload_that_is_not_utf8_is_refused(client, sponsorship):
 @pytest.mark.parametrize(
     "changes, reason",
     [
-        ({"amount_received": "5000000"}, "the amount is not a whole number of cents"),
-        ({"amount_received": "lots"}, "the amount is not a whole number of cents"),
-        ({"amount_received": 50000.5}, "the amount is not a whole number of cents"),
-        ({"amount_received": -100}, "the amount is not a whole number of cents"),
-        ({"amount_received": 10**30}, "the amount is not a whole number of cents"),
-        ({"amount_received": True}, "the amount is not a whole number of cents"),
-        ({"metadata": {"sponsorship": "999999"}}, "it matches no sponsorship"),
-        ({"metadata": {"sponsorship": "9" * 30}}, "it matches no sponsorship"),
-        ({"metadata": "sponsorship=1"}, "it matches no sponsorship"),
-        ({"metadata": {"sponsorship": 1}}, "it matches no sponsorship"),
-        ({"id": None}, "its object has no usable id"),
-        ({"id": "pi_" + "9" * 100}, "its object has no usable id"),
-        ({"currency": 978}, "the currency is not an ISO code"),
-        ({"created": "yesterday"}, "created is not a Unix time"),
-        ({"created": 10**20}, "created is not a Unix time"),
+        ({"amount_received": "5000000"}, "data.object.amount_received is not a whole number"),
+        ({"amount_received": "lots"}, "data.object.amount_received is not a whole number"),
+        ({"amount_received": 50000.5}, "data.object.amount_received is not a whole number"),
+        ({"amount_received": -100}, "data.object.amount_received is not a whole number"),
+        ({"amount_received": 10**30}, "data.object.amount_received is not a whole number"),
+        ({"amount_received": True}, "data.object.amount_received is not a whole number"),
+        ({"metadata": "sponsorship=1"}, "data.object.metadata is not an object"),
+        ({"metadata": {"sponsorship": 1}}, "data.object.metadata.sponsorship is not a text"),
+        ({"id": "pi_" + "9" * 300}, "data.object.id is longer than 255 characters"),
+        ({"id": "pi_1\x00"}, "a string holds a NUL character"),
+        ({"id": ["pi_1"]}, "data.object.id is not a Stripe id"),
+        ({"currency": 978}, "data.object.currency is not an ISO currency code"),
+        ({"created": "yesterday"}, "data.object.created is not a Unix time"),
+        ({"created": 10**20}, "data.object.created is not a Unix time"),
+        ({"hosted_invoice_url": "https://x.example/" + "a" * 600}, "is not a URL of at most 500"),
     ],
 )
-def test_a_signed_event_with_an_unusable_object_is_ignored_and_logged(
+def test_a_signed_event_with_values_the_models_cannot_hold_is_refused_with_the_reason(
+    post_event, sponsorship, changes, reason
+):
+    response = post_event(payment(sponsorship, **changes))
+    assert response.status_code == 400
+    assert reason in response.content.decode()
+    assert not StripeEvent.objects.exists()
+    assert_unchanged(sponsorship)
+
+
+@pytest.mark.parametrize(
+    "changes, reason",
+    [
+        ({"metadata": {"sponsorship": "999999"}}, "it matches no sponsorship"),
+        ({"metadata": {"sponsorship": "9" * 30}}, "it matches no sponsorship"),
+        ({"id": None}, "its object has no usable id"),
+    ],
+)
+def test_a_signed_event_about_no_sponsorship_is_ignored_and_logged(
     post_event, sponsorship, caplog, changes, reason
 ):
-    with caplog.at_level(logging.WARNING, logger="sponsors.webhooks"):
+    with caplog.at_level(logging.WARNING, logger="payments.webhooks"):
         response = post_event(payment(sponsorship, **changes))
     assert (response.status_code, response.content.decode()) == (200, "ignored\n")
     assert f"Stripe event evt_1 (payment_intent.succeeded) ignored: {reason}" in caplog.text
@@ -128,12 +147,13 @@ def test_a_signed_event_with_an_unusable_object_is_ignored_and_logged(
     [{"data": {}}, {"data": None}, {"data": {"object": "pi_1"}}, {"data": []}],
     ids=["no-object", "null-data", "object-not-a-mapping", "data-is-a-list"],
 )
-def test_a_handled_event_without_an_object_is_ignored(post_event, sponsorship, caplog, envelope):
-    delivery = {**payment(sponsorship), **envelope}
-    with caplog.at_level(logging.WARNING, logger="sponsors.webhooks"):
-        response = post_event(delivery)
-    assert (response.status_code, response.content.decode()) == (200, "ignored\n")
-    assert "ignored: it carries no data.object" in caplog.text
+def test_a_handled_event_without_an_object_is_refused(post_event, sponsorship, envelope):
+    response = post_event({**payment(sponsorship), **envelope})
+    assert (response.status_code, response.content.decode()) == (
+        400,
+        "the event carries no data.object\n",
+    )
+    assert not StripeEvent.objects.exists()
     assert_unchanged(sponsorship)
 
 
@@ -142,7 +162,7 @@ def test_a_handled_event_without_an_object_is_ignored(post_event, sponsorship, c
     [
         ("checkout.session.completed", {"metadata": {"sponsorship": "424242"}, "id": "cs_1"}),
         ("checkout.session.completed", {"metadata": {"sponsorship": "1"}}),
-        ("invoice.payment_failed", {"id": "in_1", "parent": "sub", "subscription": {"id": 1}}),
+        ("invoice.payment_failed", {"id": "in_1", "parent": "sub", "subscription": None}),
         ("customer.subscription.deleted", {"object": "subscription"}),
         ("invoice.paid", {"id": "in_1", "amount_paid": 100, "parent": {"subscription_details": 7}}),
     ],

@@ -1,0 +1,30 @@
+"""The dispatch table: which app handles which Stripe event type.
+
+Apps register their handlers in ``AppConfig.ready()``; payments knows no app by name.
+A handler receives the event's ``data.object`` (already checked by ``validation``) and
+either acts on it or raises ``Ignored`` when the object is not one of its own (a
+sponsorship's invoice is not a donation's). Several apps may handle one type.
+"""
+
+from collections import defaultdict
+from collections.abc import Callable
+
+Handler = Callable[[dict], None]
+_handlers: dict[str, list[Handler]] = defaultdict(list)
+
+
+class Ignored(Exception):
+    """A genuine event this handler has no use for; the reason is logged."""
+
+
+def register(event_type: str, handler: Handler):
+    if handler not in _handlers[event_type]:
+        _handlers[event_type].append(handler)
+
+
+def handlers_for(event_type: str) -> list[Handler]:
+    return list(_handlers.get(event_type, ()))
+
+
+def handled_types() -> list[str]:
+    return sorted(event_type for event_type, handlers in _handlers.items() if handlers)

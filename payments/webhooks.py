@@ -1,0 +1,70 @@
+"""The Stripe webhook: verified, checked, recorded once, then handed to the apps.
+
+Every handler decides from the object it carries, not from the order of arrival, and
+every effect is idempotent, so replays and out-of-order deliveries leave the same state.
+A body that is not a usable Stripe event is refused (400, with the reason) before
+anything is stored; a usable event that no app claims is acknowledged as ignored, so
+Stripe stops resending it.
+"""
+
+import json
+import logging
+
+from django.db import IntegrityError, transaction
+
+from payments import dispatch, gateway, validation
+from payments.models import StripeEvent
+
+logger = logging.getLogger(__name__)
+
+
+class Refused(Exception):
+    """Not a usable Stripe event: answered with 400 and this message."""
+
+
+def receive(payload: bytes, signature: str) -> str:
+    """Verify, check and process one delivery. Raises Refused; otherwise see ``process``."""
+    try:
+        text = gateway.verify_webhook(payload, signature)
+    except (ValueError, gateway.SignatureVerificationError) as error:
+        raise Refused("invalid payload or signature") from error
+    try:
+        event = json.loads(text)
+    except RecursionError as error:
+        raise Refused(f"the body is nested deeper than {validation.MAX_DEPTH} levels") from error
+    except ValueError as error:
+        raise Refused("the body is not JSON") from error
+    return process(event)
+
+
+def process(event) -> str:
+    """Returns "processed", "duplicate" or "ignored"; raises Refused for an unusable event."""
+    try:
+        event_id, event_type, obj = validation.check_event(event)
+    except validation.Invalid as reason:
+        raise Refused(str(reason)) from reason
+    try:
+        with transaction.atomic():
+            record = StripeEvent.objects.create(event_id=event_id, type=event_type)
+            record.outcome = _dispatch(event_id, event_type, obj)
+            record.save(update_fields=["outcome"])
+    except IntegrityError:
+        return "duplicate"
+    return record.outcome
+
+
+def _dispatch(event_id: str, event_type: str, obj: dict) -> str:
+    """Hand the object to every handler of its type: "processed" when one of them used it."""
+    handlers = dispatch.handlers_for(event_type)
+    reasons = []
+    for handler in handlers:
+        try:
+            with transaction.atomic():
+                handler(obj)
+        except dispatch.Ignored as reason:
+            reasons.append(str(reason))
+    if len(reasons) < len(handlers):
+        return "processed"
+    if handlers:  # a type we handle, about nothing we know: worth a look
+        logger.warning("Stripe event %s (%s) ignored: %s", event_id, event_type, "; ".join(reasons))
+    return "ignored"

@@ -1,0 +1,23 @@
+"""What the sponsorships contribute to the public funding page (``payments.income``)."""
+
+from payments.income import Income
+from sponsors.models import Payment, Programme
+
+PROGRAMME_LABELS = {
+    Programme.Kind.SPONSOR.value: "Sponsors",
+    Programme.Kind.MEMBER.value: "Members",
+}
+
+
+def sponsorship_income(year: int) -> list[Income]:
+    payments = Payment.objects.filter(paid_at__year=year).values_list(
+        "paid_at",
+        "currency",
+        "amount",
+        "sponsorship__organisation_id",
+        "sponsorship__tier__programme__kind",
+    )
+    return [
+        Income(paid_at, currency.upper(), amount, kind, f"organisation:{organisation}")
+        for paid_at, currency, amount, organisation, kind in payments
+    ]
