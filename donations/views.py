@@ -40,7 +40,9 @@ def donate(request):
             context = {"form": form, "unavailable": True, "minimum": _minimum()}
             return render(request, "donations/donate.html", context, status=503)
         return redirect(url)
-    return render(request, "donations/donate.html", {"form": form, "minimum": _minimum()})
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "minimum": _minimum()}
+    return render(request, "donations/donate.html", context, status=status)
 
 
 def _minimum():

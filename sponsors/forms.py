@@ -1,5 +1,8 @@
+from decimal import Decimal, InvalidOperation
+
 from django import forms
 
+from core.formatting import money
 from sponsors.models import Organisation, Sponsorship
 
 
@@ -30,6 +33,57 @@ class ApplicationForm(forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["organisation"].queryset = Organisation.objects.managed_by(user)
+
+
+def price_label(sponsorship: Sponsorship) -> str:
+    """ "€50,000 every year" or "€50,000 for one year": what paying now is for."""
+    terms = sponsorship.terms
+    every = (
+        "every year"
+        if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
+        else "for one year"
+    )
+    return f"{money(terms['annual_price'], terms['currency'])} {every}"
+
+
+class PriceConfirmationForm(forms.Form):
+    """The price the payer saw, sent back with the payment: a page that showed another
+    price (terms changed since, an edited form) is refused rather than charged."""
+
+    amount = forms.CharField(widget=forms.HiddenInput)
+    currency = forms.CharField(widget=forms.HiddenInput)
+    payment_method = forms.CharField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, sponsorship: Sponsorship, **kwargs):
+        self.sponsorship = sponsorship
+        terms = sponsorship.terms
+        initial = {
+            "amount": terms["annual_price"],
+            "currency": terms["currency"],
+            "payment_method": sponsorship.payment_method,
+        }
+        super().__init__(*args, initial=initial, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        terms = self.sponsorship.terms
+        try:
+            amount = Decimal(data.get("amount", ""))
+        except InvalidOperation:
+            amount = None
+        same = (
+            amount == Decimal(terms["annual_price"])
+            and data.get("currency", "").upper() == terms["currency"].upper()
+            and data.get("payment_method") == self.sponsorship.payment_method
+        )
+        if not same:
+            raise forms.ValidationError(
+                "This form did not say the price of this sponsorship as it stands now "
+                f"({price_label(self.sponsorship)}). Nothing was charged: check the price "
+                "below and pay again.",
+                code="price_mismatch",
+            )
+        return data
 
 
 class CardForm(forms.Form):

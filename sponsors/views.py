@@ -19,7 +19,9 @@ from sponsors.forms import (
     InviteForm,
     LogoForm,
     OrganisationForm,
+    PriceConfirmationForm,
     ProfileForm,
+    price_label,
 )
 from sponsors.models import Invitation, Organisation, Programme, Sponsorship, Tier
 
@@ -140,9 +142,13 @@ def pay(request, pk):
         return redirect("sponsors:dashboard")
     test_mode = bool(settings.STRIPE_API_BASE)
     form = CardForm(request.POST or None) if test_mode else None
+    sent = request.POST if request.method == "POST" else None
+    price = PriceConfirmationForm(sent, sponsorship=sponsorship)
     error = ""
     unavailable = False
-    if request.method == "POST" and not test_mode:
+    if request.method == "POST" and not price.is_valid():
+        error = " ".join(price.non_field_errors())
+    elif request.method == "POST" and not test_mode:
         try:
             return redirect(
                 services.start_checkout(
@@ -171,6 +177,8 @@ def pay(request, pk):
     context = {
         "sponsorship": sponsorship,
         "form": form,
+        "price": PriceConfirmationForm(sponsorship=sponsorship),
+        "price_label": price_label(sponsorship),
         "test_mode": test_mode,
         "error": error,
         "offer_invoice": unavailable,
