@@ -246,6 +246,8 @@ STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
 # The year whose tiers are offered; empty means the current calendar year.
 SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
+# Minutes during which a sponsor may take back a withdrawn application (nothing was paid).
+SPONSORSHIP_UNDO_MINUTES = env.int("SPONSORSHIP_UNDO_MINUTES", default=15)
 
 # Donations and the public funding page (donations app). Stripe gives each webhook
 # endpoint its own signing secret: /donate/stripe-webhook/ has this one.

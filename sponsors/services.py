@@ -10,6 +10,7 @@ import logging
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -335,6 +336,78 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled"):
         subscription_id = sponsorship.stripe_subscription_id
         transaction.on_commit(lambda: stripe_tasks.cancel_subscription.delay(subscription_id))
     return sponsorship
+
+
+WITHDRAWN_NOTE = "application withdrawn by the sponsor"
+
+
+def is_withdrawal(sponsorship: Sponsorship) -> bool:
+    """Cancelling now only takes back an application: nothing paid, nothing at Stripe."""
+    return (
+        sponsorship.status in PAYABLE
+        and not sponsorship.is_paid
+        and not sponsorship.stripe_subscription_id
+        and not sponsorship.stripe_payment_intent_id
+    )
+
+
+@transaction.atomic
+def cancel_by_sponsor(sponsorship: Sponsorship, actor) -> bool:
+    """Cancel (or withdraw) on the sponsor's confirmed request; True if it can be undone."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    withdrawal = is_withdrawal(sponsorship)
+    if sponsorship.status == S.CANCELLED:
+        raise InvalidTransition("This sponsorship is already cancelled.")
+    cancel(sponsorship, actor, WITHDRAWN_NOTE if withdrawal else "cancelled by the sponsor")
+    return withdrawal
+
+
+def undo_deadline(sponsorship: Sponsorship):
+    """When the sponsor's withdrawal stops being reversible, or None if it is not."""
+    if sponsorship.status != S.CANCELLED or sponsorship.is_paid:
+        return None
+    last = sponsorship.events.order_by("-at", "-id").first()
+    if last is None or last.note != WITHDRAWN_NOTE:
+        return None
+    deadline = last.at + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
+    return deadline if timezone.now() < deadline else None
+
+
+@transaction.atomic
+def undo_withdrawal(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """Put back an application withdrawn a moment ago, if its tier still has room."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if undo_deadline(sponsorship) is None:
+        raise InvalidTransition(
+            "This withdrawal can no longer be undone: please apply again from the programmes page."
+        )
+    tier = Tier.objects.select_for_update().get(pk=sponsorship.tier_id)
+    if tier.capacity is not None and tier.sponsorships.open().count() >= tier.capacity:
+        raise TierFull(f"The {tier.name} tier filled up in the meantime.")
+    previous = sponsorship.events.order_by("-at", "-id").first().from_status
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=S.CANCELLED,
+        to_status=previous,
+        actor=actor,
+        note="withdrawal undone by the sponsor",
+    )
+    sponsorship.status = previous
+    sponsorship.save()
+    transaction.on_commit(invalidate_supporters_page)
+    return sponsorship
+
+
+@transaction.atomic
+def remove_logo(organisation: Organisation):
+    """The public pages show the organisation's name as a wordmark instead."""
+    stored = [(f.storage, f.name) for f in (organisation.logo, organisation.logo_thumbnail) if f]
+    organisation.logo = ""
+    organisation.logo_thumbnail = ""
+    organisation.save(update_fields=["logo", "logo_thumbnail"])
+    transaction.on_commit(invalidate_supporters_page)
+    for storage, name in stored:
+        transaction.on_commit(lambda storage=storage, name=name: storage.delete(name))
 
 
 @transaction.atomic

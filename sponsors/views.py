@@ -219,11 +219,14 @@ def dashboard(request):
 @login_required
 def organisation(request, pk):
     org = _own_organisation(request, pk)
+    sponsorships = list(
+        org.sponsorships.prefetch_related("payments", "events").select_related("tier")
+    )
+    for sponsorship in sponsorships:
+        sponsorship.undo_until = services.undo_deadline(sponsorship)
     context = {
         "organisation": org,
-        "sponsorships": org.sponsorships.prefetch_related("payments", "events").select_related(
-            "tier"
-        ),
+        "sponsorships": sponsorships,
         "profile_form": ProfileForm(
             initial={"name": org.name, "website": org.website, "description": org.description}
         ),
@@ -295,16 +298,71 @@ def accept_invitation(request, token):
     return redirect(invitation.organisation.get_absolute_url())
 
 
-@require_POST
 @login_required
 def cancel(request, pk):
+    """GET: what cancelling will do, and a button to confirm. POST: do it."""
     sponsorship = _own_sponsorship(request, pk)
+    back = sponsorship.organisation.get_absolute_url()
+    if not sponsorship.is_open:
+        messages.info(request, "This sponsorship is already closed.")
+        return redirect(back)
+    withdrawal = services.is_withdrawal(sponsorship)
+    if request.method != "POST":
+        context = {
+            "sponsorship": sponsorship,
+            "withdrawal": withdrawal,
+            "undo_minutes": settings.SPONSORSHIP_UNDO_MINUTES,
+            "back": back,
+        }
+        return render(request, "sponsors/confirm_cancel.html", context)
     try:
-        services.cancel(sponsorship, request.user, "cancelled by the sponsor")
-        messages.success(request, "The sponsorship was cancelled.")
+        undoable = services.cancel_by_sponsor(sponsorship, request.user)
     except services.InvalidTransition as error:
         messages.error(request, str(error))
+        return redirect(back)
+    if undoable:
+        messages.success(
+            request,
+            f"Your application for {sponsorship.terms['tier']} was withdrawn. "
+            f"You can undo this for {settings.SPONSORSHIP_UNDO_MINUTES} minutes below.",
+        )
+    else:
+        messages.success(
+            request,
+            f"The {sponsorship.terms['tier']} sponsorship was cancelled: it no longer appears "
+            "on the supporters page and will not renew.",
+        )
+    return redirect(back)
+
+
+@require_POST
+@login_required
+def undo_cancel(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    try:
+        services.undo_withdrawal(sponsorship, request.user)
+    except services.SponsorshipError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your application is back, exactly as it was.")
     return redirect(sponsorship.organisation.get_absolute_url())
+
+
+@login_required
+def remove_logo(request, pk):
+    org = _own_organisation(request, pk)
+    if not org.logo:
+        messages.info(request, "There is no logo to remove.")
+        return redirect(org.get_absolute_url())
+    if request.method != "POST":
+        return render(request, "sponsors/confirm_remove_logo.html", {"organisation": org})
+    services.remove_logo(org)
+    messages.success(
+        request,
+        "The logo was removed. The supporters page shows your name as a wordmark until you "
+        "upload a new one.",
+    )
+    return redirect(org.get_absolute_url())
 
 
 @csrf_exempt
