@@ -219,6 +219,9 @@ class Payment(models.Model):
     currency = models.CharField(max_length=3)
     paid_at = models.DateTimeField()
     receipt_url = models.URLField(blank=True)
+    is_demo = models.BooleanField(
+        default=False, help_text="Demo content (manage.py load_demo): no money moved."
+    )
 
     class Meta:
         ordering = ["-paid_at"]

@@ -4,13 +4,17 @@ Stripe's hosted page cannot be reached offline, so the session Stripe would crea
 points straight at the success URL, as if the donor had paid there.
 """
 
+from decimal import Decimal
 from types import SimpleNamespace
 
 import pytest
 import stripe
+from django.utils import timezone
 
 from donations.models import Donation
+from sponsors import demo as sponsors_demo
 from tests.artifacts import ARTIFACTS
+from tests.donations.factories import ExpenseFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -81,10 +85,15 @@ def test_picking_a_preset_after_typing_clears_the_typed_amount(live_server, brow
     context.close()
 
 
-def test_the_funding_page_reflows_on_a_phone(live_server, browser):
-    context = browser.new_context(viewport={"width": 320, "height": 800})
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_funding_page_reflows_on_a_phone(live_server, browser, scheme):
+    sponsors_demo.load(log=lambda message: None)
+    ExpenseFactory(spent_on=timezone.localdate(), amount=Decimal("1200"))
+    context = browser.new_context(viewport={"width": 320, "height": 800}, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{live_server.url}/funding/")
+    assert page.get_by_text("Demo data.").is_visible()
+    assert page.locator("canvas[data-chart]").count() == 2  # income and spending
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    page.screenshot(path=str(ARTIFACTS / "funding-320.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"funding-320-{scheme}.png"), full_page=True)
     context.close()
