@@ -9,4 +9,5 @@ register = template.Library()
 def sponsor_strip(count=12):
     """The home page's thank-you strip: active sponsors, highest tiers first."""
     sponsors = Sponsorship.objects.on_supporters_page().select_related("organisation")[:count]
+    # Highest tiers first (on_supporters_page's order), each at half its supporters-page size.
     return {"sponsors": list(sponsors)}
