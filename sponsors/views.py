@@ -4,6 +4,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse, HttpResponseBadRequest
@@ -84,10 +85,15 @@ def supporters(request):
     return render(request, "sponsors/supporters.html", {"body": html})
 
 
-@login_required
 @refuse_oversized_logo(lambda request, tier_id: request.path)
 def apply(request, tier_id):
     tier = get_object_or_404(Tier.objects.offered(), pk=tier_id)
+    if not request.user.is_authenticated:
+        # Say what comes next (an account, then the application) before any sign-in form.
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        context = {"tier": tier, "next": request.get_full_path()}
+        return render(request, "sponsors/apply_start.html", context)
     form = ApplicationForm(request.POST or None, user=request.user)
     organisation_form = OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
     if request.method == "POST" and form.is_valid():
