@@ -14,8 +14,27 @@ class OrganisationForm(forms.ModelForm):
 
     class Meta:
         model = Organisation
-        fields = ["name", "website", "description", "billing_name", "billing_email", "vat_id"]
-        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+        fields = [
+            "name",
+            "website",
+            "description",
+            "contact_name",
+            "contact_email",
+            "billing_name",
+            "billing_email",
+            "billing_address",
+            "vat_id",
+        ]
+        widgets = {
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "billing_address": forms.Textarea(attrs={"rows": 3}),
+        }
+        labels = {"contact_name": "Contact person", "contact_email": "Contact's e-mail"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("contact_name", "contact_email", "billing_address"):
+            self.fields[name].required = True
 
 
 class ApplicationForm(forms.Form):
@@ -29,10 +48,27 @@ class ApplicationForm(forms.Form):
         widget=forms.RadioSelect,
         initial=Sponsorship.Payment.CARD_ANNUAL,
     )
+    agreement_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    accept_agreement = forms.BooleanField(
+        label="I have read the agreement above and accept it on behalf of the organisation",
+        error_messages={"required": "Accept the agreement to apply; nothing was recorded."},
+    )
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args, user, agreement_version: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["organisation"].queryset = Organisation.objects.managed_by(user)
+        self.fields["agreement_version"].initial = agreement_version
+        self.current_version = agreement_version
+
+    def clean_agreement_version(self):
+        version = self.cleaned_data["agreement_version"]
+        if version != self.current_version:
+            raise forms.ValidationError(
+                f"The agreement was updated while you read it (you saw version {version}; it "
+                f"is now version {self.current_version}). Nothing was recorded: please read "
+                "the agreement below and accept it again."
+            )
+        return version
 
 
 def price_label(sponsorship: Sponsorship) -> str:

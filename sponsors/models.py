@@ -81,6 +81,31 @@ class Tier(models.Model):
         }
 
 
+class AgreementTemplate(models.Model):
+    """The sponsorship agreement of one tier (and so one year), versioned: staff editing it
+    in the admin make a new version, so an accepted version never changes."""
+
+    tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="agreements")
+    version = models.PositiveSmallIntegerField(editable=False)
+    text = models.TextField(
+        help_text="Markdown. Placeholders: {organisation}, {tier}, {programme}, {year}, "
+        "{price}, {payment}"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tier", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["tier", "version"], name="one_agreement_version")
+        ]
+
+    def __str__(self):
+        return f"Agreement for {self.tier}, version {self.version}"
+
+
 class OrganisationQuerySet(models.QuerySet):
     def managed_by(self, user):
         return self.filter(managers=user)
@@ -98,6 +123,13 @@ class Organisation(models.Model):
     logo_thumbnail = models.ImageField(upload_to="sponsors/thumbnails/", blank=True)
     billing_name = models.CharField(max_length=120)
     billing_email = models.EmailField()
+    billing_address = models.TextField(
+        blank=True, max_length=500, help_text="Postal address for invoices and the agreement"
+    )
+    contact_name = models.CharField(
+        max_length=120, blank=True, help_text="Who the foundation talks to about the sponsorship"
+    )
+    contact_email = models.EmailField(blank=True)
     vat_id = models.CharField(max_length=30, blank=True, verbose_name="VAT id")
     managers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organisations")
     pending_changes = models.JSONField(
@@ -172,6 +204,19 @@ class Sponsorship(models.Model):
     reminders_sent = models.JSONField(default=list, blank=True)
     stripe_subscription_id = models.CharField(max_length=80, blank=True, db_index=True)
     stripe_payment_intent_id = models.CharField(max_length=80, blank=True, db_index=True)
+    agreement = models.ForeignKey(
+        AgreementTemplate,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sponsorships",
+        help_text="The version accepted",
+    )
+    agreement_text = models.TextField(blank=True, help_text="The agreement as accepted")
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = SponsorshipQuerySet.as_manager()

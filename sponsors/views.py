@@ -7,13 +7,13 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
-from sponsors import logos, services, webhooks
+from sponsors import agreements, documents, logos, services, webhooks
 from sponsors.forms import (
     ApplicationForm,
     CardForm,
@@ -24,7 +24,7 @@ from sponsors.forms import (
     ProfileForm,
     price_label,
 )
-from sponsors.models import Invitation, Organisation, Programme, Sponsorship, Tier
+from sponsors.models import Invitation, Organisation, Payment, Programme, Sponsorship, Tier
 
 logger = logging.getLogger(__name__)
 
@@ -94,7 +94,10 @@ def apply(request, tier_id):
             return redirect_to_login(request.get_full_path())
         context = {"tier": tier, "next": request.get_full_path()}
         return render(request, "sponsors/apply_start.html", context)
-    form = ApplicationForm(request.POST or None, user=request.user)
+    agreement = services.current_agreement(tier)
+    form = ApplicationForm(
+        request.POST or None, user=request.user, agreement_version=agreement.version
+    )
     organisation_form = OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
     if request.method == "POST" and form.is_valid():
         organisation = form.cleaned_data["organisation"]
@@ -109,25 +112,69 @@ def apply(request, tier_id):
         if organisation is not None:
             try:
                 sponsorship = services.apply(
-                    organisation, tier, form.cleaned_data["payment_method"], request.user
+                    organisation,
+                    tier,
+                    form.cleaned_data["payment_method"],
+                    request.user,
+                    agreement_version=form.cleaned_data["agreement_version"],
                 )
             except services.TierFull as error:
                 messages.error(request, str(error))
                 return redirect("sponsors:programmes")
-            if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+            except services.AgreementChanged as error:  # changed in the last instant
+                form.add_error(None, str(error))
+                sponsorship = None
+            if (
+                sponsorship is not None
+                and sponsorship.payment_method == Sponsorship.Payment.INVOICE
+            ):
                 messages.success(
                     request,
                     "Thank you! We will send an invoice to the billing contact once staff approve.",
                 )
                 return redirect("sponsors:dashboard")
-            return redirect("sponsors:pay", pk=sponsorship.pk)
+            if sponsorship is not None:
+                return redirect("sponsors:pay", pk=sponsorship.pk)
     status = 400 if request.method == "POST" else 200
-    return render(
-        request,
-        "sponsors/apply.html",
-        {"tier": tier, "form": form, "organisation_form": organisation_form},
-        status=status,
+    context = {
+        "tier": tier,
+        "form": form,
+        "organisation_form": organisation_form,
+        "agreement": agreement,
+        "agreement_text": agreements.render(
+            agreement.text,
+            organisation="[your organisation]",
+            terms=tier.terms(),
+            payment_method=form["payment_method"].value() or Sponsorship.Payment.CARD_ANNUAL,
+        ),
+        "benefit_items": tier.benefit_items.all(),
+    }
+    return render(request, "sponsors/apply.html", context, status=status)
+
+
+@login_required
+def agreement_pdf(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    if sponsorship.accepted_at is None:
+        raise Http404("No agreement was accepted for this sponsorship.")
+    return _pdf_response(documents.agreement_pdf(sponsorship), f"agreement-{sponsorship.pk}.pdf")
+
+
+@login_required
+def payment_pdf(request, pk):
+    payment = get_object_or_404(
+        Payment.objects.filter(sponsorship__organisation__managers=request.user).select_related(
+            "sponsorship__organisation"
+        ),
+        pk=pk,
     )
+    return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
+
+
+def _pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def _own_sponsorship(request, pk):
@@ -217,7 +264,11 @@ def dashboard(request):
             request, "Thank you! Your payment is confirmed here as soon as Stripe tells us."
         )
     organisations = Organisation.objects.managed_by(request.user).prefetch_related(
-        "sponsorships__payments", "sponsorships__events"
+        "sponsorships__payments",
+        "sponsorships__events",
+        "sponsorships__tier__benefit_items",
+        "sponsorships__agreement",
+        "sponsorships__accepted_by",
     )
     return render(request, "sponsors/dashboard.html", {"organisations": organisations})
 
@@ -226,7 +277,9 @@ def dashboard(request):
 def organisation(request, pk):
     org = _own_organisation(request, pk)
     sponsorships = list(
-        org.sponsorships.prefetch_related("payments", "events").select_related("tier")
+        org.sponsorships.prefetch_related(
+            "payments", "events", "tier__benefit_items"
+        ).select_related("tier", "agreement", "accepted_by")
     )
     for sponsorship in sponsorships:
         sponsorship.undo_until = services.undo_deadline(sponsorship)
