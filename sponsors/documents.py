@@ -29,6 +29,7 @@ def _pdf(title: str) -> FPDF:
 
 def _text(pdf: FPDF, value: str) -> str:
     if pdf.font_family == "helvetica":
+        value = value.replace("€", "EUR ").replace("−", "-")
         return value.encode("latin-1", "replace").decode("latin-1")
     return value
 

@@ -173,3 +173,12 @@ def test_an_existing_organisation_can_apply_with_its_details(client, applicant):
     data = application(tier, organisation=str(organisation.pk))
     assert client.post(f"/sponsors/apply/{tier.pk}/", data).status_code == 302
     assert Sponsorship.objects.get().organisation == organisation
+
+
+def test_without_the_font_the_pdf_still_reads_in_latin_1(client, applicant, settings):
+    settings.PDF_FONT_PATH = "/nonexistent/font.ttf"
+    tier = TierFactory(name="Gold")
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
+    sponsorship = Sponsorship.objects.get()
+    text = pdf_text(client.get(f"/sponsors/sponsorships/{sponsorship.pk}/agreement.pdf"))
+    assert "Acme Databases" in text and "EUR 50,000" in text
