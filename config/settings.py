@@ -277,6 +277,11 @@ STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
 # The year whose tiers are offered; empty means the current calendar year.
 SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
+# A TrueType font for sponsorship PDFs (Debian's fonts-dejavu-core); without it the PDFs
+# fall back to a Latin-1 core font.
+PDF_FONT_PATH = env.str("PDF_FONT_PATH", default="/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+# Minutes during which a sponsor may take back a withdrawn application (nothing was paid).
+SPONSORSHIP_UNDO_MINUTES = env.int("SPONSORSHIP_UNDO_MINUTES", default=15)
 
 # The outbox (payments.outbox): a failed side effect is retried after 30 s, 60 s, ...
 # (at most an hour apart); after this many attempts it is "stuck" and shown to staff.

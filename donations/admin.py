@@ -1,6 +1,8 @@
+from django import forms
 from django.contrib import admin
 
-from donations.models import Donation, FundingGoal, Gift, Refund
+from donations.models import Donation, Expense, FundingGoal, Gift, Refund
+from donations.receipts import clean_receipt
 
 
 class GiftInline(admin.TabularInline):
@@ -58,3 +60,39 @@ class RefundAdmin(admin.ModelAdmin):
 @admin.register(FundingGoal)
 class FundingGoalAdmin(admin.ModelAdmin):
     list_display = ["year", "amount", "currency", "description"]
+
+
+class ExpenseForm(forms.ModelForm):
+    class Meta:
+        model = Expense
+        fields = ["spent_on", "category", "description", "amount", "currency", "receipt"]
+
+    def clean_receipt(self):
+        receipt = self.cleaned_data.get("receipt")
+        if receipt and receipt != self.initial.get("receipt"):
+            return clean_receipt(receipt)
+        return receipt
+
+    def clean_currency(self):
+        return self.cleaned_data["currency"].upper()
+
+
+@admin.register(Expense)
+class ExpenseAdmin(admin.ModelAdmin):
+    """Every expense is one ledger entry; /funding/ shows them by month and category."""
+
+    form = ExpenseForm
+    list_display = ["spent_on", "category", "description", "amount", "currency", "has_receipt"]
+    list_filter = ["category", "currency"]
+    search_fields = ["description"]
+    date_hierarchy = "spent_on"
+    readonly_fields = ["recorded_by", "created_at"]
+
+    @admin.display(boolean=True, description="Receipt")
+    def has_receipt(self, expense):
+        return bool(expense.receipt)
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.recorded_by = request.user
+        super().save_model(request, obj, form, change)

@@ -3,6 +3,7 @@ from decimal import Decimal
 from django import forms
 from django.conf import settings
 
+from core.formatting import money
 from donations.models import Donation
 
 CUSTOM = "custom"
@@ -26,7 +27,9 @@ class DonationForm(forms.Form):
         max_digits=8,
         decimal_places=2,
         label="Another amount",
-        widget=forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.01"}),
+        widget=forms.NumberInput(
+            attrs={"inputmode": "decimal", "step": "0.01", "data-custom-amount": ""}
+        ),
     )
     currency = forms.ChoiceField(label="Currency")
     email = forms.EmailField(
@@ -51,9 +54,37 @@ class DonationForm(forms.Form):
         self.fields["currency"].initial = currencies[0]
         self.fields["preset"].initial = str(settings.DONATION_PRESET_AMOUNTS[1])
 
+    def button_label(self) -> str:
+        """What the submit button says: the amount, currency and frequency that will be charged."""
+        values = self.data if self.is_bound else {}
+        preset = values.get("preset") or self.fields["preset"].initial
+        currency = values.get("currency") or self.fields["currency"].initial
+        monthly = values.get("frequency") == Donation.Frequency.MONTHLY
+        amount = values.get("custom_amount") if preset == CUSTOM else preset
+        if currency not in settings.DONATION_CURRENCIES:
+            return gift_label("", monthly)
+        try:
+            shown = money(amount, currency) if amount and Decimal(amount).is_finite() else ""
+        except ArithmeticError:
+            shown = ""
+        return gift_label(shown, monthly)
+
+    def currency_symbols(self) -> dict[str, str]:
+        """Each offered currency's prefix, for the script that keeps the button in step."""
+        return {code: money(0, code).removesuffix("0") for code in settings.DONATION_CURRENCIES}
+
     def clean(self):
         data = super().clean()
         preset = data.get("preset")
+        typed = data.get("custom_amount")
+        if preset and preset != CUSTOM and typed is not None and typed != Decimal(preset):
+            # Two different amounts arrived: charging either one would be a guess.
+            raise forms.ValidationError(
+                f"You picked {Decimal(preset):,} and also typed {typed:,} in "
+                "“Another amount”. Nothing was charged: pick “Another amount” to give what "
+                "you typed, or clear that box to give the amount you picked.",
+                code="ambiguous_amount",
+            )
         if preset == CUSTOM:
             amount = data.get("custom_amount")
             if amount is None:
@@ -78,6 +109,13 @@ class DonationForm(forms.Form):
             self.add_error("public_name", "Type the name to show, or untick the donor wall box.")
         data["public_name"] = data.get("public_name", "").strip()
         return data
+
+
+def gift_label(amount: str, monthly: bool) -> str:
+    """ "Give €42 every month", "Give €25 once", or "Give" while no amount is chosen."""
+    if not amount:
+        return "Give"
+    return f"Give {amount} {'every month' if monthly else 'once'}"
 
 
 class ManageLinkForm(forms.Form):

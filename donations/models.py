@@ -7,6 +7,7 @@ only aggregates of these rows.
 """
 
 import uuid
+from pathlib import PurePath
 
 from django.conf import settings
 from django.db import models
@@ -159,3 +160,41 @@ class FundingGoal(models.Model):
 
     def __str__(self):
         return f"{self.year}: {self.amount} {self.currency}"
+
+
+def receipt_path(expense, filename: str) -> str:
+    """An unguessable name: receipts are reached from the admin, not listed publicly."""
+    return f"donations/receipts/{uuid.uuid4().hex}{PurePath(filename).suffix.lower()}"
+
+
+class Expense(models.Model):
+    """Money the foundation spent, recorded by staff; one ledger entry each."""
+
+    class Category(models.TextChoices):
+        INFRASTRUCTURE = "infrastructure", "Infrastructure and hosting"
+        ENGINEERING = "engineering", "Engineering staff and contractors"
+        COMMUNITY = "community", "Community, events and travel"
+        ADMINISTRATION = "administration", "Administration, legal and accounting"
+        OTHER = "other", "Other"
+
+    spent_on = models.DateField()
+    category = models.CharField(max_length=20, choices=Category.choices)
+    description = models.CharField(max_length=200, help_text="Shown on the public funding page.")
+    amount = models.DecimalField(max_digits=12, decimal_places=2)
+    currency = models.CharField(max_length=3, default="EUR")
+    receipt = models.FileField(
+        upload_to=receipt_path, blank=True, help_text="PDF, PNG or JPEG, up to 5 MiB"
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-spent_on", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(amount__gt=0), name="expense_amount_positive")
+        ]
+
+    def __str__(self):
+        return f"{self.spent_on}: {self.amount} {self.currency} {self.get_category_display()}"

@@ -1,20 +1,19 @@
-"""The public funding page's figures, read from sponsorship payments and gifts.
+"""The public funding page's figures, read from the ledger (``donations.ledger``).
 
-Everything published goes through ``funding.publishable_rows``: a month or a year shows
-a programme's income only when enough different contributors gave to it.
+Income goes through ``funding.publishable_rows``: a month or a year shows a programme's
+income only when enough different contributors gave to it. Spending is the foundation's
+own and is shown by month and category as recorded.
 """
 
 from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.conf import settings
-from django.db.models import F
 
 from donations.funding import OTHER, Contribution, Row, goal_progress, publishable_rows
-from donations.models import Donation, FundingGoal, Gift, Refund
+from donations.ledger import DONORS, INCOME, SPENDING, LedgerEntry, entries, years_with_entries
+from donations.models import Donation, Expense, FundingGoal
 from payments import income
-
-DONORS = "donor"
 
 
 def programme_labels() -> dict[str, str]:
@@ -63,12 +62,25 @@ class CurrencyTable:
 
 
 @dataclass
+class SpendingTable:
+    currency: str
+    categories: list[tuple[str, str]]
+    rows: list[tuple[str, list[tuple[str, Decimal]], Decimal]]  # month, (label, amount)s, total
+    year: tuple[list[tuple[str, Decimal]], Decimal]
+    chart: dict = field(default_factory=dict)
+
+
+@dataclass
 class FundingReport:
     year: int
     minimum: int
     tables: list[CurrencyTable] = field(default_factory=list)
     donors: int = 0
     donor_wall: list[str] = field(default_factory=list)
+    spending: list[SpendingTable] = field(default_factory=list)
+    years: list[int] = field(default_factory=list)
+    demo_payments: int = 0
+    demo_periods: set[str] = field(default_factory=set)  # months (and the year) with demo rows
 
     @property
     def column_keys(self) -> list[str]:
@@ -80,35 +92,55 @@ class FundingReport:
         return [(key, labels[key]) for key in self.column_keys]
 
 
-def _contributions(year: int) -> dict[str, list[tuple[str, str, str, Decimal]]]:
-    """(month, programme, contributor, amount) per currency, refunds as negative amounts."""
-    by_currency: dict[str, list] = {}
-    for paid in income.received_in(year):
-        by_currency.setdefault(paid.currency.upper(), []).append(
-            (f"{paid.paid_at:%Y-%m}", paid.programme, paid.contributor, paid.amount)
-        )
-    gifts = Gift.objects.filter(paid_at__year=year).values_list(
-        "paid_at", "currency", "amount", F("donation__email")
-    )
-    for paid_at, currency, amount, email in gifts:
-        by_currency.setdefault(currency.upper(), []).append(
-            (f"{paid_at:%Y-%m}", DONORS, f"donor:{email.lower()}", amount)
-        )
-    refunds = Refund.objects.filter(refunded_at__year=year, donation__isnull=False).values_list(
-        "refunded_at", "currency", "amount", F("donation__email")
-    )
-    for refunded_at, currency, amount, email in refunds:
-        by_currency.setdefault(currency.upper(), []).append(
-            (f"{refunded_at:%Y-%m}", DONORS, f"donor:{email.lower()}", -amount)
-        )
-    return by_currency
+def spending_table(currency: str, items: list[LedgerEntry]) -> SpendingTable:
+    used = {item.category for item in items}
+    categories = [(key, label) for key, label in Expense.Category.choices if key in used]
+    by_month: dict[str, dict[str, Decimal]] = {}
+    for item in items:
+        cells = by_month.setdefault(item.month, {})
+        cells[item.category] = cells.get(item.category, Decimal(0)) + item.amount
+    rows = []
+    for month in sorted(by_month):
+        amounts = [(label, by_month[month].get(key, Decimal(0))) for key, label in categories]
+        rows.append((month, amounts, sum((a for _, a in amounts), Decimal(0))))
+    year = [
+        (label, sum((row[1][i][1] for row in rows), Decimal(0)))
+        for i, (_, label) in enumerate(categories)
+    ]
+    table = SpendingTable(currency, categories, rows, (year, sum((a for _, a in year), Decimal(0))))
+    table.chart = {
+        "id": f"spending-{currency.lower()}",
+        "type": "bar",
+        "stacked": True,
+        "labels": [month for month, _, _ in rows],
+        "datasets": [
+            {"label": label, "data": [float(row[1][i][1]) for row in rows]}
+            for i, (_, label) in enumerate(categories)
+        ],
+    }
+    return table
 
 
 def funding_report(year: int) -> FundingReport:
     minimum = settings.FUNDING_MIN_CONTRIBUTORS
     report = FundingReport(year=year, minimum=minimum)
     goals = {goal.currency: goal for goal in FundingGoal.objects.filter(year=year)}
-    contributions = _contributions(year)
+    ledger = entries(year)
+    contributions: dict[str, list] = {}
+    spent: dict[str, list[LedgerEntry]] = {}
+    for item in ledger:
+        if item.flow == INCOME:
+            contributions.setdefault(item.currency, []).append(
+                (item.month, item.category, item.contributor, item.amount)
+            )
+        elif item.flow == SPENDING:
+            spent.setdefault(item.currency, []).append(item)
+    report.demo_payments = sum(1 for item in ledger if item.demo)
+    report.demo_periods = {item.month for item in ledger if item.demo}
+    if report.demo_periods:
+        report.demo_periods.add(str(year))
+    report.spending = [spending_table(currency, spent[currency]) for currency in sorted(spent)]
+    report.years = years_with_entries()
     for currency in sorted(set(contributions) | set(goals)):
         items = contributions.get(currency, [])
         monthly = [Contribution(month, kind, who, amount) for month, kind, who, amount in items]
@@ -128,8 +160,12 @@ def funding_report(year: int) -> FundingReport:
         table.chart = chart_spec(table, report)
         table.display_rows = [(row, cells_of(row, report.columns)) for row in table.rows]
         table.display_year = cells_of(table.year, report.columns)
-    report.donors = (
-        Gift.objects.filter(paid_at__year=year).values("donation__email").distinct().count()
+    report.donors = len(
+        {
+            item.contributor
+            for item in ledger
+            if item.flow == INCOME and item.category == DONORS and item.amount > 0
+        }
     )
     report.donor_wall = list(
         Donation.objects.on_donor_wall()

@@ -11,7 +11,7 @@ from django.utils import timezone
 from donations import services, signing
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
-from donations.reports import funding_report
+from donations.reports import Cell, funding_report
 
 
 def donate(request):
@@ -35,7 +35,9 @@ def donate(request):
             context = {"form": form, "unavailable": True, "minimum": _minimum()}
             return render(request, "donations/donate.html", context, status=503)
         return redirect(url)
-    return render(request, "donations/donate.html", {"form": form, "minimum": _minimum()})
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "minimum": _minimum()}
+    return render(request, "donations/donate.html", context, status=status)
 
 
 def _minimum():
@@ -106,20 +108,30 @@ def funding(request):
 
 
 def funding_csv(request):
+    """The page's rows, one figure a line: the same months, programmes and categories,
+    with "withheld" where the page withholds a figure."""
     report = funding_report(_year(request))
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="funding-{report.year}.csv"'
     writer = csv.writer(response)
-    writer.writerow(["month", "currency", *(label for _, label in report.columns), "total"])
+    writer.writerow(["flow", "period", "currency", "category", "amount", "includes_demo_data"])
     for table in report.tables:
         for row, cells in [*table.display_rows, (table.year, table.display_year)]:
-            values = [_csv_value(cell.state, cell.value) for cell in cells]
-            total = _csv_value("withheld" if row.total is None else "shown", row.total)
-            writer.writerow([row.key, table.currency, *values, total])
+            demo = "yes" if row.key in report.demo_periods else "no"
+            for cell in cells:
+                if cell.state != "none":
+                    writer.writerow(
+                        ["income", row.key, table.currency, cell.label, _csv_value(cell), demo]
+                    )
+            total = Cell("Total", row.total, "withheld" if row.total is None else "shown")
+            writer.writerow(["income", row.key, table.currency, "Total", _csv_value(total), demo])
+    for table in report.spending:
+        for period, amounts, total in [*table.rows, (str(report.year), *table.year)]:
+            for label, amount in amounts:
+                writer.writerow(["spending", period, table.currency, label, f"{amount:.2f}", "no"])
+            writer.writerow(["spending", period, table.currency, "Total", f"{total:.2f}", "no"])
     return response
 
 
-def _csv_value(state: str, value) -> str:
-    if state == "shown":
-        return f"{value:.2f}"
-    return "withheld" if state == "withheld" else ""
+def _csv_value(cell: Cell) -> str:
+    return f"{cell.value:.2f}" if cell.state == "shown" else "withheld"

@@ -19,16 +19,21 @@ class Income:
     amount: Decimal
     programme: str  # a key of the source's programmes
     contributor: str  # who gave, as a stable opaque key ("organisation:12")
+    demo: bool = False  # recorded by load_demo, shown as demo data
 
 
 Source = Callable[[int], Iterable[Income]]
+Years = Callable[[], Iterable[int]]
 _sources: list[Source] = []
+_years: list[Years] = []
 _programmes: dict[str, str] = {}
 
 
-def register_source(source: Source, programmes: dict[str, str]):
+def register_source(source: Source, programmes: dict[str, str], years: Years):
+    """``source(year)`` gives that year's income; ``years()`` the years it has any in."""
     if source not in _sources:
         _sources.append(source)
+        _years.append(years)
     _programmes.update(programmes)
 
 
@@ -38,3 +43,7 @@ def programmes() -> dict[str, str]:
 
 def received_in(year: int) -> list[Income]:
     return [income for source in _sources for income in source(year)]
+
+
+def years_with_income() -> set[int]:
+    return {year for years in _years for year in years()}

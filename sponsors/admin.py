@@ -2,6 +2,7 @@ from django.contrib import admin, messages
 
 from sponsors import services
 from sponsors.models import (
+    AgreementTemplate,
     Invitation,
     Organisation,
     Payment,
@@ -132,3 +133,19 @@ class SponsorshipAdmin(admin.ModelAdmin):
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
     list_display = ["email", "organisation", "created_at", "accepted_at"]
+
+
+@admin.register(AgreementTemplate)
+class AgreementTemplateAdmin(admin.ModelAdmin):
+    """Each tier's agreement. Saving a change makes a new version: sponsors who accepted an
+    earlier one keep it, word for word."""
+
+    list_display = ["tier", "version", "created_at", "created_by"]
+    list_filter = ["tier__year", "tier__programme"]
+    readonly_fields = ["version", "created_at", "created_by"]
+    fields = ["tier", "text", "version", "created_at", "created_by"]
+
+    def save_model(self, request, obj, form, change):
+        if change and not form.has_changed():
+            return
+        services.save_agreement_version(obj, request.user)

@@ -19,4 +19,6 @@ class SponsorsConfig(AppConfig):
         outbox.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
         )
-        income.register_source(reports.sponsorship_income, reports.PROGRAMME_LABELS)
+        income.register_source(
+            reports.sponsorship_income, reports.PROGRAMME_LABELS, reports.years_with_payments
+        )

@@ -9,6 +9,7 @@ from django.utils.text import slugify
 
 from sponsors.models import (
     Organisation,
+    Payment,
     Programme,
     Sponsorship,
     SponsorshipEvent,
@@ -42,6 +43,22 @@ SPONSORS = {
     "Platinum": ["Alibaba Cloud", "Tencent Cloud", "Microsoft", "MariaDB Corporation"],
     "Gold": ["DBS", "Visma", "IBM", "Tencent Games"],
 }
+
+
+def record_demo_payments(organisation):
+    """Each demo sponsorship paid its tier's price, so the funding ledger is not empty
+    beside a full supporters page; flagged as demo, never a real payment."""
+    for sponsorship in organisation.sponsorships.filter(status=Sponsorship.Status.ACTIVE):
+        Payment.objects.get_or_create(
+            stripe_id=f"demo-payment-{sponsorship.pk}",
+            defaults={
+                "sponsorship": sponsorship,
+                "amount": Decimal(sponsorship.terms["annual_price"]),
+                "currency": sponsorship.terms["currency"],
+                "paid_at": sponsorship.paid_at or timezone.now(),
+                "is_demo": True,
+            },
+        )
 
 
 def load(log):
@@ -108,5 +125,9 @@ def load(log):
                 SponsorshipEvent.objects.create(
                     sponsorship=sponsorship, to_status="active", note="demo content"
                 )
+            record_demo_payments(organisation)
     invalidate_supporters_page()
-    log(f"sponsors: {Tier.objects.count()} tiers, {Sponsorship.objects.count()} sponsorships")
+    log(
+        f"sponsors: {Tier.objects.count()} tiers, {Sponsorship.objects.count()} sponsorships, "
+        f"{Payment.objects.filter(is_demo=True).count()} demo payments"
+    )

@@ -1,5 +1,8 @@
+from decimal import Decimal, InvalidOperation
+
 from django import forms
 
+from core.formatting import money
 from sponsors.models import Organisation, Sponsorship
 
 
@@ -11,8 +14,27 @@ class OrganisationForm(forms.ModelForm):
 
     class Meta:
         model = Organisation
-        fields = ["name", "website", "description", "billing_name", "billing_email", "vat_id"]
-        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+        fields = [
+            "name",
+            "website",
+            "description",
+            "contact_name",
+            "contact_email",
+            "billing_name",
+            "billing_email",
+            "billing_address",
+            "vat_id",
+        ]
+        widgets = {
+            "description": forms.Textarea(attrs={"rows": 3}),
+            "billing_address": forms.Textarea(attrs={"rows": 3}),
+        }
+        labels = {"contact_name": "Contact person", "contact_email": "Contact's e-mail"}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("contact_name", "contact_email", "billing_address"):
+            self.fields[name].required = True
 
 
 class ApplicationForm(forms.Form):
@@ -26,10 +48,78 @@ class ApplicationForm(forms.Form):
         widget=forms.RadioSelect,
         initial=Sponsorship.Payment.CARD_ANNUAL,
     )
+    agreement_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    accept_agreement = forms.BooleanField(
+        label="I have read the agreement above and accept it on behalf of the organisation",
+        error_messages={"required": "Accept the agreement to apply; nothing was recorded."},
+    )
 
-    def __init__(self, *args, user, **kwargs):
+    def __init__(self, *args, user, agreement_version: int, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["organisation"].queryset = Organisation.objects.managed_by(user)
+        self.fields["agreement_version"].initial = agreement_version
+        self.current_version = agreement_version
+
+    def clean_agreement_version(self):
+        version = self.cleaned_data["agreement_version"]
+        if version != self.current_version:
+            raise forms.ValidationError(
+                f"The agreement was updated while you read it (you saw version {version}; it "
+                f"is now version {self.current_version}). Nothing was recorded: please read "
+                "the agreement below and accept it again."
+            )
+        return version
+
+
+def price_label(sponsorship: Sponsorship) -> str:
+    """ "€50,000 every year" or "€50,000 for one year": what paying now is for."""
+    terms = sponsorship.terms
+    every = (
+        "every year"
+        if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
+        else "for one year"
+    )
+    return f"{money(terms['annual_price'], terms['currency'])} {every}"
+
+
+class PriceConfirmationForm(forms.Form):
+    """The price the payer saw, sent back with the payment: a page that showed another
+    price (terms changed since, an edited form) is refused rather than charged."""
+
+    amount = forms.CharField(widget=forms.HiddenInput)
+    currency = forms.CharField(widget=forms.HiddenInput)
+    payment_method = forms.CharField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, sponsorship: Sponsorship, **kwargs):
+        self.sponsorship = sponsorship
+        terms = sponsorship.terms
+        initial = {
+            "amount": terms["annual_price"],
+            "currency": terms["currency"],
+            "payment_method": sponsorship.payment_method,
+        }
+        super().__init__(*args, initial=initial, **kwargs)
+
+    def clean(self):
+        data = super().clean()
+        terms = self.sponsorship.terms
+        try:
+            amount = Decimal(data.get("amount", ""))
+        except InvalidOperation:
+            amount = None
+        same = (
+            amount == Decimal(terms["annual_price"])
+            and data.get("currency", "").upper() == terms["currency"].upper()
+            and data.get("payment_method") == self.sponsorship.payment_method
+        )
+        if not same:
+            raise forms.ValidationError(
+                "This form did not say the price of this sponsorship as it stands now "
+                f"({price_label(self.sponsorship)}). Nothing was charged: check the price "
+                "below and pay again.",
+                code="price_mismatch",
+            )
+        return data
 
 
 class CardForm(forms.Form):

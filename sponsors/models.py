@@ -83,6 +83,31 @@ class Tier(models.Model):
         }
 
 
+class AgreementTemplate(models.Model):
+    """The sponsorship agreement of one tier (and so one year), versioned: staff editing it
+    in the admin make a new version, so an accepted version never changes."""
+
+    tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="agreements")
+    version = models.PositiveSmallIntegerField(editable=False)
+    text = models.TextField(
+        help_text="Markdown. Placeholders: {organisation}, {tier}, {programme}, {year}, "
+        "{price}, {payment}"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["tier", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["tier", "version"], name="one_agreement_version")
+        ]
+
+    def __str__(self):
+        return f"Agreement for {self.tier}, version {self.version}"
+
+
 class OrganisationQuerySet(models.QuerySet):
     def managed_by(self, user):
         return self.filter(managers=user)
@@ -100,6 +125,13 @@ class Organisation(models.Model):
     logo_thumbnail = models.ImageField(upload_to="sponsors/thumbnails/", blank=True)
     billing_name = models.CharField(max_length=120)
     billing_email = models.EmailField()
+    billing_address = models.TextField(
+        blank=True, max_length=500, help_text="Postal address for invoices and the agreement"
+    )
+    contact_name = models.CharField(
+        max_length=120, blank=True, help_text="Who the foundation talks to about the sponsorship"
+    )
+    contact_email = models.EmailField(blank=True)
     vat_id = models.CharField(max_length=30, blank=True, verbose_name="VAT id")
     managers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organisations")
     pending_changes = models.JSONField(
@@ -199,6 +231,19 @@ class Sponsorship(models.Model):
     stripe_payment_intent_id = models.CharField(
         max_length=STRIPE_ID_MAX_LENGTH, blank=True, db_index=True
     )
+    agreement = models.ForeignKey(
+        AgreementTemplate,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sponsorships",
+        help_text="The version accepted",
+    )
+    agreement_text = models.TextField(blank=True, help_text="The agreement as accepted")
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = SponsorshipQuerySet.as_manager()
@@ -223,6 +268,18 @@ class Sponsorship(models.Model):
             raise StatusError(
                 f"A sponsorship cannot go from {self.get_status_display()} "
                 f"to {self.Status(status).label}."
+            )
+        self.status = status
+
+    # A withdrawn application (cancelled before anything was paid) may be put back.
+    REOPENABLE = {Status.APPLIED, Status.APPROVED, Status.AWAITING_PAYMENT}
+
+    def reopen(self, status: str):
+        """Undo a withdrawal: the only way out of Cancelled, and only to an unpaid state."""
+        if self.status != self.Status.CANCELLED or status not in self.REOPENABLE:
+            raise StatusError(
+                f"A {self.get_status_display()} sponsorship cannot be reopened as "
+                f"{self.Status(status).label}."
             )
         self.status = status
 
@@ -255,6 +312,9 @@ class Payment(models.Model):
     currency = models.CharField(max_length=3)
     paid_at = models.DateTimeField()
     receipt_url = models.URLField(max_length=500, blank=True)
+    is_demo = models.BooleanField(
+        default=False, help_text="Demo content (manage.py load_demo): no money moved."
+    )
 
     class Meta:
         ordering = ["-paid_at"]

@@ -1,5 +1,7 @@
 """What the sponsorships contribute to the public funding page (``payments.income``)."""
 
+from django.db.models.functions import ExtractYear
+
 from payments.income import Income
 from sponsors.models import Payment, Programme
 
@@ -16,8 +18,17 @@ def sponsorship_income(year: int) -> list[Income]:
         "amount",
         "sponsorship__organisation_id",
         "sponsorship__tier__programme__kind",
+        "is_demo",
     )
     return [
-        Income(paid_at, currency.upper(), amount, kind, f"organisation:{organisation}")
-        for paid_at, currency, amount, organisation, kind in payments
+        Income(paid_at, currency.upper(), amount, kind, f"organisation:{organisation}", demo)
+        for paid_at, currency, amount, organisation, kind, demo in payments
     ]
+
+
+def years_with_payments() -> list[int]:
+    return list(
+        Payment.objects.annotate(year=ExtractYear("paid_at"))
+        .values_list("year", flat=True)
+        .distinct()
+    )

@@ -10,14 +10,16 @@ import logging
 from datetime import date, timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
 from core import pagecache
 from payments import outbox
-from sponsors import logos, mail, stripe_gateway, stripe_tasks
+from sponsors import agreements, logos, mail, stripe_gateway, stripe_tasks
 from sponsors.models import (
+    AgreementTemplate,
     Invitation,
     Organisation,
     Payment,
@@ -117,15 +119,74 @@ def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
     return invitation
 
 
+class AgreementChanged(SponsorshipError):
+    pass
+
+
+def current_agreement(tier: Tier) -> AgreementTemplate:
+    """The tier's latest agreement version; the standard wording becomes version 1."""
+    latest = tier.agreements.order_by("-version").first()
+    if latest is None:
+        latest, _ = AgreementTemplate.objects.get_or_create(
+            tier=tier, version=1, defaults={"text": agreements.STANDARD_TEXT}
+        )
+    return latest
+
+
+def save_agreement_version(agreement: AgreementTemplate, actor) -> AgreementTemplate:
+    """Staff's edit becomes a new version; versions already offered never change."""
+    with transaction.atomic():
+        Tier.objects.select_for_update().get(pk=agreement.tier_id)
+        last = agreement.tier.agreements.order_by("-version").first()
+        agreement.pk = None
+        agreement.version = (last.version if last else 0) + 1
+        agreement.created_by = actor
+        agreement.save()
+    return agreement
+
+
 @transaction.atomic
-def apply(organisation: Organisation, tier: Tier, payment_method: str, actor) -> Sponsorship:
+def apply(
+    organisation: Organisation,
+    tier: Tier,
+    payment_method: str,
+    actor,
+    agreement_version: int | None = None,
+) -> Sponsorship:
+    """Record the application and, when a version is given, its acceptance of that
+    agreement version (refused if the agreement changed since it was shown)."""
     tier = Tier.objects.select_for_update().get(pk=tier.pk)
     if tier.capacity is not None:
         taken = tier.sponsorships.open().count()
         if taken >= tier.capacity:
             raise TierFull(f"The {tier.name} tier is full this year.")
+    terms = tier.terms()
+    accepted = {}
+    if agreement_version is not None:
+        agreement = current_agreement(tier)
+        if agreement.version != agreement_version:
+            raise AgreementChanged(
+                f"The agreement was updated while you read it (version {agreement_version} is "
+                f"now version {agreement.version}). Nothing was recorded: please read the "
+                "agreement below and accept it again."
+            )
+        accepted = {
+            "agreement": agreement,
+            "agreement_text": agreements.render(
+                agreement.text,
+                organisation=organisation.name,
+                terms=terms,
+                payment_method=payment_method,
+            ),
+            "accepted_by": actor,
+            "accepted_at": timezone.now(),
+        }
     sponsorship = Sponsorship.objects.create(
-        organisation=organisation, tier=tier, terms=tier.terms(), payment_method=payment_method
+        organisation=organisation,
+        tier=tier,
+        terms=terms,
+        payment_method=payment_method,
+        **accepted,
     )
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship, to_status=S.APPLIED, actor=actor, note="application"
@@ -331,6 +392,81 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled"):
             stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
         )
     return sponsorship
+
+
+WITHDRAWN_NOTE = "application withdrawn by the sponsor"
+
+
+def is_withdrawal(sponsorship: Sponsorship) -> bool:
+    """Cancelling now only takes back an application: nothing paid, nothing at Stripe."""
+    return (
+        sponsorship.status in PAYABLE
+        and not sponsorship.is_paid
+        and not sponsorship.stripe_subscription_id
+        and not sponsorship.stripe_payment_intent_id
+    )
+
+
+@transaction.atomic
+def cancel_by_sponsor(sponsorship: Sponsorship, actor) -> bool:
+    """Cancel (or withdraw) on the sponsor's confirmed request; True if it can be undone."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    withdrawal = is_withdrawal(sponsorship)
+    if sponsorship.status == S.CANCELLED:
+        raise InvalidTransition("This sponsorship is already cancelled.")
+    cancel(sponsorship, actor, WITHDRAWN_NOTE if withdrawal else "cancelled by the sponsor")
+    return withdrawal
+
+
+def undo_deadline(sponsorship: Sponsorship):
+    """When the sponsor's withdrawal stops being reversible, or None if it is not."""
+    if sponsorship.status != S.CANCELLED or sponsorship.is_paid:
+        return None
+    last = sponsorship.events.order_by("-at", "-id").first()
+    if last is None or last.note != WITHDRAWN_NOTE:
+        return None
+    deadline = last.at + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
+    return deadline if timezone.now() < deadline else None
+
+
+@transaction.atomic
+def undo_withdrawal(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """Put back an application withdrawn a moment ago, if its tier still has room."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if undo_deadline(sponsorship) is None:
+        raise InvalidTransition(
+            "This withdrawal can no longer be undone: please apply again from the programmes page."
+        )
+    tier = Tier.objects.select_for_update().get(pk=sponsorship.tier_id)
+    if tier.capacity is not None and tier.sponsorships.open().count() >= tier.capacity:
+        raise TierFull(f"The {tier.name} tier filled up in the meantime.")
+    previous = sponsorship.events.order_by("-at", "-id").first().from_status
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=S.CANCELLED,
+        to_status=previous,
+        actor=actor,
+        note="withdrawal undone by the sponsor",
+    )
+    try:
+        sponsorship.reopen(previous)
+    except StatusError as error:
+        raise InvalidTransition(str(error)) from error
+    sponsorship.save()
+    transaction.on_commit(invalidate_supporters_page)
+    return sponsorship
+
+
+@transaction.atomic
+def remove_logo(organisation: Organisation):
+    """The public pages show the organisation's name as a wordmark instead."""
+    stored = [(f.storage, f.name) for f in (organisation.logo, organisation.logo_thumbnail) if f]
+    organisation.logo = ""
+    organisation.logo_thumbnail = ""
+    organisation.save(update_fields=["logo", "logo_thumbnail"])
+    transaction.on_commit(invalidate_supporters_page)
+    for storage, name in stored:
+        transaction.on_commit(lambda storage=storage, name=name: storage.delete(name))
 
 
 @transaction.atomic

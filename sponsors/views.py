@@ -4,23 +4,27 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
-from sponsors import logos, services
+from sponsors import agreements, documents, logos, services
 from sponsors.forms import (
     ApplicationForm,
     CardForm,
     InviteForm,
     LogoForm,
     OrganisationForm,
+    PriceConfirmationForm,
     ProfileForm,
+    price_label,
 )
-from sponsors.models import Invitation, Organisation, Programme, Sponsorship, Tier
+from sponsors.models import Invitation, Organisation, Payment, Programme, Sponsorship, Tier
 
 logger = logging.getLogger(__name__)
 
@@ -81,11 +85,19 @@ def supporters(request):
     return render(request, "sponsors/supporters.html", {"body": html})
 
 
-@login_required
 @refuse_oversized_logo(lambda request, tier_id: request.path)
 def apply(request, tier_id):
     tier = get_object_or_404(Tier.objects.offered(), pk=tier_id)
-    form = ApplicationForm(request.POST or None, user=request.user)
+    if not request.user.is_authenticated:
+        # Say what comes next (an account, then the application) before any sign-in form.
+        if request.method == "POST":
+            return redirect_to_login(request.get_full_path())
+        context = {"tier": tier, "next": request.get_full_path()}
+        return render(request, "sponsors/apply_start.html", context)
+    agreement = services.current_agreement(tier)
+    form = ApplicationForm(
+        request.POST or None, user=request.user, agreement_version=agreement.version
+    )
     organisation_form = OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
     if request.method == "POST" and form.is_valid():
         organisation = form.cleaned_data["organisation"]
@@ -100,25 +112,69 @@ def apply(request, tier_id):
         if organisation is not None:
             try:
                 sponsorship = services.apply(
-                    organisation, tier, form.cleaned_data["payment_method"], request.user
+                    organisation,
+                    tier,
+                    form.cleaned_data["payment_method"],
+                    request.user,
+                    agreement_version=form.cleaned_data["agreement_version"],
                 )
             except services.TierFull as error:
                 messages.error(request, str(error))
                 return redirect("sponsors:programmes")
-            if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+            except services.AgreementChanged as error:  # changed in the last instant
+                form.add_error(None, str(error))
+                sponsorship = None
+            if (
+                sponsorship is not None
+                and sponsorship.payment_method == Sponsorship.Payment.INVOICE
+            ):
                 messages.success(
                     request,
                     "Thank you! We will send an invoice to the billing contact once staff approve.",
                 )
                 return redirect("sponsors:dashboard")
-            return redirect("sponsors:pay", pk=sponsorship.pk)
+            if sponsorship is not None:
+                return redirect("sponsors:pay", pk=sponsorship.pk)
     status = 400 if request.method == "POST" else 200
-    return render(
-        request,
-        "sponsors/apply.html",
-        {"tier": tier, "form": form, "organisation_form": organisation_form},
-        status=status,
+    context = {
+        "tier": tier,
+        "form": form,
+        "organisation_form": organisation_form,
+        "agreement": agreement,
+        "agreement_text": agreements.render(
+            agreement.text,
+            organisation="[your organisation]",
+            terms=tier.terms(),
+            payment_method=form["payment_method"].value() or Sponsorship.Payment.CARD_ANNUAL,
+        ),
+        "benefit_items": tier.benefit_items.all(),
+    }
+    return render(request, "sponsors/apply.html", context, status=status)
+
+
+@login_required
+def agreement_pdf(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    if sponsorship.accepted_at is None:
+        raise Http404("No agreement was accepted for this sponsorship.")
+    return _pdf_response(documents.agreement_pdf(sponsorship), f"agreement-{sponsorship.pk}.pdf")
+
+
+@login_required
+def payment_pdf(request, pk):
+    payment = get_object_or_404(
+        Payment.objects.filter(sponsorship__organisation__managers=request.user).select_related(
+            "sponsorship__organisation"
+        ),
+        pk=pk,
     )
+    return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
+
+
+def _pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
 
 
 def _own_sponsorship(request, pk):
@@ -140,9 +196,13 @@ def pay(request, pk):
     # The fake Stripe of the tests only; check --deploy refuses STRIPE_API_BASE in production.
     test_mode = bool(settings.STRIPE_API_BASE) and not settings.PRODUCTION
     form = CardForm(request.POST or None) if test_mode else None
+    sent = request.POST if request.method == "POST" else None
+    price = PriceConfirmationForm(sent, sponsorship=sponsorship)
     error = ""
     unavailable = False
-    if request.method == "POST" and not test_mode:
+    if request.method == "POST" and not price.is_valid():
+        error = " ".join(price.non_field_errors())
+    elif request.method == "POST" and not test_mode:
         try:
             return redirect(
                 services.start_checkout(
@@ -171,6 +231,8 @@ def pay(request, pk):
     context = {
         "sponsorship": sponsorship,
         "form": form,
+        "price": PriceConfirmationForm(sponsorship=sponsorship),
+        "price_label": price_label(sponsorship),
         "test_mode": test_mode,
         "error": error,
         "offer_invoice": unavailable,
@@ -203,7 +265,11 @@ def dashboard(request):
             request, "Thank you! Your payment is confirmed here as soon as Stripe tells us."
         )
     organisations = Organisation.objects.managed_by(request.user).prefetch_related(
-        "sponsorships__payments", "sponsorships__events"
+        "sponsorships__payments",
+        "sponsorships__events",
+        "sponsorships__tier__benefit_items",
+        "sponsorships__agreement",
+        "sponsorships__accepted_by",
     )
     return render(request, "sponsors/dashboard.html", {"organisations": organisations})
 
@@ -211,11 +277,16 @@ def dashboard(request):
 @login_required
 def organisation(request, pk):
     org = _own_organisation(request, pk)
+    sponsorships = list(
+        org.sponsorships.prefetch_related(
+            "payments", "events", "tier__benefit_items"
+        ).select_related("tier", "agreement", "accepted_by")
+    )
+    for sponsorship in sponsorships:
+        sponsorship.undo_until = services.undo_deadline(sponsorship)
     context = {
         "organisation": org,
-        "sponsorships": org.sponsorships.prefetch_related("payments", "events").select_related(
-            "tier"
-        ),
+        "sponsorships": sponsorships,
         "profile_form": ProfileForm(
             initial={"name": org.name, "website": org.website, "description": org.description}
         ),
@@ -291,13 +362,68 @@ def accept_invitation(request, token):
     return redirect(invitation.organisation.get_absolute_url())
 
 
-@require_POST
 @login_required
 def cancel(request, pk):
+    """GET: what cancelling will do, and a button to confirm. POST: do it."""
     sponsorship = _own_sponsorship(request, pk)
+    back = sponsorship.organisation.get_absolute_url()
+    if not sponsorship.is_open:
+        messages.info(request, "This sponsorship is already closed.")
+        return redirect(back)
+    withdrawal = services.is_withdrawal(sponsorship)
+    if request.method != "POST":
+        context = {
+            "sponsorship": sponsorship,
+            "withdrawal": withdrawal,
+            "undo_minutes": settings.SPONSORSHIP_UNDO_MINUTES,
+            "back": back,
+        }
+        return render(request, "sponsors/confirm_cancel.html", context)
     try:
-        services.cancel(sponsorship, request.user, "cancelled by the sponsor")
-        messages.success(request, "The sponsorship was cancelled.")
+        undoable = services.cancel_by_sponsor(sponsorship, request.user)
     except services.InvalidTransition as error:
         messages.error(request, str(error))
+        return redirect(back)
+    if undoable:
+        messages.success(
+            request,
+            f"Your application for {sponsorship.terms['tier']} was withdrawn. "
+            f"You can undo this for {settings.SPONSORSHIP_UNDO_MINUTES} minutes below.",
+        )
+    else:
+        messages.success(
+            request,
+            f"The {sponsorship.terms['tier']} sponsorship was cancelled: it no longer appears "
+            "on the supporters page and will not renew.",
+        )
+    return redirect(back)
+
+
+@require_POST
+@login_required
+def undo_cancel(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    try:
+        services.undo_withdrawal(sponsorship, request.user)
+    except services.SponsorshipError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your application is back, exactly as it was.")
     return redirect(sponsorship.organisation.get_absolute_url())
+
+
+@login_required
+def remove_logo(request, pk):
+    org = _own_organisation(request, pk)
+    if not org.logo:
+        messages.info(request, "There is no logo to remove.")
+        return redirect(org.get_absolute_url())
+    if request.method != "POST":
+        return render(request, "sponsors/confirm_remove_logo.html", {"organisation": org})
+    services.remove_logo(org)
+    messages.success(
+        request,
+        "The logo was removed. The supporters page shows your name as a wordmark until you "
+        "upload a new one.",
+    )
+    return redirect(org.get_absolute_url())

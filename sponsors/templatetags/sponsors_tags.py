@@ -1,3 +1,5 @@
+from datetime import timedelta
+
 from django import template
 
 from sponsors.models import Sponsorship
@@ -9,4 +11,14 @@ register = template.Library()
 def sponsor_strip(count=12):
     """The home page's thank-you strip: active sponsors, highest tiers first."""
     sponsors = Sponsorship.objects.on_supporters_page().select_related("organisation")[:count]
+    # Highest tiers first (on_supporters_page's order), each at half its supporters-page size.
     return {"sponsors": list(sponsors)}
+
+
+@register.filter
+def add_days(day, days):
+    """``{{ s.starts_on|add_days:30 }}``: the date that many days later."""
+    try:
+        return day + timedelta(days=int(days))
+    except (TypeError, ValueError):
+        return None

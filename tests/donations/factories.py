@@ -1,10 +1,10 @@
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import factory
 
-from donations.models import Donation, FundingGoal, Gift
+from donations.models import Donation, Expense, FundingGoal, Gift
 
 
 class DonationFactory(factory.django.DjangoModelFactory):
@@ -37,3 +37,14 @@ class FundingGoalFactory(factory.django.DjangoModelFactory):
     year = 2026
     currency = "EUR"
     amount = Decimal("100000")
+
+
+class ExpenseFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Expense
+
+    spent_on = date(2026, 3, 31)
+    category = Expense.Category.INFRASTRUCTURE
+    description = factory.Sequence(lambda n: f"Build servers, invoice {n}")
+    amount = Decimal("1200.00")
+    currency = "EUR"

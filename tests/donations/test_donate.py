@@ -9,6 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 import stripe
+from pytest_django.asserts import assertContains
 
 from donations.models import Donation
 from tests.foundation.factories import UserFactory
@@ -104,14 +105,49 @@ def test_a_monthly_custom_gift_is_a_monthly_subscription(client, sessions):
         ({"preset": "7"}, "Select a valid choice"),
         ({"currency": "GBP"}, "Select a valid choice"),
         ({"show_on_wall": "on", "public_name": " "}, "Type the name to show"),
+        (
+            {"preset": "25", "custom_amount": "42"},
+            "You picked 25 and also typed 42 in “Another amount”. Nothing was charged",
+        ),
     ],
 )
 def test_bad_amounts_are_explained_and_nothing_is_saved(client, sessions, fields, message):
     response = give(client, **fields)
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert message in response.content.decode()
     assert sessions == []
     assert not Donation.objects.exists()
+
+
+def test_a_typed_amount_equal_to_the_picked_preset_is_not_ambiguous(client, sessions):
+    assert give(client, preset="25", custom_amount="25.00").status_code == 302
+    assert sessions[0]["line_items"][0]["price_data"]["unit_amount"] == 2500
+
+
+@pytest.mark.parametrize(
+    ("fields", "label"),
+    [
+        (
+            {"frequency": "monthly", "preset": "custom", "custom_amount": "42"},
+            "Give €42 every month",
+        ),
+        ({"preset": "custom", "custom_amount": "12.5", "currency": "USD"}, "Give $12.50 once"),
+        ({"preset": "custom", "custom_amount": ""}, "Give"),
+    ],
+)
+def test_a_form_sent_back_states_amount_currency_and_frequency(client, sessions, fields, label):
+    # An unticked wall name makes the form come back, so the button can be read.
+    page = give(client, show_on_wall="on", public_name="", **fields)
+    assert sessions == []
+    button = (
+        f'<button class="button" type="submit" data-give-button aria-live="polite">{label}</button>'
+    )
+    assertContains(page, button, html=True, status_code=400)
+
+
+def test_the_first_view_states_the_preset_amount(client):
+    button = '<button class="button" type="submit" data-give-button aria-live="polite">Give €25 once</button>'
+    assertContains(client.get("/donate/"), button, html=True)
 
 
 def test_the_public_name_is_kept_only_when_the_donor_asks(client, sessions):

@@ -4,13 +4,17 @@ Stripe's hosted page cannot be reached offline, so the session Stripe would crea
 points straight at the success URL, as if the donor had paid there.
 """
 
+from decimal import Decimal
 from types import SimpleNamespace
 
 import pytest
 import stripe
+from django.utils import timezone
 
 from donations.models import Donation
+from sponsors import demo as sponsors_demo
 from tests.artifacts import ARTIFACTS
+from tests.donations.factories import ExpenseFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,25 +36,64 @@ def test_a_monthly_gift_from_the_form_to_the_thank_you_page(
     page.get_by_role("link", name="Donate").first.click()
     page.wait_for_url("**/donate/")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.get_by_role("button", name="Give €25 once").is_visible()
     page.get_by_label("Monthly").check()
-    page.get_by_label("50", exact=True).check()
+    page.locator("[data-custom-amount]").fill("42")
+    # Typing an amount chose it: the preset is no longer selected, and the button says so.
+    assert page.get_by_label("25", exact=True).is_checked() is False
+    assert page.locator('input[name="preset"][value="custom"]').is_checked()
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"donate-{width}.png"), full_page=True)
-    page.get_by_role("button", name="Donate").click()
+    page.get_by_role("button", name="Give €42 every month").click()
     page.wait_for_url("**/donate/thanks/**")
     assert page.get_by_role("heading", level=1).inner_text() == "Thank you for your gift"
     [session] = sessions
     assert session["mode"] == "subscription"
-    assert session["line_items"][0]["price_data"]["unit_amount"] == 5000
+    price = session["line_items"][0]["price_data"]
+    assert (price["unit_amount"], price["currency"], price["recurring"]) == (
+        4200,
+        "eur",
+        {"interval": "month"},
+    )
     donation = Donation.objects.get()
-    assert (donation.frequency, donation.amount) == ("monthly", 50)
+    assert (donation.frequency, donation.amount) == ("monthly", 42)
     context.close()
 
 
-def test_the_funding_page_reflows_on_a_phone(live_server, browser):
-    context = browser.new_context(viewport={"width": 320, "height": 800})
+def test_picking_a_preset_after_typing_clears_the_typed_amount(live_server, browser, monkeypatch):
+    sessions = []
+
+    def create_session(**kwargs):
+        sessions.append(kwargs)
+        return SimpleNamespace(id="cs_test_browser", url=kwargs["success_url"])
+
+    monkeypatch.setattr(stripe.checkout.Session, "create", create_session)
+    context = browser.new_context(viewport={"width": 320, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/donate/")
+    page.locator("[data-custom-amount]").fill("42")
+    page.locator("#id_currency").select_option("USD")
+    assert page.get_by_role("button", name="Give $42 once").is_visible()
+    page.get_by_label("100", exact=True).check()
+    assert page.locator("[data-custom-amount]").input_value() == ""
+    page.get_by_role("button", name="Give $100 once").click()
+    page.wait_for_url("**/donate/thanks/**")
+    [session] = sessions
+    assert session["mode"] == "payment"
+    assert session["line_items"][0]["price_data"]["unit_amount"] == 10000
+    assert session["line_items"][0]["price_data"]["currency"] == "usd"
+    context.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_funding_page_reflows_on_a_phone(live_server, browser, scheme):
+    sponsors_demo.load(log=lambda message: None)
+    ExpenseFactory(spent_on=timezone.localdate(), amount=Decimal("1200"))
+    context = browser.new_context(viewport={"width": 320, "height": 800}, color_scheme=scheme)
     page = context.new_page()
     page.goto(f"{live_server.url}/funding/")
+    assert page.get_by_text("Demo data.").is_visible()
+    assert page.locator("canvas[data-chart]").count() == 2  # income and spending
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    page.screenshot(path=str(ARTIFACTS / "funding-320.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"funding-320-{scheme}.png"), full_page=True)
     context.close()

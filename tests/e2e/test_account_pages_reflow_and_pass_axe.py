@@ -57,6 +57,7 @@ def manager_pages(django_user_model):
         f"/sponsors/sponsorships/{active.pk}/benefits/",
         f"/sponsors/apply/{tier.pk}/",
         f"/sponsors/sponsorships/{applied.pk}/pay/",
+        f"/sponsors/sponsorships/{applied.pk}/cancel/",
         "/donate/my-gifts/",
     ]
     return manager, paths

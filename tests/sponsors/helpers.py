@@ -31,3 +31,12 @@ def event(event_id, type_, obj):
         "api_version": "2024-06-20",
         "livemode": False,
     }
+
+
+def price_fields(sponsorship):
+    """What the pay page sends back: the price the payer was shown."""
+    return {
+        "amount": sponsorship.terms["annual_price"],
+        "currency": sponsorship.terms["currency"],
+        "payment_method": sponsorship.payment_method,
+    }

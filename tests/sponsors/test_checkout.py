@@ -15,7 +15,7 @@ from sponsors import services
 from sponsors.models import Sponsorship
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
-from tests.sponsors.helpers import event
+from tests.sponsors.helpers import event, price_fields
 
 pytestmark = pytest.mark.django_db
 S = Sponsorship.Status
@@ -49,7 +49,7 @@ def test_the_pay_page_offers_stripes_page_and_asks_for_no_card(client, live_stri
     response = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
     assertContains(
         response,
-        '<button class="button" type="submit">Continue to secure payment</button>',
+        '<button class="button" type="submit">Continue to pay €50,000 every year</button>',
         html=True,
     )
     assertNotContains(response, "Card number")
@@ -76,7 +76,9 @@ def test_the_test_card_form_never_shows_under_the_production_profile(client, liv
 
 def test_an_annual_sponsorship_goes_to_checkout_as_a_subscription(client, live_stripe):
     sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
-    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    response = client.post(
+        f"/sponsors/sponsorships/{sponsorship.pk}/pay/", price_fields(sponsorship)
+    )
     assert response.status_code == 302
     assert response["Location"] == CHECKOUT_URL
     [session] = live_stripe
@@ -90,7 +92,7 @@ def test_an_annual_sponsorship_goes_to_checkout_as_a_subscription(client, live_s
 
 def test_a_one_year_sponsorship_goes_to_checkout_as_one_payment(client, live_stripe):
     sponsorship = applied(Sponsorship.Payment.CARD_ONCE, client)
-    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", price_fields(sponsorship))
     [session] = live_stripe
     assert session["mode"] == "payment"
     [item] = session["line_items"]
@@ -102,7 +104,12 @@ def test_a_one_year_sponsorship_goes_to_checkout_as_one_payment(client, live_str
 def test_someone_elses_sponsorship_cannot_be_paid_for(client, live_stripe):
     sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
     client.force_login(UserFactory())
-    assert client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/").status_code == 404
+    assert (
+        client.post(
+            f"/sponsors/sponsorships/{sponsorship.pk}/pay/", price_fields(sponsorship)
+        ).status_code
+        == 404
+    )
     assert live_stripe == []
 
 
@@ -112,7 +119,9 @@ def test_stripe_refusing_the_session_gets_a_clear_error(client, live_stripe, mon
 
     monkeypatch.setattr(stripe.checkout.SessionService, "create", refuse)
     sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
-    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    response = client.post(
+        f"/sponsors/sponsorships/{sponsorship.pk}/pay/", price_fields(sponsorship)
+    )
     assert response.status_code == 400
     assert "The payment could not be started" in response.content.decode()
     assert Sponsorship.objects.get().status == S.APPLIED
@@ -194,7 +203,10 @@ def test_a_subscription_deleted_before_checkout_completed_still_finds_its_sponso
 def test_test_mode_card_form_names_the_missing_fields(client, settings):
     settings.STRIPE_API_BASE = "http://127.0.0.1:9"  # test mode; nothing is sent
     sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
-    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", {"number": "4242"})
+    response = client.post(
+        f"/sponsors/sponsorships/{sponsorship.pk}/pay/",
+        {"number": "4242"} | price_fields(sponsorship),
+    )
     assert response.status_code == 400
     assert response.content.decode().count("This field is required.") == 3
     assert Sponsorship.objects.get().status == S.APPLIED
@@ -222,3 +234,39 @@ def test_a_one_off_invoice_without_subscription_details_is_recorded(post_event, 
     )
     assert response.content.decode().strip() == "processed"
     assert sponsorship.payments.get().stripe_id == "in_once1"
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [
+        {},
+        {"amount": "25000.00", "currency": "EUR", "payment_method": "card_annual"},
+        {"amount": "50000.00", "currency": "USD", "payment_method": "card_annual"},
+        {"amount": "50000.00", "currency": "EUR", "payment_method": "card_once"},
+    ],
+)
+def test_a_payment_form_not_stating_the_current_price_is_refused(client, live_stripe, sent):
+    sponsorship = applied(Sponsorship.Payment.CARD_ANNUAL, client)
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", sent)
+    assertContains(
+        response,
+        "This form did not say the price of this sponsorship as it stands now "
+        "(€50,000 every year). Nothing was charged",
+        status_code=400,
+    )
+    assert live_stripe == []
+    assert Sponsorship.objects.get().status == S.APPLIED
+
+
+def test_the_test_mode_button_states_the_price_and_its_period(client, settings):
+    settings.STRIPE_API_BASE = "http://127.0.0.1:9"
+    sponsorship = applied(Sponsorship.Payment.CARD_ONCE, client)
+    response = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    assertContains(
+        response,
+        '<button class="button" type="submit">Pay €50,000 for one year</button>',
+        html=True,
+    )
+    assertContains(
+        response, '<input type="hidden" name="amount" value="50000.00" id="id_amount">', html=True
+    )

@@ -45,7 +45,7 @@ def test_pay_page_sends_the_payer_to_checkout_and_back(live_server, page, settin
     assert page.locator("input[name=number]").count() == 0  # no card field on this site
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "sponsor-pay-live.png"))
-    button = page.get_by_role("button", name="Continue to secure payment")
+    button = page.get_by_role("button", name="Continue to pay €50,000 every year")
     button.focus()
     page.keyboard.press("Enter")
     page.wait_for_url("**/sponsors/dashboard/?paid=1")

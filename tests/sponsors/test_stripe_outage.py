@@ -16,6 +16,7 @@ from sponsors import services, stripe_gateway, stripe_tasks
 from sponsors.models import Organisation, Sponsorship, SponsorshipEvent
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
+from tests.sponsors.helpers import price_fields
 
 pytestmark = pytest.mark.django_db
 S = Sponsorship.Status
@@ -56,7 +57,9 @@ def assert_nothing_changed(sponsorship):
 def test_test_mode_card_payment_with_stripe_unreachable(client, settings):
     settings.STRIPE_API_BASE = CLOSED_PORT
     sponsorship = applied(client)
-    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", CARD)
+    response = client.post(
+        f"/sponsors/sponsorships/{sponsorship.pk}/pay/", CARD | price_fields(sponsorship)
+    )
     assert_plain_outage_page(response)
     assert_nothing_changed(sponsorship)
 
@@ -65,7 +68,9 @@ def test_live_checkout_with_stripe_unreachable(client, settings, monkeypatch):
     settings.STRIPE_API_BASE = ""  # live mode: Stripe Checkout
     monkeypatch.setattr(stripe, "DEFAULT_API_BASE", CLOSED_PORT)
     sponsorship = applied(client)
-    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
+    response = client.post(
+        f"/sponsors/sponsorships/{sponsorship.pk}/pay/", price_fields(sponsorship)
+    )
     assert_plain_outage_page(response)
     assert_nothing_changed(sponsorship)
 

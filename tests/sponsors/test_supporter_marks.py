@@ -3,12 +3,18 @@ website, never a dashed placeholder (issue #18)."""
 
 import pytest
 from django.core.files.base import ContentFile
-from pytest_django.asserts import assertContains, assertNotContains
+from pytest_django.asserts import assertContains, assertInHTML, assertNotContains
 
 from sponsors import demo
 from sponsors.models import Organisation
 from sponsors.services import invalidate_supporters_page
-from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory
+from tests.donations.factories import DonationFactory, GiftFactory
+from tests.sponsors.factories import (
+    ActiveSponsorshipFactory,
+    OrganisationFactory,
+    ProgrammeFactory,
+    TierFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -71,3 +77,37 @@ def test_the_demo_invents_no_websites_or_logos():
     for organisation in Organisation.objects.all():
         assert organisation.public_website == "" and not organisation.logo
         assert "example" not in organisation.website
+
+
+def test_the_home_page_sizes_each_mark_by_its_tier_highest_first(client):
+    programme = ProgrammeFactory(kind="sponsor")
+    gold = ActiveSponsorshipFactory(
+        organisation=OrganisationFactory(name="Gold Co", website=""),
+        tier=TierFactory(programme=programme, name="Gold", logo_height=90, order=1),
+    )
+    ActiveSponsorshipFactory(
+        organisation=OrganisationFactory(name="Platinum Co", website=""),
+        tier=TierFactory(programme=programme, name="Platinum", logo_height=120, order=0),
+    )
+    assert gold.terms["logo_height"] == 90
+    invalidate_supporters_page()
+    page = client.get("/").content.decode()
+    assertInHTML(
+        '<ul class="logo-strip">'
+        '<li data-logo-height="60"><span class="wordmark">Platinum Co</span></li>'
+        '<li data-logo-height="45"><span class="wordmark">Gold Co</span></li>'
+        "</ul>",
+        page,
+    )
+
+
+def test_the_supporters_page_thanks_donors_who_asked_and_only_them(client):
+    _sponsor(name="Acme Databases")
+    GiftFactory(donation__public_name="Grace H.", donation__show_on_wall=True)
+    GiftFactory(donation__public_name="Quiet Q.", donation__show_on_wall=False)
+    DonationFactory(public_name="Never Paid", show_on_wall=True)  # no gift arrived
+    response = client.get("/supporters/")
+    assertContains(response, "<li>Grace H.</li>", html=True)
+    assertNotContains(response, "Quiet Q.")
+    assertNotContains(response, "Never Paid")
+    assertNotContains(response, "25.00")

@@ -1,0 +1,50 @@
+"""The agreement text: the standard wording staff start from, and filling in its placeholders."""
+
+from core.formatting import money
+
+# Staff replace this in the admin (Agreement templates); it is the first version of a
+# tier's agreement until they do.
+STANDARD_TEXT = """\
+## Sponsorship agreement
+
+Between the **MariaDB Foundation** and **{organisation}** (the sponsor).
+
+1. **Sponsorship.** The sponsor supports the foundation as a {tier} {programme} for {year}.
+2. **Fee.** {price} for one year of sponsorship, paid {payment}.
+3. **Term.** The sponsorship starts on the day the fee is paid and runs for one year.
+4. **Benefits.** The foundation provides the benefits of the {tier} tier listed with this
+   agreement, by the dates shown there.
+5. **Public recognition.** The sponsor's name, logo and website appear on the foundation's
+   supporters page while the sponsorship is active.
+6. **Independence.** The sponsorship gives no control over the foundation's technical
+   decisions, which remain with the MariaDB community.
+7. **Ending.** Either party may end the sponsorship in writing; fees already paid are not
+   refunded unless the foundation does not provide the benefits.
+"""
+
+PAYMENT_WORDS = {
+    "card_annual": "by card, renewed every year until cancelled",
+    "card_once": "by card, once",
+    "invoice": "against an invoice due in 30 days",
+}
+
+
+class _Keep(dict):
+    def __missing__(self, key):
+        return "{" + key + "}"
+
+
+def render(text: str, *, organisation: str, terms: dict, payment_method: str) -> str:
+    """The agreement with its placeholders filled; unknown braces are left as written."""
+    values = _Keep(
+        organisation=organisation,
+        tier=terms["tier"],
+        programme="member" if terms.get("programme") == "member" else "sponsor",
+        year=terms["year"],
+        price=money(terms["annual_price"], terms["currency"]),
+        payment=PAYMENT_WORDS.get(payment_method, payment_method),
+    )
+    try:
+        return text.format_map(values)
+    except (ValueError, IndexError, AttributeError):  # a stray "{" in the staff's text
+        return text

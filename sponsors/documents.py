@@ -1,0 +1,102 @@
+"""PDF documents for sponsors (fpdf2): the accepted agreement and a payment's receipt."""
+
+from pathlib import Path
+
+from django.conf import settings
+from fpdf import FPDF
+
+from core.formatting import money
+from sponsors.models import Payment, Sponsorship
+
+
+def _pdf(title: str) -> FPDF:
+    pdf = FPDF(format="A4")
+    pdf.set_title(title)
+    pdf.set_author(settings.SITE_NAME)
+    pdf.set_creator(settings.SITE_NAME)
+    font = Path(settings.PDF_FONT_PATH)
+    if font.is_file():
+        pdf.add_font("body", "", str(font))
+        pdf.add_font("body", "B", str(font))
+        pdf.set_font("body", size=11)
+    else:  # the core font covers Latin-1 only; other characters print as "?"
+        pdf.set_font("helvetica", size=11)
+        pdf.core_fonts_encoding = "latin-1"
+    pdf.set_auto_page_break(auto=True, margin=18)
+    pdf.add_page()
+    return pdf
+
+
+def _text(pdf: FPDF, value: str) -> str:
+    if pdf.font_family == "helvetica":
+        value = value.replace("€", "EUR ").replace("−", "-")
+        return value.encode("latin-1", "replace").decode("latin-1")
+    return value
+
+
+def _heading(pdf: FPDF, text: str, size: int = 16):
+    pdf.set_font(size=size)
+    pdf.multi_cell(0, size * 0.55, _text(pdf, text), new_x="LMARGIN", new_y="NEXT")
+    pdf.ln(2)
+    pdf.set_font(size=11)
+
+
+def _lines(pdf: FPDF, lines: list[str]):
+    for line in lines:
+        pdf.multi_cell(0, 6, _text(pdf, line), new_x="LMARGIN", new_y="NEXT")
+
+
+def agreement_pdf(sponsorship: Sponsorship) -> bytes:
+    terms = sponsorship.terms
+    organisation = sponsorship.organisation
+    pdf = _pdf(f"Sponsorship agreement: {organisation.name}, {terms['tier']} {terms['year']}")
+    _heading(pdf, f"{settings.SITE_NAME}: sponsorship agreement")
+    _lines(
+        pdf,
+        [
+            f"Sponsor: {organisation.name}",
+            *([organisation.billing_address] if organisation.billing_address else []),
+            f"Contact: {organisation.contact_name or organisation.billing_name} "
+            f"<{organisation.contact_email or organisation.billing_email}>",
+            f"Tier: {terms['tier']} {terms['year']}, "
+            f"{money(terms['annual_price'], terms['currency'])} a year",
+            f"Agreement version: {sponsorship.agreement.version if sponsorship.agreement else '-'}",
+            f"Accepted by: {sponsorship.accepted_by.email if sponsorship.accepted_by else '-'} "
+            f"on {sponsorship.accepted_at:%Y-%m-%d %H:%M} UTC",
+        ],
+    )
+    if sponsorship.starts_on:
+        _lines(pdf, [f"Term: {sponsorship.starts_on:%d %B %Y} to {sponsorship.ends_on:%d %B %Y}"])
+    pdf.ln(4)
+    # The text is Markdown; fpdf2 renders its bold and lists closely enough for a record.
+    for paragraph in sponsorship.agreement_text.split("\n\n"):
+        body = paragraph.strip().removeprefix("## ").replace("\n   ", " ")
+        pdf.multi_cell(0, 6, _text(pdf, body), markdown=True, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    return bytes(pdf.output())
+
+
+def payment_pdf(payment: Payment) -> bytes:
+    sponsorship = payment.sponsorship
+    organisation = sponsorship.organisation
+    pdf = _pdf(f"Receipt {payment.stripe_id}")
+    _heading(pdf, f"{settings.SITE_NAME}: receipt")
+    _lines(
+        pdf,
+        [
+            f"Reference: {payment.stripe_id}",
+            f"Paid on: {payment.paid_at:%d %B %Y}",
+            f"Amount: {payment.currency.upper()} {payment.amount:,.2f}",
+            "",
+            f"Billed to: {organisation.billing_name}",
+            *([organisation.billing_address] if organisation.billing_address else []),
+            *([f"VAT id: {organisation.vat_id}"] if organisation.vat_id else []),
+            "",
+            f"For: {sponsorship.terms['tier']} sponsorship {sponsorship.terms['year']}",
+            *(["DEMO DATA: no money moved."] if payment.is_demo else []),
+        ],
+    )
+    if payment.receipt_url:
+        pdf.ln(2)
+        _lines(pdf, [f"Stripe's receipt: {payment.receipt_url}"])
+    return bytes(pdf.output())

@@ -1,0 +1,184 @@
+"""The agreement is real: the application shows the tier's agreement (staff edit it in
+the admin as new versions) with the benefits and their dates, asks for a contact and a
+billing address, records who accepted which version when, and both the agreement and
+each payment are downloadable as PDFs."""
+
+import io
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+from pypdf import PdfReader
+from pytest_django.asserts import assertContains, assertInHTML
+
+from sponsors.benefits.models import Benefit
+from sponsors.models import AgreementTemplate, Organisation, Payment, Sponsorship
+from tests.foundation.factories import UserFactory
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def application(tier, **extra):
+    return {
+        "organisation": "",
+        "payment_method": "invoice",
+        "agreement_version": "1",
+        "accept_agreement": "on",
+        "org-name": "Acme Databases",
+        "org-website": "https://acme.test",
+        "org-contact_name": "Ada Lovelace",
+        "org-contact_email": "ada@acme.test",
+        "org-billing_name": "Acme accounts",
+        "org-billing_email": "billing@acme.test",
+        "org-billing_address": "1 Example Street\n00100 Helsinki\nFinland",
+        **extra,
+    }
+
+
+@pytest.fixture
+def applicant(client):
+    user = UserFactory(email="cto@acme.test")
+    client.force_login(user)
+    return user
+
+
+def test_the_application_shows_the_agreement_and_the_benefits_with_dates(client, applicant):
+    tier = TierFactory(name="Gold")
+    Benefit.objects.create(tier=tier, name="Logo on the supporters page", due_days=14)
+    page = client.get(f"/sponsors/apply/{tier.pk}/")
+    assertContains(page, "version 1")
+    assertContains(page, "<strong>Fee.</strong> €50,000 for one year of sponsorship", html=False)
+    assertInHTML(
+        "<li><strong>Logo on the supporters page</strong>: within 14 days of the start</li>",
+        page.content.decode(),
+    )
+    assertContains(page, 'name="org-billing_address"')
+    assertContains(page, 'name="org-contact_email"')
+
+
+def test_applying_records_who_accepted_which_version_when(client, applicant):
+    tier = TierFactory(name="Gold")
+    before = timezone.now()
+    response = client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
+    assert response.status_code == 302
+    sponsorship = Sponsorship.objects.get()
+    assert sponsorship.agreement == AgreementTemplate.objects.get(tier=tier, version=1)
+    assert sponsorship.accepted_by == applicant
+    assert sponsorship.accepted_at >= before
+    assert "Between the **MariaDB Foundation** and **Acme Databases**" in sponsorship.agreement_text
+    organisation = Organisation.objects.get()
+    assert organisation.billing_address.startswith("1 Example Street")
+    assert (organisation.contact_name, organisation.contact_email) == (
+        "Ada Lovelace",
+        "ada@acme.test",
+    )
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"accept_agreement": ""}, "Accept the agreement to apply; nothing was recorded."),
+        ({"org-billing_address": ""}, "This field is required."),
+        ({"agreement_version": "0"}, "Ensure this value is greater than or equal to 1."),
+    ],
+)
+def test_no_acceptance_or_no_billing_address_records_nothing(client, applicant, change, message):
+    tier = TierFactory()
+    response = client.post(f"/sponsors/apply/{tier.pk}/", application(tier, **change))
+    assertContains(response, message, status_code=400)
+    assert not Sponsorship.objects.exists()
+
+
+def test_staff_editing_the_agreement_makes_a_new_version_and_stale_forms_are_refused(
+    client, applicant
+):
+    tier = TierFactory(name="Gold")
+    client.get(f"/sponsors/apply/{tier.pk}/")  # version 1 shown
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    admin = type(client)()
+    admin.force_login(staff)
+    first = AgreementTemplate.objects.get()
+    response = admin.post(
+        f"/admin/sponsors/agreementtemplate/{first.pk}/change/",
+        {"tier": tier.pk, "text": "New wording for {organisation}."},
+    )
+    assert response.status_code == 302
+    assert list(AgreementTemplate.objects.values_list("version", "text")) == [
+        (2, "New wording for {organisation}."),
+        (1, first.text),
+    ]
+    stale = client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
+    assertContains(stale, "you saw version 1; it is now version 2", status_code=400)
+    assert not Sponsorship.objects.exists()
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier, agreement_version="2"))
+    assert Sponsorship.objects.get().agreement_text == "New wording for Acme Databases."
+
+
+def pdf_text(response) -> str:
+    assert response["Content-Type"] == "application/pdf"
+    reader = PdfReader(
+        io.BytesIO(b"".join(response.streaming_content) if response.streaming else response.content)
+    )
+    return "\n".join(page.extract_text() for page in reader.pages)
+
+
+def test_the_accepted_agreement_and_each_payment_download_as_pdf(client, applicant):
+    tier = TierFactory(name="Gold")
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
+    sponsorship = Sponsorship.objects.get()
+    text = pdf_text(client.get(f"/sponsors/sponsorships/{sponsorship.pk}/agreement.pdf"))
+    assert "Acme Databases" in text
+    assert "Agreement version: 1" in text
+    assert "cto@acme.test" in text
+    assert "€50,000" in text
+    payment = Payment.objects.create(
+        sponsorship=sponsorship,
+        stripe_id="in_123",
+        amount=Decimal("50000"),
+        currency="EUR",
+        paid_at=timezone.now(),
+    )
+    receipt = pdf_text(client.get(f"/sponsors/payments/{payment.pk}/receipt.pdf"))
+    assert "in_123" in receipt and "EUR 50,000.00" in receipt and "Helsinki" in receipt
+    stranger = type(client)()
+    stranger.force_login(UserFactory())
+    assert stranger.get(f"/sponsors/payments/{payment.pk}/receipt.pdf").status_code == 404
+    assert stranger.get(f"/sponsors/sponsorships/{sponsorship.pk}/agreement.pdf").status_code == 404
+
+
+def test_the_dashboard_shows_term_next_step_and_benefits_before_activation(client, applicant):
+    tier = TierFactory(name="Gold")
+    Benefit.objects.create(tier=tier, name="Thanks in the news", due_days=30)
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
+    page = client.get("/sponsors/dashboard/")
+    assertContains(page, "Starts on the day the fee is paid, for one year")
+    assertContains(page, "Staff review the application; then Stripe e-mails an invoice")
+    assertContains(page, "Thanks in the news: within 30 days of the start")
+    assertContains(page, "Version 1, accepted by cto@acme.test")
+    sponsorship = Sponsorship.objects.get()
+    start = date(2026, 11, 1)
+    Sponsorship.objects.filter(pk=sponsorship.pk).update(
+        status="active", starts_on=start, ends_on=start + timedelta(days=365)
+    )
+    page = client.get("/sponsors/dashboard/")
+    assertContains(page, "1 November 2026 to 1 November 2027")
+    assertContains(page, "Thanks in the news: due by 1 December 2026")
+
+
+def test_an_existing_organisation_can_apply_with_its_details(client, applicant):
+    organisation = OrganisationFactory(managers=[applicant])
+    tier = TierFactory()
+    data = application(tier, organisation=str(organisation.pk))
+    assert client.post(f"/sponsors/apply/{tier.pk}/", data).status_code == 302
+    assert Sponsorship.objects.get().organisation == organisation
+
+
+def test_without_the_font_the_pdf_still_reads_in_latin_1(client, applicant, settings):
+    settings.PDF_FONT_PATH = "/nonexistent/font.ttf"
+    tier = TierFactory(name="Gold")
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
+    sponsorship = Sponsorship.objects.get()
+    text = pdf_text(client.get(f"/sponsors/sponsorships/{sponsorship.pk}/agreement.pdf"))
+    assert "Acme Databases" in text and "EUR 50,000" in text

@@ -1,0 +1,132 @@
+"""No destructive action happens on one click: a page says what will happen, a second
+POST does it, a message says it was done, and a withdrawn application can be taken back
+for a while (nothing was paid, so nothing at Stripe stands in the way)."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.files.base import ContentFile
+from django.utils import timezone
+from pytest_django.asserts import assertContains, assertNotContains
+
+from sponsors import services
+from sponsors.models import Sponsorship, SponsorshipEvent
+from tests.foundation.factories import UserFactory
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = pytest.mark.django_db
+S = Sponsorship.Status
+
+
+@pytest.fixture
+def owner(client):
+    organisation = OrganisationFactory()
+    manager = organisation.managers.get()
+    client.force_login(manager)
+    return manager
+
+
+def applied(owner, **tier):
+    organisation = owner.organisations.get()
+    return services.apply(organisation, TierFactory(**tier), "card_annual", owner)
+
+
+def messages_of(response):
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+def test_withdrawing_an_application_asks_first_and_says_what_happens(client, owner):
+    sponsorship = applied(owner)
+    url = f"/sponsors/sponsorships/{sponsorship.pk}/cancel/"
+    page = client.get(url)
+    assertContains(page, '<h1 id="confirm-title">Withdraw the Gold application?</h1>', html=True)
+    assertContains(page, "Nothing has been paid, so nothing is charged or refunded.")
+    assertContains(
+        page,
+        '<button class="button button-danger" type="submit">Withdraw the application</button>',
+        html=True,
+    )
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.APPLIED  # looking changed nothing
+    done = client.post(url, follow=True)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.CANCELLED
+    assert "Your application for Gold was withdrawn. You can undo this for 15 minutes below." in (
+        messages_of(done)
+    )
+    assertContains(done, "Undo the withdrawal")
+
+
+def test_a_withdrawal_can_be_undone_within_the_window_only(client, owner):
+    sponsorship = applied(owner)
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
+    undone = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.APPLIED
+    assert "Your application is back, exactly as it was." in messages_of(undone)
+    assert list(sponsorship.events.values_list("to_status", flat=True)) == [
+        "applied",
+        "cancelled",
+        "applied",
+    ]
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
+    SponsorshipEvent.objects.filter(to_status=S.CANCELLED).update(
+        at=timezone.now() - timedelta(minutes=16)
+    )
+    late = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.CANCELLED
+    assert any("can no longer be undone" in m for m in messages_of(late))
+    assertNotContains(late, "Undo the withdrawal")
+
+
+def test_undo_is_refused_when_the_tier_filled_up_meanwhile(client, owner):
+    sponsorship = applied(owner, capacity=1)
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
+    other = OrganisationFactory()
+    services.apply(other, sponsorship.tier, "invoice", other.managers.get())
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/")
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.CANCELLED
+
+
+def test_cancelling_a_paid_sponsorship_warns_it_cannot_be_undone(client, owner):
+    sponsorship = applied(owner)
+    Sponsorship.objects.filter(pk=sponsorship.pk).update(
+        status=S.ACTIVE, paid_at=timezone.now(), stripe_subscription_id="sub_1"
+    )
+    url = f"/sponsors/sponsorships/{sponsorship.pk}/cancel/"
+    page = client.get(url)
+    assertContains(page, "Stripe stops the yearly renewal: no further payment is taken.")
+    assertContains(page, "This cannot be undone here")
+    done = client.post(url, follow=True)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.CANCELLED
+    assert any("sponsorship was cancelled" in m for m in messages_of(done))
+    assertNotContains(done, "Undo the withdrawal")
+    assert client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/").status_code == 302
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.CANCELLED
+
+
+def test_removing_a_logo_asks_first_then_shows_the_wordmark(client, owner):
+    organisation = owner.organisations.get()
+    organisation.logo.save("acme.svg", ContentFile(b"<svg xmlns='http://www.w3.org/2000/svg'/>"))
+    url = f"/sponsors/organisations/{organisation.pk}/logo/remove/"
+    page = client.get(url)
+    assertContains(page, "The logo file is deleted from this site.")
+    organisation.refresh_from_db()
+    assert organisation.logo
+    done = client.post(url, follow=True)
+    organisation.refresh_from_db()
+    assert not organisation.logo
+    assert any("The logo was removed" in m for m in messages_of(done))
+
+
+def test_strangers_cannot_reach_the_confirmation_pages(client, owner):
+    sponsorship = applied(owner)
+    client.force_login(UserFactory())
+    assert client.get(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/").status_code == 404
+    organisation = owner.organisations.get()
+    assert client.get(f"/sponsors/organisations/{organisation.pk}/logo/remove/").status_code == 404
+    assert client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/").status_code == 404
