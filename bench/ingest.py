@@ -1,16 +1,24 @@
 #!/usr/bin/env python
-"""Throughput of the feedback endpoint against a bare WSGI app, same gunicorn settings.
+"""Throughput of the feedback endpoint's ingest paths, side by side, same gunicorn settings.
 
-    .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
+    flock /tmp/bench.lock .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
 
 Starts gunicorn (config/gunicorn.py: 2 gthread workers x 16 threads) once per variant on
-this machine: the bare app that only reads the body and answers <h1>ok</h1>, the
-real endpoint with group commit, the real endpoint committing once per request, and
-the endpoint with storage skipped (bench/no_storage_app.py: what storage costs).
+this machine, all variants back to back in one run:
+
+- the bare app that only reads the body and answers <h1>ok</h1> (the ceiling);
+- the home-made path: the WSGI fast path in front of Django plus the GroupCommitter
+  thread (FEEDBACK_GROUP_COMMIT=true);
+- the plain per-request path: the Django view, one transaction per report, with
+  PostgreSQL's own group commit (commit_delay/commit_siblings set on the bench database,
+  as the deploy sets them on the server; --commit-delay, in microseconds);
+- the same plain path with commit_delay=0 (PostgreSQL's default), for reference.
+
 Each is driven by wrk (apt-get install wrk) posting the real full report from the
-fixtures, with Redis for the rate limit and the task queue as in production. Afterwards
-the database must hold at least as many reports as were answered with 2xx.
-Prints requests/s, p99 latency and the ratio to the bare app.
+fixtures, with Redis for the rate limit and the task queue as in production, and
+synchronous_commit on for all (the same durability). Afterwards the database must hold
+at least as many reports as were answered with 2xx. Prints requests/s, p99 latency, the
+ratio to the bare app, and `uptime` before and after.
 """
 
 import argparse
@@ -91,12 +99,24 @@ def run_wrk(connections, duration, body_file):
             "errors": errors.group(1) if errors else "none"}  # fmt: skip
 
 
+def set_group_commit(commit_delay: int, commit_siblings: int):
+    """PostgreSQL's group commit for new connections to the bench database (superuser)."""
+    psql(f"ALTER DATABASE {DB_NAME} SET commit_delay = {commit_delay}")
+    psql(f"ALTER DATABASE {DB_NAME} SET commit_siblings = {commit_siblings}")
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--port", type=int, default=PORT, help="for gunicorn (default %(default)s)")
     parser.add_argument("--redis-db", type=int, default=15, help="scratch Redis database")
+    parser.add_argument("--commit-delay", type=int, default=500, help="microseconds")
+    parser.add_argument("--commit-siblings", type=int, default=5)
     args = parser.parse_args()
     set_port(args.port)
     if shutil.which("wrk") is None:
@@ -128,15 +148,20 @@ def main():
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=base_env, check=True
     )
 
+    plain = "config.wsgi:django_application"  # the Django view, without the fast path
+    # (label, WSGI app, environment, commit_delay in µs)
     variants = [
-        ("bare WSGI app", "bench.bare_app", {}),
-        ("endpoint, group commit", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "true"}),
-        ("endpoint, one commit per request", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "false"}),
-        ("endpoint, storage skipped (ceiling)", "bench.no_storage_app:application", {}),
-    ]
+        ("bare WSGI app", "bench.bare_app", {}, 0),
+        ("fast path + GroupCommitter", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "true"}, 0),
+        (f"plain view, commit_delay={args.commit_delay}", plain,
+         {"FEEDBACK_GROUP_COMMIT": "false"}, args.commit_delay),
+        ("plain view, commit_delay=0", plain, {"FEEDBACK_GROUP_COMMIT": "false"}, 0),
+    ]  # fmt: skip
+    load_before = uptime()
     results = {}
     for connections in args.connections:
-        for label, app, extra in variants:
+        for label, app, extra, commit_delay in variants:
+            set_group_commit(commit_delay, args.commit_siblings)
             before = count_reports()
             process = start_gunicorn(app, {**base_env, **extra})
             try:
@@ -144,20 +169,23 @@ def main():
             finally:
                 stop(process)
             stored = count_reports() - before
-            if app == "config.wsgi" and stored < figures["ok"]:
+            if app.startswith("config.wsgi") and stored < figures["ok"]:
                 raise SystemExit(f"LOST REPORTS: {figures['ok']} answered ok, {stored} stored")
             figures["stored"] = stored
             results[(connections, label)] = figures
 
+    set_group_commit(0, 5)
     print(
-        f"\nfeedback ingestion, {args.duration}s per run, gunicorn 2 gthread workers x 16 threads"
+        f"\nfeedback ingestion, {args.duration}s per run, gunicorn 2 gthread workers x 16 threads,"
+        f" commit_siblings={args.commit_siblings}"
     )
+    print(f"uptime before: {load_before}\nuptime after:  {uptime()}")
     print(f"{'conns':>5}  {'variant':36} {'req/s':>9} {'p99 ms':>8} {'ratio':>6} {'stored/ok':>14}")
     for connections in args.connections:
         bare = results[(connections, "bare WSGI app")]["rps"]
-        for label, app, _ in variants:
+        for label, app, _, _ in variants:
             f = results[(connections, label)]
-            stored = f"{f['stored']}/{f['ok']}" if app == "config.wsgi" else "-"
+            stored = f"{f['stored']}/{f['ok']}" if app.startswith("config.wsgi") else "-"
             print(f"{connections:>5}  {label:36} {f['rps']:>9.0f} {f['p99_ms']:>8.1f} "
                   f"{f['rps'] / bare:>6.2f} {stored:>14}")  # fmt: skip
     os.unlink(body_file)

@@ -15,6 +15,7 @@ share a commit, and no request is acknowledged before its report is durable.
 import contextlib
 import gzip
 import hashlib
+import json
 import logging
 import queue
 import threading
@@ -37,7 +38,9 @@ class StorageUnavailable(Exception):
     """The report could not be committed; the client should retry later."""
 
 
-def build_raw_report(data: bytes, *, path: str, is_test: bool, country: str = "") -> RawReport:
+def build_raw_report(
+    data: bytes, *, path: str, is_test: bool, country: str = "", parsed: dict | None = None
+) -> RawReport:
     return RawReport(
         received_at=timezone.now(),
         path=path,
@@ -46,6 +49,7 @@ def build_raw_report(data: bytes, *, path: str, is_test: bool, country: str = ""
         body_gz=gzip.compress(data, compresslevel=1),
         is_test=is_test,
         country=country,
+        parsed=parsed,
     )
 
 
@@ -66,17 +70,17 @@ def store_reports(reports: list[RawReport], *, handover: Handover | None = None)
 
 
 _INSERT_MARKING_RESENDS = """
-    INSERT INTO {table} (received_at, path, size, sha256, body_gz, is_test, country,
+    INSERT INTO {table} (received_at, path, size, sha256, body_gz, is_test, country, parsed,
                          status, rejection_reason, is_resend)
-    SELECT v.received_at, v.path, v.size, v.sha256, v.body_gz, v.is_test, v.country,
+    SELECT v.received_at, v.path, v.size, v.sha256, v.body_gz, v.is_test, v.country, v.parsed,
            'pending', '',
            v.resent_in_batch OR EXISTS (SELECT 1 FROM {table} AS earlier
                                         WHERE earlier.sha256 = v.sha256)
     FROM (VALUES {rows}) AS v(received_at, path, size, sha256, body_gz, is_test, country,
-                              resent_in_batch)
+                              parsed, resent_in_batch)
     RETURNING id, is_resend
 """
-_ROW = "(%s::timestamptz, %s, %s::integer, %s, %s::bytea, %s::boolean, %s, %s::boolean)"
+_ROW = "(%s::timestamptz, %s, %s::integer, %s, %s::bytea, %s::boolean, %s, %s::jsonb, %s::boolean)"
 
 
 def store_reports_in_one_statement(reports: list[RawReport]) -> list[RawReport]:
@@ -89,6 +93,7 @@ def store_reports_in_one_statement(reports: list[RawReport]) -> list[RawReport]:
     for report in reports:
         params += [report.received_at, report.path, report.size, report.sha256,
                    report.body_gz, report.is_test, report.country,
+                   None if report.parsed is None else json.dumps(report.parsed),
                    report.sha256 in seen_in_batch]  # fmt: skip
         seen_in_batch.add(report.sha256)
     sql = _INSERT_MARKING_RESENDS.format(

@@ -29,6 +29,7 @@ urlpatterns = [
         name="chart-json",
     ),
     path("api/feedback/snapshots/", views.snapshot_list, name="snapshots"),
+    path("api/feedback/snapshots/README.md", views.snapshot_readme, name="snapshots-readme"),
     re_path(
         r"^api/feedback/snapshots/(?P<year>[0-9]{4})-(?P<month>[0-9]{2})\.(?P<fmt>json|csv)$",
         views.snapshot_detail,
