@@ -2,6 +2,7 @@
 """Throughput of the feedback endpoint's ingest paths, side by side, same gunicorn settings.
 
     flock /tmp/bench.lock .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
+        [--repeat 3] [--commit-delay 500]
 
 Starts gunicorn (config/gunicorn.py: 2 gthread workers x 16 threads) once per variant on
 this machine, all variants back to back in one run:
@@ -12,7 +13,9 @@ this machine, all variants back to back in one run:
 - the plain per-request path: the Django view, one transaction per report, with
   PostgreSQL's own group commit (commit_delay/commit_siblings set on the bench database,
   as the deploy sets them on the server; --commit-delay, in microseconds);
-- the same plain path with commit_delay=0 (PostgreSQL's default), for reference.
+- the same plain path with commit_delay=0 (PostgreSQL's default), for reference;
+- the fast path with a commit per request and commit_delay (no GroupCommitter), to tell
+  which half of the home-made path the difference comes from.
 
 Each is driven by wrk (apt-get install wrk) posting the real full report from the
 fixtures, with Redis for the rate limit and the task queue as in production, and
@@ -26,6 +29,7 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -117,6 +121,9 @@ def main():
     parser.add_argument("--redis-db", type=int, default=15, help="scratch Redis database")
     parser.add_argument("--commit-delay", type=int, default=500, help="microseconds")
     parser.add_argument("--commit-siblings", type=int, default=5)
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of all variants, interleaved (median kept)"
+    )
     args = parser.parse_args()
     set_port(args.port)
     if shutil.which("wrk") is None:
@@ -156,38 +163,50 @@ def main():
         (f"plain view, commit_delay={args.commit_delay}", plain,
          {"FEEDBACK_GROUP_COMMIT": "false"}, args.commit_delay),
         ("plain view, commit_delay=0", plain, {"FEEDBACK_GROUP_COMMIT": "false"}, 0),
+        # which half of the home-made path the gain comes from
+        (f"fast path alone, commit_delay={args.commit_delay}", "config.wsgi",
+         {"FEEDBACK_GROUP_COMMIT": "false"}, args.commit_delay),
     ]  # fmt: skip
     load_before = uptime()
-    results = {}
+    runs: dict[tuple[int, str], list[dict]] = {}
     for connections in args.connections:
-        for label, app, extra, commit_delay in variants:
-            set_group_commit(commit_delay, args.commit_siblings)
-            before = count_reports()
-            process = start_gunicorn(app, {**base_env, **extra})
-            try:
-                figures = run_wrk(connections, args.duration, body_file)
-            finally:
-                stop(process)
-            stored = count_reports() - before
-            if app.startswith("config.wsgi") and stored < figures["ok"]:
-                raise SystemExit(f"LOST REPORTS: {figures['ok']} answered ok, {stored} stored")
-            figures["stored"] = stored
-            results[(connections, label)] = figures
+        for _ in range(args.repeat):  # interleaved: a burst of load hits every variant alike
+            for label, app, extra, commit_delay in variants:
+                set_group_commit(commit_delay, args.commit_siblings)
+                before = count_reports()
+                process = start_gunicorn(app, {**base_env, **extra})
+                try:
+                    figures = run_wrk(connections, args.duration, body_file)
+                finally:
+                    stop(process)
+                stored = count_reports() - before
+                if app.startswith("config.wsgi") and stored < figures["ok"]:
+                    raise SystemExit(f"LOST REPORTS: {figures['ok']} answered ok, {stored} stored")
+                figures["stored"] = stored
+                runs.setdefault((connections, label), []).append(figures)
 
     set_group_commit(0, 5)
     print(
-        f"\nfeedback ingestion, {args.duration}s per run, gunicorn 2 gthread workers x 16 threads,"
-        f" commit_siblings={args.commit_siblings}"
+        f"\nfeedback ingestion, {args.duration}s per run, {args.repeat} interleaved round(s), "
+        f"gunicorn 2 gthread workers x 16 threads, commit_siblings={args.commit_siblings}"
     )
     print(f"uptime before: {load_before}\nuptime after:  {uptime()}")
-    print(f"{'conns':>5}  {'variant':36} {'req/s':>9} {'p99 ms':>8} {'ratio':>6} {'stored/ok':>14}")
+    print(f"{'conns':>5}  {'variant':34} {'median req/s':>12} {'every run':>22} "
+          f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12}")  # fmt: skip
     for connections in args.connections:
-        bare = results[(connections, "bare WSGI app")]["rps"]
+        bare = statistics.median(f["rps"] for f in runs[(connections, "bare WSGI app")])
         for label, app, _, _ in variants:
-            f = results[(connections, label)]
-            stored = f"{f['stored']}/{f['ok']}" if app.startswith("config.wsgi") else "-"
-            print(f"{connections:>5}  {label:36} {f['rps']:>9.0f} {f['p99_ms']:>8.1f} "
-                  f"{f['rps'] / bare:>6.2f} {stored:>14}")  # fmt: skip
+            figures = runs[(connections, label)]
+            rps = statistics.median(f["rps"] for f in figures)
+            p99 = statistics.median(f["p99_ms"] for f in figures)
+            every = " ".join(f"{f['rps']:.0f}" for f in figures)
+            stored = (
+                f"{sum(f['stored'] for f in figures)}/{sum(f['ok'] for f in figures)}"
+                if app.startswith("config.wsgi")
+                else "-"
+            )
+            print(f"{connections:>5}  {label:34} {rps:>12.0f} {every:>22} {p99:>8.1f} "
+                  f"{rps / bare:>6.2f} {stored:>12}")  # fmt: skip
     os.unlink(body_file)
     subprocess.run(
         ["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True, capture_output=True

@@ -139,9 +139,11 @@ def breakdown(chart_id, title, counts, *, total=None, description="", scope="", 
         ["Value", "Servers"],
         [[name, value] for name, value in zip(labels, values, strict=True)],
     )
+    shown = labels
     if total:
         headers.append("Share of servers")
         rows = [[name, value, f"{100 * value / total:.1f}%"] for name, value in rows]
+        shown = [f"{name} ({row[2]})" for name, row in zip(labels, rows, strict=True)]
     return {
         "id": chart_id,
         "title": title,
@@ -150,7 +152,7 @@ def breakdown(chart_id, title, counts, *, total=None, description="", scope="", 
         "type": "bar",
         "horizontal": True,
         "stacked": False,
-        "labels": labels,
+        "labels": shown,  # bars show the share beside the count
         "datasets": [{"label": "Servers", "data": values}],
         "table": {"headers": headers, "rows": rows},
     }
@@ -175,7 +177,7 @@ def _days(value, reports_begin=None):
     if value == "few":
         return f"too few servers ({withheld_label()})"
     if value == BEFORE_DATA:
-        return f"released before the reports begin ({reports_begin})"
+        return "before reports began"
     return value
 
 
@@ -301,8 +303,8 @@ def build(data: dict) -> list[dict]:
                     for r in data["days_to_reach"]
                 ],
                 description="Counted in 7-day windows: servers report weekly. A release "
-                "published before the first report has no figure: its first days were not "
-                "seen.",
+                f"published before the reports began ({data['reports_begin']}) has no figure: "
+                "its first days were never seen.",
                 scope=since_reports,
             )
         )
@@ -318,7 +320,8 @@ def build(data: dict) -> list[dict]:
                     for r in data["upgrade_lag"]
                 ],
                 description="Days from a release until half of its series' servers on that "
-                "distribution ran it or a later release of the series.",
+                "distribution ran it or a later release of the series; none for a release "
+                f"published before the reports began ({data['reports_begin']}).",
                 scope=since_reports,
             )
         )

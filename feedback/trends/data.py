@@ -357,7 +357,11 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
             # Too few to publish: None ("fewer than N"), never 0.
             "servers": on_eol if publishable(on_eol) else None,
             "share": round(100 * on_eol / total, 1) if total and publishable(on_eol) else None,
-            "series": sorted(eol_series, key=version_key),
+            # the end-of-life series the servers run (those with enough servers to name)
+            "series": sorted(
+                (v for v, n in series_now.items() if v in eol_series and publishable(n)),
+                key=version_key,
+            ),
             "by_distribution": by_distribution,
         },
         "reports_begin": first_day.isoformat() if first_day else None,

@@ -1,4 +1,4 @@
-"""Demo usage data: simulated servers reporting over the last eight weeks.
+"""Demo usage data: simulated servers reporting over the last ten weeks.
 
 Their reports are the real captured full report with per-server values replaced
 (see synthetic.py), stored and processed through the same code as real reports, and
@@ -22,7 +22,7 @@ from feedback.trends.synthetic import demo_country, full_report, profile, real_r
 from releases.models import Release
 
 DEMO_SERVERS = 48
-WEEKS = 8
+WEEKS = 10  # longer than any two months: the last complete month is wholly covered
 DEMO_USER_INFO = "demo-data"
 
 
