@@ -1,27 +1,28 @@
 #!/usr/bin/env python
-"""Throughput of the feedback endpoint's ingest paths, side by side, same gunicorn settings.
+"""Throughput of the feedback endpoint, with and without PostgreSQL's group commit.
 
     flock /tmp/bench.lock .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
         [--repeat 3] [--commit-delay 500]
 
 Starts gunicorn (config/gunicorn.py: 2 gthread workers x 16 threads) once per variant on
-this machine, all variants back to back in one run:
+this machine, all variants back to back in one run (with --repeat, in interleaved rounds,
+so a burst of load from elsewhere hits every variant alike; the median is kept):
 
 - the bare app that only reads the body and answers <h1>ok</h1> (the ceiling);
-- the home-made path: the WSGI fast path in front of Django plus the GroupCommitter
-  thread (FEEDBACK_GROUP_COMMIT=true);
-- the plain per-request path: the Django view, one transaction per report, with
-  PostgreSQL's own group commit (commit_delay/commit_siblings set on the bench database,
-  as the deploy sets them on the server; --commit-delay, in microseconds);
-- the same plain path with commit_delay=0 (PostgreSQL's default), for reference;
-- the fast path with a commit per request and commit_delay (no GroupCommitter), to tell
-  which half of the home-made path the difference comes from.
+- the endpoint (the Django view, one transaction per report) with PostgreSQL's own group
+  commit: commit_delay/commit_siblings set on the bench database, as the deploy sets
+  them on the server (deploy/postgresql/portal.conf);
+- the same endpoint with commit_delay=0 (PostgreSQL's default), for reference.
 
 Each is driven by wrk (apt-get install wrk) posting the real full report from the
 fixtures, with Redis for the rate limit and the task queue as in production, and
-synchronous_commit on for all (the same durability). Afterwards the database must hold
-at least as many reports as were answered with 2xx. Prints requests/s, p99 latency, the
-ratio to the bare app, and `uptime` before and after.
+synchronous_commit on (every acknowledged report durable). Afterwards the database must
+hold at least as many reports as were answered with 2xx. Prints requests/s, p99
+latency, the ratio to the bare app, and `uptime` before and after.
+
+The figures that retired the home-made path (a WSGI bypass and a committer thread,
+compared here side by side) are in docs/PERFORMANCE.md; that version of this script is
+in the history of bench/ingest.py.
 """
 
 import argparse
@@ -155,18 +156,12 @@ def main():
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=base_env, check=True
     )
 
-    plain = "config.wsgi:django_application"  # the Django view, without the fast path
     # (label, WSGI app, environment, commit_delay in µs)
     variants = [
         ("bare WSGI app", "bench.bare_app", {}, 0),
-        ("fast path + GroupCommitter", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "true"}, 0),
-        (f"plain view, commit_delay={args.commit_delay}", plain,
-         {"FEEDBACK_GROUP_COMMIT": "false"}, args.commit_delay),
-        ("plain view, commit_delay=0", plain, {"FEEDBACK_GROUP_COMMIT": "false"}, 0),
-        # which half of the home-made path the gain comes from
-        (f"fast path alone, commit_delay={args.commit_delay}", "config.wsgi",
-         {"FEEDBACK_GROUP_COMMIT": "false"}, args.commit_delay),
-    ]  # fmt: skip
+        (f"endpoint, commit_delay={args.commit_delay}", "config.wsgi", {}, args.commit_delay),
+        ("endpoint, commit_delay=0", "config.wsgi", {}, 0),
+    ]
     load_before = uptime()
     runs: dict[tuple[int, str], list[dict]] = {}
     for connections in args.connections:
