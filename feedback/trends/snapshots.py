@@ -23,7 +23,7 @@ LICENCE = {
     "statement": "MariaDB usage statistics from anonymous feedback reports, published by the "
     "MariaDB Foundation under the Creative Commons Attribution 4.0 International licence: "
     "you may share and adapt them if you credit the MariaDB Foundation.",
-    "attribution": "MariaDB Foundation, MariaDB usage statistics, https://mariadb.org/feedback/",
+    "attribution": "MariaDB Foundation, MariaDB usage statistics from feedback plugin reports",
 }
 # A month is published once it has been over for this long (late processing settles).
 SETTLE = timedelta(days=1)
