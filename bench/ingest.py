@@ -1,16 +1,28 @@
 #!/usr/bin/env python
-"""Throughput of the feedback endpoint against a bare WSGI app, same gunicorn settings.
+"""Throughput of the feedback endpoint, with and without PostgreSQL's group commit.
 
-    .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
+    flock /tmp/bench.lock .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
+        [--repeat 3] [--commit-delay 500]
 
 Starts gunicorn (config/gunicorn.py: 2 gthread workers x 16 threads) once per variant on
-this machine: the bare app that only reads the body and answers <h1>ok</h1>, the
-real endpoint with group commit, the real endpoint committing once per request, and
-the endpoint with storage skipped (bench/no_storage_app.py: what storage costs).
+this machine, all variants back to back in one run (with --repeat, in interleaved rounds,
+so a burst of load from elsewhere hits every variant alike; the median is kept):
+
+- the bare app that only reads the body and answers <h1>ok</h1> (the ceiling);
+- the endpoint (the Django view, one transaction per report) with PostgreSQL's own group
+  commit: commit_delay/commit_siblings set on the bench database, as the deploy sets
+  them on the server (deploy/postgresql/portal.conf);
+- the same endpoint with commit_delay=0 (PostgreSQL's default), for reference.
+
 Each is driven by wrk (apt-get install wrk) posting the real full report from the
-fixtures, with Redis for the rate limit and the task queue as in production. Afterwards
-the database must hold at least as many reports as were answered with 2xx.
-Prints requests/s, p99 latency and the ratio to the bare app.
+fixtures, with Redis for the rate limit and the task queue as in production, and
+synchronous_commit on (every acknowledged report durable). Afterwards the database must
+hold at least as many reports as were answered with 2xx. Prints requests/s, p99
+latency, the ratio to the bare app, and `uptime` before and after.
+
+The figures that retired the home-made path (a WSGI bypass and a committer thread,
+compared here side by side) are in docs/PERFORMANCE.md; that version of this script is
+in the history of bench/ingest.py.
 """
 
 import argparse
@@ -18,6 +30,7 @@ import os
 import re
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -91,12 +104,27 @@ def run_wrk(connections, duration, body_file):
             "errors": errors.group(1) if errors else "none"}  # fmt: skip
 
 
+def set_group_commit(commit_delay: int, commit_siblings: int):
+    """PostgreSQL's group commit for new connections to the bench database (superuser)."""
+    psql(f"ALTER DATABASE {DB_NAME} SET commit_delay = {commit_delay}")
+    psql(f"ALTER DATABASE {DB_NAME} SET commit_siblings = {commit_siblings}")
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10)
     parser.add_argument("--connections", type=int, nargs="+", default=[16, 64])
     parser.add_argument("--port", type=int, default=PORT, help="for gunicorn (default %(default)s)")
     parser.add_argument("--redis-db", type=int, default=15, help="scratch Redis database")
+    parser.add_argument("--commit-delay", type=int, default=500, help="microseconds")
+    parser.add_argument("--commit-siblings", type=int, default=5)
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of all variants, interleaved (median kept)"
+    )
     args = parser.parse_args()
     set_port(args.port)
     if shutil.which("wrk") is None:
@@ -128,38 +156,52 @@ def main():
         [sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=base_env, check=True
     )
 
+    # (label, WSGI app, environment, commit_delay in µs)
     variants = [
-        ("bare WSGI app", "bench.bare_app", {}),
-        ("endpoint, group commit", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "true"}),
-        ("endpoint, one commit per request", "config.wsgi", {"FEEDBACK_GROUP_COMMIT": "false"}),
-        ("endpoint, storage skipped (ceiling)", "bench.no_storage_app:application", {}),
+        ("bare WSGI app", "bench.bare_app", {}, 0),
+        (f"endpoint, commit_delay={args.commit_delay}", "config.wsgi", {}, args.commit_delay),
+        ("endpoint, commit_delay=0", "config.wsgi", {}, 0),
     ]
-    results = {}
+    load_before = uptime()
+    runs: dict[tuple[int, str], list[dict]] = {}
     for connections in args.connections:
-        for label, app, extra in variants:
-            before = count_reports()
-            process = start_gunicorn(app, {**base_env, **extra})
-            try:
-                figures = run_wrk(connections, args.duration, body_file)
-            finally:
-                stop(process)
-            stored = count_reports() - before
-            if app == "config.wsgi" and stored < figures["ok"]:
-                raise SystemExit(f"LOST REPORTS: {figures['ok']} answered ok, {stored} stored")
-            figures["stored"] = stored
-            results[(connections, label)] = figures
+        for _ in range(args.repeat):  # interleaved: a burst of load hits every variant alike
+            for label, app, extra, commit_delay in variants:
+                set_group_commit(commit_delay, args.commit_siblings)
+                before = count_reports()
+                process = start_gunicorn(app, {**base_env, **extra})
+                try:
+                    figures = run_wrk(connections, args.duration, body_file)
+                finally:
+                    stop(process)
+                stored = count_reports() - before
+                if app.startswith("config.wsgi") and stored < figures["ok"]:
+                    raise SystemExit(f"LOST REPORTS: {figures['ok']} answered ok, {stored} stored")
+                figures["stored"] = stored
+                runs.setdefault((connections, label), []).append(figures)
 
+    set_group_commit(0, 5)
     print(
-        f"\nfeedback ingestion, {args.duration}s per run, gunicorn 2 gthread workers x 16 threads"
+        f"\nfeedback ingestion, {args.duration}s per run, {args.repeat} interleaved round(s), "
+        f"gunicorn 2 gthread workers x 16 threads, commit_siblings={args.commit_siblings}"
     )
-    print(f"{'conns':>5}  {'variant':36} {'req/s':>9} {'p99 ms':>8} {'ratio':>6} {'stored/ok':>14}")
+    print(f"uptime before: {load_before}\nuptime after:  {uptime()}")
+    print(f"{'conns':>5}  {'variant':34} {'median req/s':>12} {'every run':>22} "
+          f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12}")  # fmt: skip
     for connections in args.connections:
-        bare = results[(connections, "bare WSGI app")]["rps"]
-        for label, app, _ in variants:
-            f = results[(connections, label)]
-            stored = f"{f['stored']}/{f['ok']}" if app == "config.wsgi" else "-"
-            print(f"{connections:>5}  {label:36} {f['rps']:>9.0f} {f['p99_ms']:>8.1f} "
-                  f"{f['rps'] / bare:>6.2f} {stored:>14}")  # fmt: skip
+        bare = statistics.median(f["rps"] for f in runs[(connections, "bare WSGI app")])
+        for label, app, _, _ in variants:
+            figures = runs[(connections, label)]
+            rps = statistics.median(f["rps"] for f in figures)
+            p99 = statistics.median(f["p99_ms"] for f in figures)
+            every = " ".join(f"{f['rps']:.0f}" for f in figures)
+            stored = (
+                f"{sum(f['stored'] for f in figures)}/{sum(f['ok'] for f in figures)}"
+                if app.startswith("config.wsgi")
+                else "-"
+            )
+            print(f"{connections:>5}  {label:34} {rps:>12.0f} {every:>22} {p99:>8.1f} "
+                  f"{rps / bare:>6.2f} {stored:>12}")  # fmt: skip
     os.unlink(body_file)
     subprocess.run(
         ["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True, capture_output=True

@@ -1,7 +1,8 @@
 """gunicorn settings: `gunicorn -c config/gunicorn.py config.wsgi`.
 
-Threaded workers let the feedback endpoint's group commit gather the reports of
-concurrent requests into one commit per process.
+Threaded workers serve concurrent requests in each process; for the feedback endpoint
+their commits share WAL flushes through PostgreSQL's commit_delay
+(deploy/postgresql/portal.conf).
 """
 
 import os
@@ -37,15 +38,3 @@ class PrivateLogger(Logger):
 
 
 logger_class = PrivateLogger
-
-
-def worker_exit(server, worker):
-    """Hand over the feedback reports committed since the last processing task.
-
-    Only where the feedback app was loaded: a worker serving another WSGI app (the
-    bench's bare app) has no Django set up to import it into."""
-    import sys
-
-    ingest = sys.modules.get("feedback.ingest")
-    if ingest is not None:
-        ingest.release_committer()

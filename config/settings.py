@@ -307,11 +307,7 @@ BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 10
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)
 FEEDBACK_RATE_LIMIT = env.str("FEEDBACK_RATE_LIMIT", default="300/m")
 FEEDBACK_RAW_RETENTION_DAYS = env.int("FEEDBACK_RAW_RETENTION_DAYS", default=90)
-# "auto": group commit under PostgreSQL with a real broker; "true"/"false" to force.
-FEEDBACK_GROUP_COMMIT = env.str("FEEDBACK_GROUP_COMMIT", default="auto")
 FEEDBACK_MIN_BUCKET_SERVERS = env.int("FEEDBACK_MIN_BUCKET_SERVERS", default=5)
-# Seconds a report post waits for the group commit before answering 503.
-FEEDBACK_COMMIT_TIMEOUT = env.float("FEEDBACK_COMMIT_TIMEOUT", default=15.0)
 
 LOGGING = {
     "version": 1,

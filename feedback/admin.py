@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.utils.html import format_html
 
 from feedback import services
-from feedback.models import RawReport, Report, Server
+from feedback.models import RawReport, Report, Server, TestTrafficRule
 
 
 @admin.register(RawReport)
@@ -55,9 +55,21 @@ class ReportAdmin(admin.ModelAdmin):
     date_hierarchy = "received_at"
     list_select_related = ["server"]
     raw_id_fields = ["raw", "server"]
+    actions = ["mark_labels_as_test_traffic"]
 
     def has_add_permission(self, request):
         return False
+
+    def has_mark_test_permission(self, request):
+        return request.user.has_perm("feedback.add_testtrafficrule")
+
+    @admin.action(
+        description="Mark the labels (FEEDBACK_USER_INFO) of the selected reports as test traffic",
+        permissions=["mark_test"],
+    )
+    def mark_labels_as_test_traffic(self, request, queryset):
+        labels = {label.strip() for label in queryset.values_list("user_info", flat=True)}
+        _mark(self, request, TestTrafficRule.Kind.LABEL, labels - {""})
 
 
 @admin.register(Server)
@@ -65,6 +77,61 @@ class ServerAdmin(admin.ModelAdmin):
     list_display = ["uid", "first_seen", "last_seen", "latest_version", "reports_count"]
     search_fields = ["uid", "latest_version"]
     date_hierarchy = "last_seen"
+    actions = ["mark_as_test_traffic"]
 
     def has_add_permission(self, request):
         return False
+
+    def has_mark_test_permission(self, request):
+        return request.user.has_perm("feedback.add_testtrafficrule")
+
+    @admin.action(
+        description="Mark the selected servers as test traffic", permissions=["mark_test"]
+    )
+    def mark_as_test_traffic(self, request, queryset):
+        _mark(
+            self, request, TestTrafficRule.Kind.SERVER, set(queryset.values_list("uid", flat=True))
+        )
+
+
+def _mark(model_admin, request, kind, values):
+    for value in sorted(values):
+        TestTrafficRule.objects.get_or_create(
+            kind=kind, value=value, defaults={"note": f"marked by {request.user}"}
+        )
+    added, _ = services.apply_test_traffic_rules()
+    model_admin.message_user(
+        request,
+        f"{len(values)} marked as test traffic; {added} more reports left out of the public "
+        "figures (the statistics are counted again within minutes).",
+        messages.SUCCESS,
+    )
+
+
+@admin.register(TestTrafficRule)
+class TestTrafficRuleAdmin(admin.ModelAdmin):
+    """Servers and report labels that are test traffic: every change re-marks the reports."""
+
+    list_display = ["kind", "value", "note", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["value", "note"]
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        self._apply(request)
+
+    def delete_model(self, request, obj):
+        super().delete_model(request, obj)
+        self._apply(request)
+
+    def delete_queryset(self, request, queryset):
+        super().delete_queryset(request, queryset)
+        self._apply(request)
+
+    def _apply(self, request):
+        added, removed = services.apply_test_traffic_rules()
+        self.message_user(
+            request,
+            f"{added} reports newly marked as test traffic, {removed} no longer; the public "
+            "figures are counted again within minutes.",
+        )

@@ -1,14 +1,18 @@
 """The one anonymity rule for every published figure about feedback reports.
 
 A bucket (a version, a distribution, a plugin...) seen on fewer than
-FEEDBACK_MIN_BUCKET_SERVERS servers is never published on its own: it is added to
-"other". The summary API, the dashboard, the trend API, the downloads and the monthly
-snapshots all go through ``merge_small_buckets``.
+FEEDBACK_MIN_BUCKET_SERVERS servers is never published on its own. Unordered values
+are added to "other"; ordered ranges (CPU count, memory) are merged with their
+neighbours and named after the range they then cover, so a chart of sizes stays in
+order. The summary API, the dashboard, the trend API, the downloads and the monthly
+snapshots all go through ``publish_counts``.
 """
 
 from collections.abc import Callable
 
 from django.conf import settings
+
+from feedback.dimensions import ORDERED_BUCKETS, bucket_range, value_order
 
 OTHER = "other"
 
@@ -22,6 +26,20 @@ def publishable(servers: int, minimum: int | None = None) -> bool:
     return servers >= (minimum_servers() if minimum is None else minimum)
 
 
+def withheld_label(minimum: int | None = None) -> str:
+    """What tables and files say instead of a count too small to publish (never 0)."""
+    return f"fewer than {minimum_servers() if minimum is None else minimum}"
+
+
+def publish_counts(counts: dict[str, int], dimension: str) -> dict[str, int]:
+    """Servers per value of ``dimension`` as they may be published."""
+    if dimension in ORDERED_BUCKETS:
+        return merge_neighbours(
+            counts, ORDERED_BUCKETS[dimension], lambda a, b: bucket_range(dimension, a, b)
+        )
+    return merge_small_buckets(counts, order=value_order(dimension))
+
+
 def merge_small_buckets(
     counts: dict[str, int],
     minimum: int | None = None,
@@ -29,7 +47,7 @@ def merge_small_buckets(
 ) -> dict[str, int]:
     """Counts with the small buckets (and unknown, empty values) merged into "other".
 
-    Largest first, or in ``order`` (e.g. CPU buckets by size); "other" always last.
+    Largest first, or in ``order`` (e.g. versions by number); "other" always last.
     """
     minimum = minimum_servers() if minimum is None else minimum
     merged: dict[str, int] = {}
@@ -41,6 +59,47 @@ def merge_small_buckets(
             merged[value] = count
     if order is not None:
         merged = dict(sorted(merged.items(), key=lambda item: order(item[0])))
+    if other:
+        merged[OTHER] = other
+    return merged
+
+
+def merge_neighbours(
+    counts: dict[str, int],
+    buckets: list[str],
+    range_label: Callable[[int, int], str],
+    minimum: int | None = None,
+) -> dict[str, int]:
+    """Ordered buckets, each under the minimum merged with the next (the last with the
+    one before), labelled ``range_label(first, last)``; values outside ``buckets``
+    (unknown) go to "other". The result keeps the buckets' order."""
+    minimum = minimum_servers() if minimum is None else minimum
+    groups: list[list[int]] = []  # [first index, last index, servers]
+    current: list[int] | None = None
+    for index, bucket in enumerate(buckets):
+        servers = counts.get(bucket, 0)
+        if not servers and current is None:
+            continue
+        if current is None:
+            current = [index, index, servers]
+        else:
+            current[1], current[2] = index, current[2] + servers
+        if current[2] >= minimum:
+            groups.append(current)
+            current = None
+    if current is not None:
+        if groups:
+            groups[-1][1], groups[-1][2] = current[1], groups[-1][2] + current[2]
+        else:
+            groups.append(current)
+    merged: dict[str, int] = {}
+    other = sum(n for value, n in counts.items() if value not in buckets)
+    for first, last, servers in groups:
+        used = [i for i in range(first, last + 1) if counts.get(buckets[i], 0)]
+        if servers < minimum:  # all servers together are still too few to name a range
+            other += servers
+            continue
+        merged[range_label(used[0], used[-1])] = servers
     if other:
         merged[OTHER] = other
     return merged

@@ -1,14 +1,23 @@
 """Demo content: the three reports a real MariaDB 10.11 server sent (captured byte for byte),
-stored and processed through the same service the endpoint uses."""
+stored and processed through the same service the endpoint uses, and the labels known to
+be test traffic (that server was an end-to-end test run under faketime) marked as such."""
 
 import hashlib
 from pathlib import Path
 
 from feedback import services, tasks
-from feedback.models import RawReport
+from feedback.models import RawReport, TestTrafficRule
 
 DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
 MARKER = b"application/octet-stream\r\n\r\n"
+# FEEDBACK_USER_INFO labels of test runs seen on the demo: the capture above, the capture
+# and staging set-ups, and MariaDB's own test suite.
+KNOWN_TEST_LABELS = {
+    "faketime-e2e": "end-to-end test of the endpoint with a real mariadbd under faketime",
+    "capture-test": "the set-up that captured the demo reports",
+    "staging db": "the staging database server",
+    "mysql-test": "MariaDB's own test suite (mysql-test-run)",
+}
 
 
 def captured_reports():
@@ -28,4 +37,12 @@ def load(log):
         services.accept_report(data, path="/rest/v1/post", handover=tasks.enqueue_processing)
         stored += 1
     result = services.process_all_pending()
-    log(f"feedback: {stored} captured reports stored, {result.processed} processed")
+    for label, note in KNOWN_TEST_LABELS.items():
+        TestTrafficRule.objects.get_or_create(
+            kind=TestTrafficRule.Kind.LABEL, value=label, defaults={"note": note}
+        )
+    marked, _ = services.apply_test_traffic_rules()
+    log(
+        f"feedback: {stored} captured reports stored, {result.processed} processed, "
+        f"{marked} marked as test traffic"
+    )

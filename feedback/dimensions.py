@@ -20,6 +20,7 @@ DIMENSIONS = {
     "distribution": "Distribution",
     "distribution_release": "Distribution release",
     "architecture": "Architecture",
+    "country": "Country",
     "cpu": "CPU count",
     "memory": "Memory",
     "thread_handling": "Thread handling",
@@ -31,7 +32,7 @@ DIMENSIONS = {
 }
 # Dimensions whose values count servers per value (a server has one value of each).
 ONE_VALUE = ["series", "version", "build", "os", "distribution", "distribution_release",
-             "architecture", "cpu", "memory", "thread_handling"]  # fmt: skip
+             "architecture", "country", "cpu", "memory", "thread_handling"]  # fmt: skip
 # Dimensions where a server may have many values (shown as the share of servers).
 MANY_VALUES = ["engine", "plugin", "feature", "collation", "charset"]
 # Pairs counted together for adoption, upgrade lag and end-of-life exposure per distribution.
@@ -99,7 +100,8 @@ GIB = 1024**3
 
 MAPPING_VERSION = hashlib.sha256(
     repr((DIMENSIONS, ARCHITECTURES, OPERATING_SYSTEMS, DISTRIBUTIONS, BUILDS, UPSTREAM_BUILD,
-          CPU_BUCKETS, MEMORY_BUCKETS, STORAGE_ENGINES, CHARACTER_SETS, "plugins-v1")).encode()
+          CPU_BUCKETS, MEMORY_BUCKETS, STORAGE_ENGINES, CHARACTER_SETS, "plugins-v1",
+          "country-v1")).encode()
 ).hexdigest()[:16]  # fmt: skip
 
 _DISTRIBUTIONS = [(re.compile(p, re.I), family, parts) for p, family, parts in DISTRIBUTIONS]
@@ -161,10 +163,34 @@ def memory_bucket(memory_bytes: int | None) -> str:
     return next(label for limit, label in MEMORY_BUCKETS if limit is None or gib <= limit)
 
 
-BUCKET_ORDER = {
-    "cpu": {label: index for index, (_, label) in enumerate(CPU_BUCKETS)},
-    "memory": {label: index for index, (_, label) in enumerate(MEMORY_BUCKETS)},
+# Dimensions whose values are ranges in a fixed order: a small bucket may only be merged
+# with its neighbours, and the merged bucket is named after the range it covers.
+ORDERED_BUCKETS = {
+    "cpu": [label for _, label in CPU_BUCKETS],
+    "memory": [label for _, label in MEMORY_BUCKETS],
 }
+BUCKET_ORDER = {
+    dimension: {label: index for index, label in enumerate(labels)}
+    for dimension, labels in ORDERED_BUCKETS.items()
+}
+
+
+def bucket_range(dimension: str, first: int, last: int) -> str:
+    """The label of buckets ``first`` to ``last`` (indexes into ORDERED_BUCKETS) merged."""
+    buckets = CPU_BUCKETS if dimension == "cpu" else MEMORY_BUCKETS
+    if first == last:
+        return buckets[first][1]
+    if dimension == "cpu":
+        low = buckets[first - 1][0] + 1 if first else 1
+        high = buckets[last][0]
+        if high is None:
+            return "any number" if low == 1 else f"more than {low - 1}"
+        return f"{low}–{high}"
+    low = buckets[first - 1][0] if first else 0
+    high = buckets[last][0]
+    if high is None:
+        return "any amount" if low == 0 else f"more than {low} GiB"
+    return f"≤ {high} GiB" if low == 0 else f"{low}–{high} GiB"
 
 
 def value_order(dimension: str):
@@ -223,6 +249,7 @@ def values_of(row: dict) -> dict[str, list[str]]:
         "distribution": [family],
         "distribution_release": [release],
         "architecture": [architecture(row["architecture"])],
+        "country": [(row.get("country") or "").upper()],
         "cpu": [cpu_bucket(row["cpu_count"])],
         "memory": [memory_bucket(row["memory_bytes"])],
         "thread_handling": [row["thread_handling"]],
@@ -243,5 +270,5 @@ def values_of(row: dict) -> dict[str, list[str]]:
 
 
 REPORT_FIELDS = ["server_id", "version_major", "version_minor", "version_patch",
-                 "version_suffix", "os", "distribution", "architecture", "cpu_count",
+                 "version_suffix", "os", "distribution", "architecture", "country", "cpu_count",
                  "memory_bytes", "thread_handling", "plugins", "features", "collations"]  # fmt: skip

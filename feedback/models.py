@@ -5,6 +5,8 @@
 The field names of ``Report`` and ``Server`` are read by ``feedback.trends``.
 """
 
+import hashlib
+
 from django.db import models
 
 
@@ -46,7 +48,18 @@ class RawReport(models.Model):
     body_gz = models.BinaryField(help_text="The report as sent, gzip-compressed.")
     is_test = models.BooleanField(default=False, help_text="Posted by MariaDB's own test suite.")
     is_resend = models.BooleanField(default=False, help_text="Same content as an earlier report.")
-    country = models.CharField(max_length=2, blank=True)
+    country = models.CharField(
+        max_length=2,
+        blank=True,
+        help_text="ISO 3166-1 code looked up from the address, which is not kept.",
+    )
+    parsed = ReportJSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="What the endpoint's parse produced; processing stores it without parsing "
+        "again (empty after a reprocess request: the bytes are parsed anew).",
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     rejection_reason = models.TextField(blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)
@@ -87,7 +100,10 @@ class Report(models.Model):
     server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="reports")
     received_at = models.DateTimeField(db_index=True)
     kind = models.CharField(max_length=10, choices=Kind.choices)
-    is_test = models.BooleanField(default=False)
+    is_test = models.BooleanField(
+        default=False, help_text="Test traffic: left out of every public figure."
+    )
+    country = models.CharField(max_length=2, blank=True, help_text="ISO 3166-1 code, or empty.")
     user_info = models.CharField(max_length=200, blank=True)
 
     version = models.CharField(
@@ -122,3 +138,53 @@ class Report(models.Model):
         if self.version_major is None or self.version_minor is None:
             return ""
         return f"{self.version_major}.{self.version_minor}"
+
+
+class TestTrafficRuleQuerySet(models.QuerySet):
+    def labels(self) -> set[str]:
+        """The FEEDBACK_USER_INFO labels marked as test traffic, trimmed and lower-case."""
+        return {
+            value.strip().lower()
+            for value in self.filter(kind=TestTrafficRule.Kind.LABEL).values_list(
+                "value", flat=True
+            )
+        }
+
+    def server_uids(self) -> set[str]:
+        return set(self.filter(kind=TestTrafficRule.Kind.SERVER).values_list("value", flat=True))
+
+    def fingerprint(self) -> str:
+        """Changes whenever a rule is added, changed or removed (for caches and rollups)."""
+        rules = sorted(self.values_list("kind", "value"))
+        return hashlib.sha256(repr(rules).encode()).hexdigest()[:16]
+
+
+class TestTrafficRule(models.Model):
+    """Reports staff marked as test traffic: left out of every public figure and download
+    (the staff view keeps them)."""
+
+    __test__ = False  # not a pytest class, whatever its name
+
+    class Kind(models.TextChoices):
+        LABEL = "label", "Report label (FEEDBACK_USER_INFO)"
+        SERVER = "server", "Server UID"
+
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    value = models.CharField(
+        max_length=200,
+        help_text="A label is matched whole, ignoring case and surrounding spaces; a server "
+        "UID exactly.",
+    )
+    note = models.CharField(max_length=200, blank=True, help_text="Why it is test traffic.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TestTrafficRuleQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "value"], name="unique_test_traffic_rule")
+        ]
+        ordering = ["kind", "value"]
+
+    def __str__(self):
+        return f"{self.get_kind_display()}: {self.value}"

@@ -12,7 +12,7 @@ value is range-checked here, so the database never refuses a parsed report.
 import base64
 import binascii
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 
 from feedback.dimensions import is_storage_engine
 
@@ -64,6 +64,15 @@ class ParsedReport:
     @property
     def is_test(self) -> bool:
         return self.user_info.strip() == TEST_USER_INFO
+
+    def as_json(self) -> dict:
+        """What is stored beside the report's bytes, so that processing need not parse again."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, stored: dict) -> "ParsedReport":
+        names = {f.name for f in fields(cls)}
+        return cls(**{name: value for name, value in stored.items() if name in names})
 
 
 def read_rows(data: bytes) -> list[tuple[str, str]]:

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
+from django.db.models import Q
+from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
 from feedback.ingest import Handover, build_raw_report, store_report
-from feedback.models import RawReport, Report, Server
-from feedback.parser import ParsedReport, ReportError, parse_report
+from feedback.models import RawReport, Report, Server, TestTrafficRule
+from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
 
 logger = logging.getLogger(__name__)
 
@@ -33,7 +35,9 @@ def accept_report(data: bytes, *, path: str, handover: Handover, country: str = 
     ``handover(ids)`` gets the ids once committed (the caller's way to enqueue processing).
     """
     report = parse_report(data)
-    raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
+    raw = build_raw_report(
+        data, path=path, is_test=report.is_test, country=country, parsed=report.as_json()
+    )
     return store_report(raw, handover=handover)
 
 
@@ -54,7 +58,9 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         raws = list(
             pending.select_for_update(skip_locked=True)
             .order_by("id")
-            .only("id", "received_at", "body_gz", "is_test", "status")[:batch_size]
+            .only("id", "received_at", "body_gz", "parsed", "is_test", "country", "status")[
+                :batch_size
+            ]
         )
         if not raws:
             return result
@@ -63,7 +69,7 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         for raw in raws:
             raw.processed_at = now
             try:
-                parsed.append((raw, parse_report(gzip.decompress(bytes(raw.body_gz)))))
+                parsed.append((raw, _parsed(raw)))
             except (ReportError, OSError, EOFError) as error:
                 _reject(raw, str(error))
         try:
@@ -83,14 +89,25 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
                     logger.exception("feedback report %s could not be stored", raw.pk)
                     _reject(raw, f"processing failed: {error!r}")
         for raw in raws:
+            raw.parsed = None  # used: the bytes stay for a reprocess
             if raw.status == RawReport.Status.PENDING:
                 raw.status = RawReport.Status.PROCESSED
                 raw.rejection_reason = ""
                 result.processed += 1
             else:
                 result.rejected += 1
-        RawReport.objects.bulk_update(raws, ["status", "rejection_reason", "processed_at"])
+        RawReport.objects.bulk_update(
+            raws, ["status", "rejection_reason", "processed_at", "parsed"]
+        )
     return result
+
+
+def _parsed(raw: RawReport) -> ParsedReport:
+    """What the endpoint's parse produced; the bytes are parsed only for reports stored
+    without it (before it was kept, or sent back by staff to be parsed again)."""
+    if raw.parsed is not None:
+        return ParsedReport.from_json(raw.parsed)
+    return parse_report(gzip.decompress(bytes(raw.body_gz)))
 
 
 def _reject(raw: RawReport, reason: str):
@@ -100,13 +117,17 @@ def _reject(raw: RawReport, reason: str):
 
 def _write_reports(parsed: list[tuple[RawReport, ParsedReport]]):
     servers = _upsert_servers(parsed)
+    labels, uids = TestTrafficRule.objects.labels(), TestTrafficRule.objects.server_uids()
     Report.objects.bulk_create(
         [
             report_row(
                 report,
                 server=servers[report.server_uid],
                 received_at=raw.received_at,
-                is_test=raw.is_test,
+                is_test=raw.is_test
+                or report.user_info.strip().lower() in labels
+                or report.server_uid in uids,
+                country=raw.country,
                 raw=raw,
             )
             for raw, report in parsed
@@ -162,10 +183,13 @@ def _upsert_servers(parsed: list[tuple[RawReport, ParsedReport]]) -> dict[str, S
     return servers
 
 
-def report_row(report: ParsedReport, *, server, received_at, is_test: bool, raw=None) -> Report:
+def report_row(
+    report: ParsedReport, *, server, received_at, is_test: bool, country: str = "", raw=None
+) -> Report:
     """The Report row for a parsed report (unsaved)."""
     return Report(
         raw=raw,
+        country=country,
         server=server,
         received_at=received_at,
         kind=report.kind,
@@ -191,12 +215,25 @@ def report_row(report: ParsedReport, *, server, received_at, is_test: bool, raw=
     )
 
 
+def apply_test_traffic_rules() -> tuple[int, int]:
+    """Mark every report as test traffic or not by the rules staff keep (and MariaDB's own
+    test suite's label); returns (newly marked, no longer marked). The rollups notice the
+    rules changed (``feedback.trends.rollups``) and count again."""
+    labels = TestTrafficRule.objects.labels() | {TEST_USER_INFO}
+    marked = Q(label__in=labels) | Q(server__uid__in=TestTrafficRule.objects.server_uids())
+    reports = Report.objects.annotate(label=Lower(Trim("user_info")))
+    with transaction.atomic():
+        added = reports.filter(marked, is_test=False).update(is_test=True)
+        removed = reports.filter(~marked, is_test=True).update(is_test=False)
+    return added, removed
+
+
 def reprocess(raw_ids) -> ProcessingResult:
     """Parse stored reports again (after a parser fix): staff action in the admin."""
     with transaction.atomic():
         Report.objects.filter(raw_id__in=raw_ids).delete()
         RawReport.objects.filter(pk__in=raw_ids).update(
-            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None
+            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None, parsed=None
         )
     return process_pending(batch_size=len(raw_ids) or 1, ids=raw_ids)
 

@@ -1,28 +1,28 @@
 """The public summary of accepted reports (GET /api/feedback/summary).
 
-Without a window it counts every accepted report (or those of the last ``days``),
-with breakdowns over each server's latest processed full report. With a rolling
-window (``30d``, ``90d``, ``365d``) it counts the complete days of the window, as the
-dashboard's window rollups do.
+Without a period it counts every processed report that is not test traffic (or those of
+the last ``days``), with breakdowns over each server's latest full report. With a rolling
+window (``30d``, ``90d``, ``365d``) it counts the complete days of the window, and with a
+``month`` that calendar month, as the dashboard's rollups do, so the two agree when asked
+the same question. Every answer says which period it counts and what.
 """
 
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from django.core.cache import cache
 from django.db.models import Count, Max, Min
 from django.utils import timezone
 
-from feedback.anonymity import merge_small_buckets, minimum_servers
+from feedback.anonymity import minimum_servers, publish_counts
 from feedback.dimensions import (
     MANY_VALUES,
     ONE_VALUE,
     REPORT_FIELDS,
     WINDOWS,
-    value_order,
     values_of,
 )
-from feedback.models import RawReport, Report
+from feedback.models import RawReport, Report, TestTrafficRule
 
 # The summary's names for dimensions: "version" has always meant the major.minor series.
 SUMMARY_NAMES = {"series": "version", "version": "release"}
@@ -55,62 +55,105 @@ def count_dimensions(reports) -> dict[str, dict[str, int]]:
 
 def publish(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
     return {
-        summary_name(dimension): merge_small_buckets(
-            dict(counts.get(dimension, {})), order=value_order(dimension)
-        )
+        summary_name(dimension): publish_counts(dict(counts.get(dimension, {})), dimension)
         for dimension in [*ONE_VALUE, *MANY_VALUES]
     }
 
 
-def build_summary(days: int | None = None, window: str | None = None) -> dict:
-    now = timezone.now()
+COUNTS = (
+    "reports: processed reports received in the period, test traffic excluded; servers: the "
+    "distinct servers that sent them; breakdowns: those servers by their latest full report "
+    "in the period (share_percent: of the period's servers). Values on fewer than "
+    "min_bucket_servers servers are merged into 'other' or, for ordered ranges, into the "
+    "neighbouring range."
+)
+
+
+def _midnight(day: date) -> datetime:
+    return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+
+
+def build_summary(
+    days: int | None = None, window: str | None = None, month: date | None = None
+) -> dict:
+    """The summary of one period: all time (the default), the last ``days`` days of 24 hours,
+    a rolling ``window`` of complete days, or a calendar ``month`` (the dashboard's
+    default question: the last complete month)."""
     since = until = None
     if window:
-        today = timezone.localdate()
-        until = datetime.combine(today, datetime.min.time(), tzinfo=UTC)
+        until = _midnight(timezone.localdate())
         since = until - timedelta(days=WINDOWS[window])
+    elif month:
+        since = _midnight(month)
+        until = _midnight((month.replace(day=28) + timedelta(days=4)).replace(day=1))
     elif days:
-        since = now - timedelta(days=days)
-    raws = RawReport.objects.filter(is_test=False)
-    reports = Report.objects.filter(is_test=False)
+        since = timezone.now() - timedelta(days=days)
+    counted = Report.objects.filter(is_test=False)
+    reports = counted
     if since:
-        raws = raws.filter(received_at__gte=since)
         reports = reports.filter(received_at__gte=since)
     if until:
-        raws = raws.filter(received_at__lt=until)
         reports = reports.filter(received_at__lt=until)
-    bounds = raws.aggregate(first=Min("received_at"), last=Max("received_at"), total=Count("id"))
+    bounds = reports.aggregate(
+        first=Min("received_at"),
+        last=Max("received_at"),
+        total=Count("id"),
+        servers=Count("server", distinct=True),
+    )
+    begin = counted.aggregate(first=Min("received_at"))["first"]
+    servers = bounds["servers"]
+    breakdowns = publish(count_dimensions(latest_full_reports(since, until)))
+    if window:
+        kind = "window"
+    elif month:
+        kind = "month"
+    else:
+        kind = "days" if days else "all"
     return {
         "reports": bounds["total"],
-        "servers": reports.aggregate(n=Count("server", distinct=True))["n"],
+        "servers": servers,
+        "counts": COUNTS,
         "period": {
+            "kind": kind,
             "from": bounds["first"].isoformat() if bounds["first"] else None,
             "to": bounds["last"].isoformat() if bounds["last"] else None,
             "days": days,
             "window": window,
-            "window_from": since.date().isoformat() if window else None,
-            "window_to": (until - timedelta(days=1)).date().isoformat() if window else None,
+            "month": month.strftime("%Y-%m") if month else None,
+            "window_from": since.date().isoformat() if window or month else None,
+            "window_to": (until - timedelta(days=1)).date().isoformat() if until else None,
         },
+        "reports_begin": begin.date().isoformat() if begin else None,
         "window": window,
         "pending": RawReport.objects.pending().count(),
-        "rejected": raws.rejected().count(),
+        "rejected": RawReport.objects.rejected().count(),
         "min_bucket_servers": minimum_servers(),
-        "breakdowns": publish(count_dimensions(latest_full_reports(since, until))),
+        "breakdowns": breakdowns,
+        "share_percent": {
+            dimension: {
+                value: round(100 * n / servers, 1) if servers else 0.0
+                for value, n in values.items()
+            }
+            for dimension, values in breakdowns.items()
+        },
     }
 
 
-def cached_summary(days: int | None = None, window: str | None = None) -> dict:
+def cached_summary(
+    days: int | None = None, window: str | None = None, month: date | None = None
+) -> dict:
     """The summary, cached until a report arrives or is processed (or the day changes)."""
     marks = RawReport.objects.aggregate(raw=Max("id"), done=Max("processed_at"))
     marks.update(Report.objects.aggregate(parsed=Max("id")))
     marks["rejected"] = RawReport.objects.done().count()
+    marks["test"] = TestTrafficRule.objects.fingerprint()
     stamp = marks["done"].timestamp() if marks["done"] else 0
     key = (
-        f"feedback-summary:{days}:{window}:{timezone.localdate()}:{marks['raw']}:"
-        f"{marks['parsed']}:{stamp}:{marks['rejected']}"
+        f"feedback-summary:{days}:{window}:{month}:{timezone.localdate()}:{marks['raw']}:"
+        f"{marks['parsed']}:{stamp}:{marks['rejected']}:{marks['test']}"
     )
     summary = cache.get(key)
     if summary is None:
-        summary = build_summary(days, window)
+        summary = build_summary(days, window, month)
         cache.set(key, summary, timeout=3600)
     return summary

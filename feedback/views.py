@@ -1,6 +1,7 @@
 """The endpoint MariaDB servers with feedback=ON post their reports to."""
 
 import logging
+from datetime import datetime
 
 from django.http import HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
@@ -9,6 +10,8 @@ from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
+from core.client import client_address
+from core.geo import country_of
 from feedback import services, tasks
 from feedback.dimensions import WINDOWS
 from feedback.ingest import StorageUnavailable
@@ -60,7 +63,12 @@ def TOO_MANY():
 def store(request, data: bytes) -> HttpResponse:
     """Store a report's bytes durably and answer as the plugin expects."""
     try:
-        services.accept_report(data, path=request.path, handover=tasks.enqueue_processing)
+        services.accept_report(
+            data,
+            path=request.path,
+            handover=tasks.enqueue_processing,
+            country=country_of(client_address(request)) or "",
+        )
     except ReportError as error:
         return _text(f"Not a feedback report: {error}.", 400)
     except StorageUnavailable:
@@ -71,20 +79,30 @@ def store(request, data: bytes) -> HttpResponse:
 
 @extend_schema(
     tags=["feedback"],
-    parameters=[OpenApiParameter("days", int, description="Only the last N days (1 to 3650)")],
+    parameters=[
+        OpenApiParameter("days", int, description="Only the last N days (1 to 3650)"),
+        OpenApiParameter("window", str, enum=list(WINDOWS), description="Complete days"),
+        OpenApiParameter("month", str, description="A calendar month, YYYY-MM"),
+    ],
     responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
 )
 def summary(request):
-    """GET /api/feedback/summary[?days=N | ?window=30d|90d|365d]: reports, servers and
-    breakdowns (JSON)."""
+    """GET /api/feedback/summary[?days=N | ?window=30d|90d|365d | ?month=YYYY-MM]: reports,
+    servers and breakdowns (JSON), with the period they count."""
     days = request.GET.get("days")
     window = request.GET.get("window") or None
+    month = request.GET.get("month") or None
+    if month is not None:
+        try:
+            month = datetime.strptime(month, "%Y-%m").date()
+        except ValueError:
+            return JsonResponse({"error": "month must look like 2026-10"}, status=400)
     if days is not None and not (days.isdigit() and 0 < int(days) <= 3650):
         return JsonResponse({"error": "days must be a whole number from 1 to 3650"}, status=400)
     if window is not None and window not in WINDOWS:
         return JsonResponse({"error": "window must be one of 30d, 90d, 365d"}, status=400)
-    if days and window:
-        return JsonResponse({"error": "give days or window, not both"}, status=400)
-    response = JsonResponse(cached_summary(int(days) if days else None, window))
+    if sum(bool(choice) for choice in (days, window, month)) > 1:
+        return JsonResponse({"error": "give one of days, window or month"}, status=400)
+    response = JsonResponse(cached_summary(int(days) if days else None, window, month))
     patch_cache_control(response, public=True, max_age=60)
     return response

@@ -13,7 +13,7 @@ from datetime import date, timedelta
 from django.core.cache import cache
 from django.utils import timezone
 
-from feedback.anonymity import OTHER, merge_small_buckets, minimum_servers, publishable
+from feedback.anonymity import OTHER, minimum_servers, publish_counts, publishable
 from feedback.dimensions import (
     DIMENSIONS,
     MANY_VALUES,
@@ -30,6 +30,7 @@ from feedback.trends.periods import (
     is_complete,
     last_complete_day,
     period_begin,
+    period_end,
 )
 from feedback.trends.versioning import cache_version
 from releases.models import Release, Series
@@ -43,7 +44,7 @@ PAIR_DIMENSIONS = ["distribution_series", "distribution_version"]
 
 
 def merged(counts: dict[str, int], dimension: str) -> dict[str, int]:
-    return merge_small_buckets(counts, order=value_order(dimension))
+    return publish_counts(counts, dimension)
 
 
 def load_rows(period: str, span: int, today: date):
@@ -95,7 +96,9 @@ def time_series(starts, table, dimension, top=8):
     order = value_order(dimension)
     if order:
         keep.sort(key=order)
-    series = {value: [per_period[start].get(value, 0) for start in starts] for value in keep}
+    # A value without its own figure in a period (none, or too few to publish) is a gap
+    # ("fewer than N" in tables and files), never 0.
+    series = {value: [per_period[start].get(value) for start in starts] for value in keep}
     series[OTHER] = [
         sum(c for v, c in per_period[start].items() if v not in keep) for start in starts
     ]
@@ -134,8 +137,21 @@ def eol_by_distribution(pair_counts: dict[str, int], eol_series: set[str]) -> li
     if other_total:
         rows.append({"distribution": OTHER, "servers": other_total, "eol": other_eol})
     for row in rows:
-        row["share"] = round(100 * row["eol"] / row["servers"], 1)
+        if publishable(row["eol"]):
+            row["share"] = round(100 * row["eol"] / row["servers"], 1)
+        else:  # too few on an end-of-life series to publish: "fewer than N", never 0
+            row["eol"] = row["share"] = None
     return rows
+
+
+def first_report_day() -> date | None:
+    """The first day with a counted report: no figure is given for time before it."""
+    return (
+        Rollup.objects.filter(period="day", dimension="servers")
+        .order_by("period_start")
+        .values_list("period_start", flat=True)
+        .first()
+    )
 
 
 def load_adoption(today: date):
@@ -152,29 +168,53 @@ def load_adoption(today: date):
     return table
 
 
-def release_adoption(releases, adoption, end: date):
-    """Servers running each release in the 7 days to each weekly sample day."""
+def release_adoption(releases, adoption, end: date, first_day: date | None):
+    """Servers running each release in the 7 days to each weekly sample day, from the
+    first window wholly after the reports began. ``None``: not released yet, or fewer
+    servers than the anonymity minimum (a gap in the chart, never 0)."""
     days = [end - timedelta(weeks=n) for n in reversed(range(ADOPTION_SAMPLES))]
+    if first_day is None:
+        days = []
+    else:
+        days = [day for day in days if day - timedelta(days=6) >= first_day]
     versions = adoption.get("version", {})
-    series = {}
+    series, released = {}, {}
     for release in releases:
         counts = [versions.get(day, {}).get(release.version, 0) for day in days]
-        published = [count if publishable(count) else 0 for count in counts]
-        if any(published):
+        published = [
+            count if day >= release.release_date and publishable(count) else None
+            for day, count in zip(days, counts, strict=True)
+        ]
+        if any(count is not None for count in published):
             series[release.version] = published
+            released[release.version] = release.release_date.isoformat()
     active = adoption.get("servers", {})
     return {
         "labels": [day.isoformat() for day in days],
         "series": series,
+        "released": released,
         "servers": [active.get(day, {}).get("", 0) for day in days],
     }
 
 
-def days_to_reach(releases, adoption, thresholds=REACH_THRESHOLDS):
-    """Days from each release until N servers ran it within a 7-day window."""
+BEFORE_DATA = "before"  # released before the reports began: no speed to tell
+
+
+def days_to_reach(releases, adoption, thresholds=REACH_THRESHOLDS, first_day=None):
+    """Days from each release until N servers ran it within a 7-day window; BEFORE_DATA
+    for a release published before the first report (its early days were not seen)."""
     versions = adoption.get("version", {})
     result = []
     for release in releases:
+        if first_day is None or release.release_date < first_day:
+            result.append(
+                {
+                    "version": release.version,
+                    "date": release.release_date.isoformat(),
+                    "reached": dict.fromkeys(thresholds, BEFORE_DATA),
+                }
+            )
+            continue
         seen = sorted((day, counts.get(release.version, 0)) for day, counts in versions.items())
         reached = {}
         for threshold in thresholds:
@@ -197,15 +237,20 @@ def days_to_reach(releases, adoption, thresholds=REACH_THRESHOLDS):
     return result
 
 
-def upgrade_lag(releases, adoption, families: list[str]):
+def upgrade_lag(releases, adoption, families: list[str], first_day=None):
     """Days from each release until half of its series' servers on a distribution ran it
     (or a later release of the series), counted in 7-day windows. None: not yet; "few":
-    fewer servers of that series on that distribution than the anonymity minimum."""
+    fewer servers of that series on that distribution than the anonymity minimum;
+    BEFORE_DATA: released before the reports began."""
     series_rows = adoption.get("distribution_series", {})
     version_rows = adoption.get("distribution_version", {})
     days = sorted(series_rows)
     result = []
     for release in releases:
+        if first_day is None or release.release_date < first_day:
+            lags = dict.fromkeys(families, BEFORE_DATA)
+            result.append({"version": release.version, "lags": lags})
+            continue
         series = release.series.version
         key = version_key(release.version)
         lags = {}
@@ -249,10 +294,17 @@ def dashboard(period: str = "month", window: str | None = None, today: date | No
 
 def _dashboard(period: str, window: str | None, today: date) -> dict:
     starts, table = load_rows(period, DEFAULT_SPANS[period], today)
+    first_day = first_report_day()
     complete = [start for start in starts if is_complete(period, start, today)]
+    # A period that began before the first report holds only part of its time's data.
+    whole = [start for start in complete if first_day is None or start >= first_day]
     labels = [start.isoformat() for start in starts]
     incomplete = bool(starts) and not is_complete(period, starts[-1], today)
-    display_labels = [*labels[:-1], f"{labels[-1]} (incomplete)"] if incomplete else labels
+    display_labels = list(labels)
+    if starts and first_day and starts[0] < first_day:
+        display_labels[0] = f"{labels[0]} (reports begin {first_day.isoformat()})"
+    if incomplete:
+        display_labels[-1] = f"{display_labels[-1]} (incomplete)"
     active = [table.get("servers", {}).get(start, {}).get("", 0) for start in starts]
 
     if window:
@@ -265,17 +317,19 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
             "complete": True,
         }
     else:
-        chosen = complete[-1] if complete else (starts[-1] if starts else None)
+        chosen = (whole or complete or starts or [None])[-1]
         counts = {d: values.get(chosen, {}) for d, values in table.items()} if chosen else {}
         selected = {
             "kind": "period",
             "name": period,
             "from": chosen.isoformat() if chosen else None,
-            "to": None,
+            "to": (period_end(period, chosen) - timedelta(days=1)).isoformat() if chosen else None,
             "complete": chosen in complete,
+            "whole": chosen in whole,
         }
     total = counts.get("servers", {}).get("", 0)
     selected["servers"] = total
+    selected["reports_begin"] = first_day.isoformat() if first_day else None
 
     eol_series = {s.version for s in Series.objects.all() if s.is_eol(today)}
     series_now = counts.get("series", {})
@@ -300,15 +354,23 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
         "breakdowns": {d: merged(counts.get(d, {}), d) for d in ONE_VALUE},
         "shares": {d: _shares(merged(counts.get(d, {}), d), total) for d in MANY_VALUES},
         "eol": {
-            "servers": on_eol if publishable(on_eol) else 0,
-            "share": round(100 * on_eol / total, 1) if total and publishable(on_eol) else 0,
-            "series": sorted(eol_series, key=version_key),
+            # Too few to publish: None ("fewer than N"), never 0.
+            "servers": on_eol if publishable(on_eol) else None,
+            "share": round(100 * on_eol / total, 1) if total and publishable(on_eol) else None,
+            # the end-of-life series the servers run (those with enough servers to name)
+            "series": sorted(
+                (v for v, n in series_now.items() if v in eol_series and publishable(n)),
+                key=version_key,
+            ),
             "by_distribution": by_distribution,
         },
-        "adoption": release_adoption(releases, adoption, last_complete_day(today)),
-        "days_to_reach": days_to_reach(releases, adoption),
+        "reports_begin": first_day.isoformat() if first_day else None,
+        "adoption": release_adoption(releases, adoption, last_complete_day(today), first_day),
+        "days_to_reach": days_to_reach(releases, adoption, first_day=first_day),
         "reach_thresholds": list(REACH_THRESHOLDS),
-        "upgrade_lag": upgrade_lag(releases, adoption, families[:LAG_DISTRIBUTIONS]),
+        "upgrade_lag": upgrade_lag(
+            releases, adoption, families[:LAG_DISTRIBUTIONS], first_day=first_day
+        ),
         "lag_distributions": families[:LAG_DISTRIBUTIONS],
         "minimum": minimum_servers(),
     }
@@ -336,10 +398,16 @@ def trend(
         end, counts = load_window(window)
         data["from"] = period_begin(window, end).isoformat() if end else None
         data["to"] = end.isoformat() if end else None
+        total = counts.get("servers", {}).get("", 0)
+        data["servers"] = total
         if dimension == "servers":
-            data["values"] = {"servers": counts.get("servers", {}).get("", 0)}
+            data["values"] = {"servers": total}
         else:
             data["values"] = merged(counts.get(dimension, {}), dimension)
+            data["share_percent"] = {
+                value: round(100 * n / total, 1) if total else 0.0
+                for value, n in data["values"].items()
+            }
     else:
         starts, table = load_rows(period, DEFAULT_SPANS[period], today)
         data["periods"] = [s.isoformat() for s in starts]

@@ -1,10 +1,12 @@
-"""Demo usage data: simulated servers reporting over the last eight weeks.
+"""Demo usage data: simulated servers reporting over the last ten weeks.
 
 Their reports are the real captured full report with per-server values replaced
 (see synthetic.py), stored and processed through the same code as real reports, and
 marked with FEEDBACK_USER_INFO "demo-data" so they can be told apart. Each server
 runs the newest release of its profile's series that was out when it reported, taken
-from the release catalogue, so the adoption charts follow real release numbers.
+from the release catalogue, so the adoption charts follow real release numbers. Their
+countries are simulated too (no address comes with a simulated report). Every complete
+month is then published as a snapshot, as the beat task does.
 """
 
 from datetime import timedelta
@@ -14,19 +16,27 @@ from django.utils import timezone
 from feedback import services
 from feedback.ingest import build_raw_report, store_reports
 from feedback.models import Report
-from feedback.trends.rollups import rebuild_all
-from feedback.trends.synthetic import full_report, profile, real_rows
+from feedback.trends.rollups import rebuild_all, update_rollups
+from feedback.trends.snapshots import publish_complete_months
+from feedback.trends.synthetic import demo_country, full_report, profile, real_rows
 from releases.models import Release
 
 DEMO_SERVERS = 48
-WEEKS = 8
+WEEKS = 10  # longer than any two months: the last complete month is wholly covered
 DEMO_USER_INFO = "demo-data"
 
 
 def load(log):
     if Report.objects.filter(user_info=DEMO_USER_INFO).exists():
         log("trends: demo reports already present")
-        return
+    else:
+        _simulate(log)
+    update_rollups()  # counts again if test-traffic rules changed
+    snapshots = publish_complete_months()
+    log(f"trends: {len(snapshots)} monthly snapshots published")
+
+
+def _simulate(log):
     rows = real_rows()
     now = timezone.now()
     start = now - timedelta(weeks=WEEKS)
@@ -46,6 +56,7 @@ def load(log):
                 ),
                 path="/rest/v1/post",
                 is_test=False,
+                country=demo_country(number),
             )
             raw.received_at = sent
             raws.append(raw)

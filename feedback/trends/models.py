@@ -36,7 +36,9 @@ class RollupState(models.Model):
 
     last_report_id = models.BigIntegerField(default=0)
     mapping_version = models.CharField(
-        max_length=16, blank=True, help_text="feedback.dimensions.MAPPING_VERSION counted with."
+        max_length=16,
+        blank=True,
+        help_text="The mapping and test-traffic rules counted with (rollups.counting_version).",
     )
     windows_end = models.DateField(null=True, blank=True, help_text="Last day of the windows.")
     updated_at = models.DateTimeField(auto_now=True)
@@ -61,6 +63,8 @@ class Snapshot(models.Model):
     published_at = models.DateTimeField()
     data = models.JSONField()
     sha256 = models.CharField(max_length=64, help_text="Of the JSON as published.")
+    csv = models.TextField(blank=True, help_text="The CSV as published.")
+    csv_sha256 = models.CharField(max_length=64, blank=True, help_text="Of the CSV as published.")
 
     objects = SnapshotQuerySet.as_manager()
 

@@ -8,6 +8,7 @@ periods and windows that reports newer than the stored watermark fall in, and
 rebuilds everything when the mapping tables in ``feedback.dimensions`` changed.
 """
 
+import hashlib
 from collections import defaultdict
 from datetime import UTC, date, datetime, timedelta
 
@@ -17,7 +18,7 @@ from django.db.models.functions import TruncDate
 from django.utils import timezone
 
 from feedback.dimensions import MAPPING_VERSION, REPORT_FIELDS, values_of
-from feedback.models import Report
+from feedback.models import Report, TestTrafficRule
 from feedback.trends.models import Rollup, RollupState
 from feedback.trends.periods import (
     ADOPTION_WINDOW,
@@ -29,6 +30,13 @@ from feedback.trends.periods import (
     period_start,
 )
 from feedback.trends.versioning import bump_cache_version
+
+
+def counting_version() -> str:
+    """What the stored rollups were counted with: the mapping tables and the test-traffic
+    rules staff keep (marking a label as test traffic recounts every period)."""
+    rules = TestTrafficRule.objects.fingerprint()
+    return hashlib.sha256(f"{MAPPING_VERSION}:{rules}".encode()).hexdigest()[:16]
 
 
 def _midnight(day: date) -> datetime:
@@ -97,10 +105,11 @@ def update_rollups(progress=None, today: date | None = None) -> int:
     window_end = last_complete_day(today)
     with transaction.atomic():
         state, _ = RollupState.objects.select_for_update().get_or_create(pk=1)
-        if state.mapping_version != MAPPING_VERSION:  # the mapping changed: count again
+        version = counting_version()
+        if state.mapping_version != version:  # the mapping or test traffic changed: recount
             Rollup.objects.all().delete()
             state.last_report_id, state.windows_end = 0, None
-            state.mapping_version = MAPPING_VERSION
+            state.mapping_version = version
         newest = Report.objects.aggregate(newest=Max("id"))["newest"] or 0
         days = (
             touched_days(state.last_report_id, newest) if newest > state.last_report_id else set()

@@ -22,6 +22,9 @@ PROFILES = [
     ("10.11.2-MariaDB", "Windows", "", "x64"),
     ("11.8.2-MariaDB", "Linux", "os-release: Fedora Linux 42 (Server Edition)", "x86_64"),
 ]
+# Simulated countries of the demo servers, a few common ones so that some pass the
+# anonymity minimum and the rest show as "other".
+DEMO_COUNTRIES = ["DE", "US", "FI", "DE", "US", "FR", "IN", "DE", "US", "GB", "FI", "NL"]
 FEATURES = ["FEATURE_JSON", "FEATURE_WINDOW_FUNCTIONS", "FEATURE_SUBQUERY", "FEATURE_TRIGGER",
             "FEATURE_FULLTEXT", "FEATURE_SYSTEM_VERSIONING", "FEATURE_GIS"]  # fmt: skip
 
@@ -37,6 +40,10 @@ def real_rows() -> list[str]:
     )
     end = raw.rindex(b"----------------------------ba4f3696b39f--")
     return raw[start:end].decode("utf-8").strip("\n").split("\n")
+
+
+def demo_country(number: int) -> str:
+    return DEMO_COUNTRIES[number % len(DEMO_COUNTRIES)]
 
 
 def profile(number: int) -> tuple[str, str, str, str]:

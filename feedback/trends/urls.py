@@ -34,6 +34,11 @@ urlpatterns = [
         name="chart-json",
     ),
     path("api/feedback/snapshots/", shared_response(views.snapshot_list), name="snapshots"),
+    path(
+        "api/feedback/snapshots/README.md",
+        shared_response(views.snapshot_readme, max_age=86400),
+        name="snapshots-readme",
+    ),
     re_path(
         r"^api/feedback/snapshots/(?P<year>[0-9]{4})-(?P<month>[0-9]{2})\.(?P<fmt>json|csv)$",
         shared_response(views.snapshot_detail, max_age=86400),

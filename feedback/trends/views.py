@@ -4,18 +4,19 @@ from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
-from feedback.anonymity import minimum_servers
+from feedback.anonymity import minimum_servers, withheld_label
 from feedback.dimensions import DIMENSIONS
-from feedback.models import RawReport, Report
+from feedback.models import RawReport, Report, TestTrafficRule
 from feedback.trends import charts, data
 from feedback.trends.models import Snapshot
 from feedback.trends.periods import PERIODS, WINDOWS
-from feedback.trends.snapshots import LICENCE, snapshot_json, snapshot_rows
+from feedback.trends.snapshots import LICENCE, sha256, snapshot_csv, snapshot_json
 
 CHARTABLE = {"servers": "Active servers", **DIMENSIONS}
 
@@ -42,23 +43,36 @@ def _bad(error):
     return JsonResponse({"error": str(error)}, status=400)
 
 
-def _csv(filename: str, rows, comment: str = "") -> HttpResponse:
+def _licensed(response):
+    """The licence and attribution travel in the headers: a CSV starts with its header row."""
+    response["Link"] = f'<{LICENCE["url"]}>; rel="license"'
+    response["X-Attribution"] = LICENCE["attribution"]
+    return response
+
+
+def _csv(filename: str, rows=None, text: str | None = None) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response)
-    if comment:
-        writer.writerow([f"# {comment}"])
-    writer.writerows(rows)
-    return response
+    if text is None:
+        csv.writer(response).writerows(cells(row) for row in rows)
+    else:
+        response.write(text)
+    return _licensed(response)
+
+
+def cells(row):
+    """Withheld figures (None) read "fewer than N" in files, never 0 or an empty cell."""
+    return [withheld_label() if value is None else value for value in row]
 
 
 @require_GET
 def dashboard(request):
     period, window = _period_and_window(request, strict=False)
     dashboard_data = data.dashboard(period, window)
+    built = charts.build(dashboard_data) if dashboard_data["labels"] else []
     context = {
         "data": dashboard_data,
-        "charts": charts.build(dashboard_data) if dashboard_data["labels"] else [],
+        "sections": charts.sections(built),
         "periods": PERIODS,
         "windows": WINDOWS,
         "dimension_labels": list(CHARTABLE),
@@ -90,7 +104,7 @@ def trend_api(request, dimension, fmt="json"):
         name = f"mariadb-{dimension}-{window or period}.csv"
         if window:
             rows = [["value", "servers"], *trend["values"].items()]
-            return _cached(_csv(name, rows, LICENCE["statement"]))
+            return _cached(_csv(name, rows))
         rows = [["period_start", "complete", *trend["values"].keys()]]
         for index, start in enumerate(trend["periods"]):
             rows.append(
@@ -100,8 +114,8 @@ def trend_api(request, dimension, fmt="json"):
                     *(counts[index] for counts in trend["values"].values()),
                 ]
             )
-        return _cached(_csv(name, rows, LICENCE["statement"]))
-    return _cached(JsonResponse({**trend, "licence": LICENCE}))
+        return _cached(_csv(name, rows))
+    return _cached(_licensed(JsonResponse({**trend, "licence": LICENCE})))
 
 
 @require_GET
@@ -118,13 +132,15 @@ def chart_download(request, chart_id, fmt):
     if fmt == "csv":
         name = f"mariadb-{chart_id}-{window or period}.csv"
         rows = [chart["table"]["headers"], *chart["table"]["rows"]]
-        return _cached(_csv(name, rows, LICENCE["statement"]))
+        return _cached(_csv(name, rows))
     return _cached(
         JsonResponse(
             {
                 "chart": chart_id,
                 "title": chart["title"],
                 "description": chart["description"],
+                "scope": chart["scope"],
+                "reports_begin": dashboard_data["reports_begin"],
                 "period": period,
                 "window": window,
                 "selected": dashboard_data["selected"],
@@ -142,6 +158,21 @@ def _cached(response, max_age=300):
     return response
 
 
+def _snapshot_files(request, snapshot) -> dict:
+    name = f"{snapshot.month:%Y-%m}"
+    url = reverse("trends:snapshots")
+    return {
+        "json": {
+            "url": request.build_absolute_uri(f"{url}{name}.json"),
+            "sha256": snapshot.sha256,
+        },
+        "csv": {
+            "url": request.build_absolute_uri(f"{url}{name}.csv"),
+            "sha256": snapshot.csv_sha256 or sha256(snapshot_csv(snapshot)),
+        },
+    }
+
+
 @require_GET
 def snapshot_list(request):
     snapshots = [
@@ -149,12 +180,38 @@ def snapshot_list(request):
             "month": s.month.strftime("%Y-%m"),
             "published_at": s.published_at.isoformat(),
             "sha256": s.sha256,
-            "json": request.build_absolute_uri(f"{s.month:%Y-%m}.json"),
-            "csv": request.build_absolute_uri(f"{s.month:%Y-%m}.csv"),
+            "files": _snapshot_files(request, s),
         }
         for s in Snapshot.objects.all()
     ]
-    return _cached(JsonResponse({"snapshots": snapshots, "licence": LICENCE}))
+    return _cached(
+        _licensed(
+            JsonResponse(
+                {
+                    "snapshots": snapshots,
+                    "readme": request.build_absolute_uri(reverse("trends:snapshots-readme")),
+                    "licence": LICENCE,
+                }
+            )
+        )
+    )
+
+
+@require_GET
+def snapshot_readme(request):
+    """What the snapshot files hold, their licence and how to cite and check them."""
+    response = render(
+        request,
+        "trends/snapshots_readme.md",
+        {
+            "licence": LICENCE,
+            "minimum": minimum_servers(),
+            "snapshots": [(s, _snapshot_files(request, s)) for s in Snapshot.objects.all()],
+            "index": request.build_absolute_uri(reverse("trends:snapshots")),
+        },
+        content_type="text/markdown; charset=utf-8",
+    )
+    return _cached(_licensed(response))
 
 
 @require_GET
@@ -164,13 +221,16 @@ def snapshot_detail(request, year, month, fmt):
         raise Http404("no such month")
     snapshot = get_object_or_404(Snapshot, month__year=year, month__month=month)
     if fmt == "csv":
-        rows = snapshot_rows(snapshot)
-        response = _csv(f"mariadb-usage-{year:04d}-{month:02d}.csv", rows, LICENCE["statement"])
+        text = snapshot_csv(snapshot)
+        response = _csv(f"mariadb-usage-{year:04d}-{month:02d}.csv", text=text)
+        response["ETag"] = f'"{snapshot.csv_sha256 or sha256(text)}"'
     else:
-        response = HttpResponse(
-            snapshot_json(snapshot.data), content_type="application/json; charset=utf-8"
+        response = _licensed(
+            HttpResponse(
+                snapshot_json(snapshot.data), content_type="application/json; charset=utf-8"
+            )
         )
-    response["ETag"] = f'"{snapshot.sha256}"'
+        response["ETag"] = f'"{snapshot.sha256}"'
     return _cached(response, max_age=86400)
 
 
@@ -198,5 +258,7 @@ def staff(request):
         .first(),
         "rejected": RawReport.objects.rejected().order_by("-id")[:25],
         "rejected_count": RawReport.objects.rejected().count(),
+        "test_rules": TestTrafficRule.objects.all(),
+        "test_reports": Report.objects.filter(is_test=True).count(),
     }
     return render(request, "trends/staff.html", context)

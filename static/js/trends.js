@@ -45,16 +45,28 @@
     for (const canvas of document.querySelectorAll("canvas[data-chart]")) {
       const spec = JSON.parse(document.getElementById(canvas.dataset.chart).textContent);
       const narrow = canvas.parentElement.clientWidth < 560;
+      // On a phone a bar's label (name and share) takes two lines: give each bar room for
+      // them, so that labels never run into each other.
+      if (spec.horizontal && narrow) {
+        const lines = Math.max(1, ...spec.labels.map((label) => wrap(label, 14).length));
+        const needed = spec.labels.length * (lines * 13 + 10) + 48;
+        if (canvas.parentElement.clientHeight < needed) canvas.parentElement.style.height = `${needed}px`;
+      }
+      const count = spec.datasets.length;
       const datasets = spec.datasets.map((d, i) => ({
         label: d.label,
-        data: d.data,
+        data: d.data, // null: withheld or not released yet, drawn as a gap (never as 0)
+        spanGaps: false,
         backgroundColor: colours[i % colours.length],
         borderColor: colours[i % colours.length],
-        borderWidth: spec.type === "line" ? 2 : 0,
-        // Lines that coincide stay distinguishable: each has its own dash and point shape.
+        borderWidth: spec.type === "line" ? Math.max(1.5, 4 - i * 0.75) : 0,
+        // Lines that coincide stay distinguishable: each has its own dash and point shape,
+        // and each later line is drawn on top, thinner and with smaller points, so the lines
+        // and markers beneath still show around them.
         borderDash: spec.type === "line" ? dashes[i % dashes.length] : [],
         pointStyle: points[i % points.length],
-        pointRadius: spec.type === "line" ? 3 : 0,
+        pointRadius: spec.type === "line" ? Math.max(2.5, 7 - i * 1.5) : 0,
+        order: count - i,
         tension: 0.2,
       }));
       // The period still under way is drawn faded (bars) or dashed (lines), as its label says.

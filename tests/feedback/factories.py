@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import factory
 
-from feedback.models import RawReport, Report, Server
+from feedback.models import RawReport, Report, Server, TestTrafficRule
 from feedback.trends.synthetic import full_report
 
 
@@ -58,3 +58,16 @@ class ReportFactory(factory.django.DjangoModelFactory):
     )
     features = factory.LazyFunction(lambda: {"FEATURE_JSON": 2, "FEATURE_GIS": 0})
     collations = factory.LazyFunction(lambda: {"utf8mb4_general_ci": 10})
+
+
+class TestTrafficRuleFactory(factory.django.DjangoModelFactory):
+    """A report label staff marked as test traffic."""
+
+    __test__ = False
+
+    class Meta:
+        model = TestTrafficRule
+
+    kind = TestTrafficRule.Kind.LABEL
+    value = "staging db"
+    note = "the staging database server"

@@ -55,7 +55,6 @@ def gunicorn_server():
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CELERY_BROKER_URL": "memory://localhost//",
-        "FEEDBACK_GROUP_COMMIT": "true",
         "FEEDBACK_RATE_LIMIT": "100000/m",
         "GUNICORN_BIND": f"127.0.0.1:{port}",
         "GUNICORN_ACCESS_LOG": "/dev/null",

@@ -1,5 +1,4 @@
 import threading
-import time
 from datetime import timedelta
 
 import pytest
@@ -10,13 +9,7 @@ from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
 from feedback import services
-from feedback.ingest import (
-    build_raw_report,
-    committer_stats,
-    release_committer,
-    store_reports,
-    store_reports_in_one_statement,
-)
+from feedback.ingest import build_raw_report, store_reports
 from feedback.models import RawReport, Report, Server
 from tests.feedback.captures import data_part, split_http
 
@@ -104,16 +97,9 @@ def test_concurrent_workers_process_each_report_exactly_once():
     assert sorted(Server.objects.values_list("reports_count", flat=True)) == [30, 30]
 
 
-@pytest.fixture
-def group_commit(settings):
-    settings.FEEDBACK_GROUP_COMMIT = True
-    yield
-    release_committer()  # closes the committer's connection, so the test database can go
-
-
 @pytest.mark.django_db(transaction=True)
-def test_group_commit_shares_commits_between_concurrent_requests(group_commit):
-    before = committer_stats()
+def test_concurrent_posts_are_each_committed_before_their_answer():
+    """One transaction per report (PostgreSQL's commit_delay lets them share WAL flushes)."""
     barrier = threading.Barrier(24)
     statuses = []
 
@@ -135,38 +121,13 @@ def test_group_commit_shares_commits_between_concurrent_requests(group_commit):
         thread.start()
     for thread in threads:
         thread.join(60)
-    after = committer_stats()
     assert statuses == [(200, True)] * 24
     assert RawReport.objects.count() == 24
-    assert after["reports"] - before["reports"] == 24
-    assert after["commits"] - before["commits"] < 24  # commits were shared
-    # two distinct bodies: each is new once, every other copy is recognised as a resend
-    assert RawReport.objects.filter(is_resend=False).count() == 2
-    # the committer hands the committed reports to processing (eager here)
-    deadline = time.monotonic() + 10
-    while RawReport.objects.filter(status="pending").exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    # two distinct bodies: most copies are recognised as resends (two posts racing each
+    # other's commit may both count as new)
+    assert 2 <= RawReport.objects.filter(is_resend=False).count() < 24
+    # each commit handed its report to processing (eager here)
     assert Report.objects.count() == 24
-
-
-@pytest.mark.django_db(transaction=True)
-def test_one_statement_insert_marks_resends_like_the_transaction_path():
-    first, copy_in_batch, other = (
-        build_raw_report(short(uid), path="/rest/v1/post", is_test=False)
-        for uid in (UID_A, UID_A, UID_B)
-    )
-    store_reports_in_one_statement([first, copy_in_batch, other])
-    resent_later = build_raw_report(short(UID_B), path="/feedback_plugin/post", is_test=False)
-    store_reports_in_one_statement([resent_later])
-
-    stored = list(RawReport.objects.order_by("id").values_list("pk", "is_resend", "path"))
-    assert stored == [
-        (first.pk, False, "/rest/v1/post"),
-        (copy_in_batch.pk, True, "/rest/v1/post"),
-        (other.pk, False, "/rest/v1/post"),
-        (resent_later.pk, True, "/feedback_plugin/post"),
-    ]
-    assert RawReport.objects.get(pk=other.pk).body_gz == other.body_gz
 
 
 @pytest.mark.django_db

@@ -49,5 +49,43 @@ def test_on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screensh
     assert "Debian 12" in lines  # a drill-down label shown whole
     # long names are wrapped, never cut: their lines put together give the whole name
     labels = page.evaluate(LABELS)
-    assert "utf8mb3_general_ci" in labels and "CHECK_CONSTRAINT" in labels
+    # each bar's label carries its share beside the name, "utf8mb3_general_ci (100.0%)",
+    # wrapped at the space (the lines are joined without it here)
+    for name in ("utf8mb3_general_ci", "CHECK_CONSTRAINT"):
+        assert any(label.startswith(f"{name}(") and label.endswith("%)") for label in labels)
     screenshot("usage-dashboard-390", full_page=True)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_at_320_px_nothing_is_wider_than_the_screen(
+    live_server, page, screenshot, demo_data, scheme
+):
+    page.emulate_media(color_scheme=scheme)
+    page.set_viewport_size({"width": 320, "height": 720})
+    page.goto(live_server.url + "/feedback/")
+    page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    wider = page.evaluate(
+        """[...document.querySelectorAll("main *")]
+            .filter((el) => el.getBoundingClientRect().right > 321
+                            && !el.closest(".table-wrap, details:not([open])"))
+            .map((el) => el.tagName + "." + el.className)"""
+    )
+    assert wider == []
+    # the key figures come first, then the contents, whose links lead to their sections
+    order = page.evaluate(
+        """["key-figures", "toc-title", "servers", "open-data"].map(
+            (id) => document.getElementById(id).getBoundingClientRect().top + scrollY)"""
+    )
+    assert order == sorted(order)
+    page.locator("nav.toc").get_by_role("link", name="Where servers run").click()
+    assert page.evaluate("location.hash") == "#countries"
+    screenshot(f"usage-dashboard-320-{scheme}", full_page=True)
+
+
+def test_wide_screen_in_dark_mode(live_server, page, screenshot, demo_data):
+    page.emulate_media(color_scheme="dark")
+    page.goto(live_server.url + "/feedback/")
+    page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
+    assert page.locator("nav.toc a").count() >= 6
+    screenshot("usage-dashboard-1280-dark", full_page=True)

@@ -158,10 +158,16 @@ def test_release_adoption_and_eol_share(client, settings):
         "series": ["10.6"],
         "by_distribution": [{"distribution": "Debian", "servers": 2, "eol": 1, "share": 50.0}],
     }
-    reach = data.days_to_reach(
-        [Release.objects.get()], data.load_adoption(date(2026, 11, 22)), thresholds=(1,)
-    )
-    assert reach[0]["reached"][1] == 3  # released 1 March, seen 4 March
+    release = Release.objects.get()
+    adoption = data.load_adoption(date(2026, 11, 22))
+    first_day = data.first_report_day()
+    assert first_day > release.release_date
+    # released before the first report: its first days were never seen, so no figure
+    reach = data.days_to_reach([release], adoption, thresholds=(1,), first_day=first_day)
+    assert reach[0]["reached"][1] == data.BEFORE_DATA
+    # had the reports begun on its release day, it was seen three days later
+    reach = data.days_to_reach([release], adoption, thresholds=(1,), first_day=date(2026, 3, 1))
+    assert reach[0]["reached"][1] == 3
 
 
 def test_privacy_page_and_staff_view(client, admin_client):

@@ -33,7 +33,8 @@ def at(day: date, hour=12) -> datetime:
 
 def real_full_report() -> dict:
     report = parse_report(data_part(split_http(captured_requests()["full-10.11-debian12"])[2]))
-    return {name: getattr(report, name) for name in dimensions.REPORT_FIELDS if name != "server_id"}
+    fields = [name for name in dimensions.REPORT_FIELDS if name not in ("server_id", "country")]
+    return {name: getattr(report, name) for name in fields} | {"country": "FI"}
 
 
 def test_the_real_capture_maps_to_the_published_values():
@@ -216,14 +217,23 @@ def test_adoption_counts_servers_seen_in_seven_day_windows(settings, weekly_serv
     )
     dashboard = data.dashboard("week", today=date(2026, 4, 6))
     reach = {row["version"]: row["reached"] for row in dashboard["days_to_reach"]}
-    assert reach["10.11.6"][5] is not None
+    # 10.11.6 came out on 5 January, before the reports began (2 February): no figure
+    assert reach["10.11.6"][5] == data.BEFORE_DATA
     assert reach["10.11.7"][5] is not None and reach["10.11.7"][5] < 20
     assert reach["10.11.7"][100] is None  # never 100 servers
     lag = {row["version"]: row["lags"] for row in dashboard["upgrade_lag"]}
     # half of the eight had upgraded once the fourth (4 March + 3 days) reported 10.11.7
     assert 4 <= lag["10.11.7"]["Debian"] <= 14
-    adoption = dashboard["adoption"]["series"]
-    assert adoption["10.11.7"][-1] == 8 and adoption["10.11.6"][-1] == 0
+    assert lag["10.11.6"]["Debian"] == data.BEFORE_DATA
+    adoption = dashboard["adoption"]
+    # the chart starts with the first 7-day window wholly after the first report (2 Feb)
+    assert adoption["labels"][0] >= "2026-02-08"
+    assert adoption["series"]["10.11.7"][-1] == 8
+    # nobody runs 10.11.6 any more: withheld as "fewer than 5" (a gap), never drawn as 0
+    assert adoption["series"]["10.11.6"][-1] is None
+    # before 10.11.7 was released it has no point at all
+    released = adoption["labels"].index(min(d for d in adoption["labels"] if d >= "2026-03-03"))
+    assert adoption["series"]["10.11.7"][:released] == [None] * released
 
 
 def test_end_of_life_exposure_per_distribution(settings):
@@ -238,8 +248,9 @@ def test_end_of_life_exposure_per_distribution(settings):
     eol = data.dashboard("month", today=TODAY)["eol"]
     assert eol["by_distribution"] == [
         {"distribution": "Debian", "servers": 2, "eol": 2, "share": 100.0},
-        {"distribution": "Ubuntu", "servers": 2, "eol": 0, "share": 0.0},
-        {"distribution": "other", "servers": 1, "eol": 1, "share": 100.0},  # Alpine: 1 < 2
+        # fewer than 2 on an end-of-life series: withheld ("fewer than 2"), never 0
+        {"distribution": "Ubuntu", "servers": 2, "eol": None, "share": None},
+        {"distribution": "other", "servers": 1, "eol": None, "share": None},  # Alpine: 1 < 2
     ]
 
 
@@ -252,7 +263,7 @@ def test_every_chart_downloads_as_csv_and_json_with_the_same_figures(client, set
         ReportFactory(received_at=at(today - timedelta(days=offset)))
     update_rollups()
     response = client.get("/feedback/?period=week&window=90d")
-    charts = response.context["charts"]
+    charts = [chart for section in response.context["sections"] for chart in section["charts"]]
     assert {
         "active",
         "series",
@@ -270,16 +281,19 @@ def test_every_chart_downloads_as_csv_and_json_with_the_same_figures(client, set
         body = as_json.json()
         assert body["window"] == "90d" and body["licence"]["name"] == "CC BY 4.0"
         assert body["rows"] == json.loads(json.dumps(chart["table"]["rows"]))
+        assert body["scope"]  # every download says what it counts
         as_csv = client.get(chart["downloads"]["csv"])
         lines = list(csv.reader(io.StringIO(as_csv.content.decode())))
-        assert lines[0][0].startswith("# ") and "Creative Commons" in lines[0][0]
-        assert lines[1] == chart["table"]["headers"]
-        assert len(lines) == 2 + len(chart["table"]["rows"])
+        # the header row first (a notebook's read_csv needs it there); the licence in headers
+        assert lines[0] == chart["table"]["headers"]
+        assert len(lines) == 1 + len(chart["table"]["rows"])
+        assert as_csv["Link"] == '<https://creativecommons.org/licenses/by/4.0/>; rel="license"'
     assert client.get("/api/feedback/charts/nothing.json").status_code == 404
 
 
 def test_small_buckets_are_merged_in_downloads_and_snapshots(client, settings):
     settings.FEEDBACK_MIN_BUCKET_SERVERS = 3
+    ReportFactory(received_at=at(date(2026, 9, 28)))  # the reports begin in September
     for _ in range(3):
         ReportFactory(received_at=at(date(2026, 10, 5)), architecture="x86_64")
     ReportFactory(received_at=at(date(2026, 10, 5)), architecture="riscv64")
@@ -288,14 +302,16 @@ def test_small_buckets_are_merged_in_downloads_and_snapshots(client, settings):
     snapshot = client.get("/api/feedback/snapshots/2026-10.json").json()
     assert snapshot["dimensions"]["architecture"]["servers"] == {"x86_64": 3, "other": 1}
     csv_text = client.get("/api/feedback/snapshots/2026-10.csv").content.decode()
-    assert "riscv64" not in csv_text and "architecture,other,1" in csv_text
+    assert "riscv64" not in csv_text and "2026-10,architecture,other,1,25.0" in csv_text
 
 
 def test_monthly_snapshots_are_published_once_and_never_change(client, settings):
     settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    ReportFactory(received_at=at(date(2026, 9, 29)))  # the reports begin late in September
     ReportFactory(received_at=at(date(2026, 10, 5)))
     ReportFactory(received_at=at(date(2026, 11, 2)))
     update_rollups(today=TODAY)
+    # September is over but began before the first report: no month's figure for two days
     assert [s.month for s in publish_complete_months(today=TODAY)] == [date(2026, 10, 1)]
     first = client.get("/api/feedback/snapshots/2026-10.json")
     assert first.json()["servers"] == 1
@@ -320,8 +336,11 @@ def test_monthly_snapshots_are_published_once_and_never_change(client, settings)
         Snapshot.objects.update(sha256="")
     listing = client.get("/api/feedback/snapshots/").json()
     assert [s["month"] for s in listing["snapshots"]] == ["2026-10"]
-    assert listing["snapshots"][0]["sha256"] == snapshot.sha256
+    files = listing["snapshots"][0]["files"]
+    assert files["json"]["sha256"] == snapshot.sha256
     assert hashlib.sha256(first.content).hexdigest() == snapshot.sha256  # what was served
+    as_csv = client.get(files["csv"]["url"])
+    assert hashlib.sha256(as_csv.content).hexdigest() == files["csv"]["sha256"]
     assert client.get("/api/feedback/snapshots/2026-13.json").status_code == 404
     assert client.get("/api/feedback/snapshots/2026-09.json").status_code == 404
 
@@ -347,9 +366,12 @@ def test_hostile_query_values_get_a_clear_answer_not_a_500(client):
 
 def test_the_rebuild_command_counts_everything_again_and_publishes_months(settings):
     settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    ReportFactory(received_at=at(date(2026, 2, 20)))
     ReportFactory(received_at=at(date(2026, 3, 4)))
     out = io.StringIO()
     call_command("rebuild_usage_rollups", stdout=out, stderr=io.StringIO())
-    assert Rollup.objects.filter(period="month", dimension="servers").get().servers == 1
+    march = Rollup.objects.filter(period="month", dimension="servers", period_start="2026-03-01")
+    assert march.get().servers == 1
     assert "monthly snapshots published" in out.getvalue()
+    # February began before the first report: only March is a whole month of data
     assert Snapshot.objects.get().month == date(2026, 3, 1)
