@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from foundation.services import publish_news_post
 from releases.catalogue import Catalogue, SeriesFacts
-from releases.models import Release, Series
+from releases.models import Release, ReleaseFile, Series
+from releases.release_files import DIGEST_LENGTHS, FileRecord
 
 MATURITY_WORDS = {"alpha": "alpha", "beta": "beta", "rc": "release candidate", "ga": "stable"}
 
@@ -78,7 +79,10 @@ class ImportReport:
 def _series_values(version, facts: SeriesFacts | None, maturities, today):
     if facts is None:
         # A series the file only knows through pre-GA releases (e.g. a 13.0 preview).
-        status = max(maturities, key=PRE_GA_ORDER.index)
+        pre_ga = [m for m in maturities if m in PRE_GA_ORDER]
+        status = (
+            max(pre_ga, key=PRE_GA_ORDER.index) if pre_ga and "ga" not in maturities else "stable"
+        )
         return {"name": f"MariaDB {version}", "status": status,
                 "support_type": Series.SupportType.UNANNOUNCED}  # fmt: skip
     if facts.ga_date and facts.ga_date <= today:
@@ -89,9 +93,8 @@ def _series_values(version, facts: SeriesFacts | None, maturities, today):
     return {
         "name": f"MariaDB {version}",
         "status": status,
-        "support_type": Series.SupportType.LONG_TERM
-        if facts.long_term
-        else Series.SupportType.SHORT_TERM,
+        "support_type": facts.support_type
+        or (Series.SupportType.LONG_TERM if facts.long_term else Series.SupportType.SHORT_TERM),
         "first_release_date": facts.ga_date,
         "eol_date": facts.eol_date,
         "enterprise_eos_date": facts.enterprise_eos_date,
@@ -156,4 +159,88 @@ def import_catalogue(
         else:
             report.releases["unchanged"] += 1
     report.kept_unlisted = len(set(existing) - listed)
+    return report
+
+
+@dataclass
+class FileReport:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    unknown_release: set = field(default_factory=set)
+    changes: list = field(default_factory=list)  # "release/file: field old -> new"
+
+    def lines(self):
+        yield f"files: {self.created} created, {self.updated} updated, {self.unchanged} unchanged"
+        yield from (f"CHANGED {change}" for change in self.changes)
+        if self.unknown_release:
+            yield "skipped files of releases not in the catalogue: " + ", ".join(
+                sorted(self.unknown_release)
+            )
+
+
+def _file_values(record: FileRecord, existing: ReleaseFile | None) -> dict:
+    """What a record says about a file. An importer that does not know a digest, the size
+    or the signature leaves what is recorded alone; sources accumulate."""
+    values = {"os": record.os, "architecture": record.architecture,
+              "package_type": record.package_type, "path": record.path}  # fmt: skip
+    for name in DIGEST_LENGTHS:
+        if record.digests[name]:
+            values[name] = record.digests[name]
+    if record.size is not None:
+        values["size"] = record.size
+    if record.signature_path:
+        values["signature_path"] = record.signature_path
+    if record.signature:
+        values["signature"] = record.signature
+    known = existing.sources.splitlines() if existing else []
+    values["sources"] = "\n".join([*known, *(s for s in record.sources if s not in known)])
+    return values
+
+
+@transaction.atomic
+def record_release_files(
+    records: Iterable[FileRecord],
+    progress: Callable[[Iterable], Iterable] = lambda items: items,
+) -> FileReport:
+    """Create or update release files (idempotent). Every changed fact of a file that was
+    already recorded is reported, old and new value, never overwritten silently."""
+    report = FileReport()
+    records = list(records)
+    releases = {
+        r.version: r for r in Release.objects.filter(version__in={x.release for x in records})
+    }
+    existing = {
+        (f.release_id, f.file_name): f
+        for f in ReleaseFile.objects.filter(release__in=releases.values())
+    }
+    order = {}
+    for record in progress(records):
+        release = releases.get(record.release)
+        if release is None:
+            report.unknown_release.add(record.release)
+            continue
+        current = existing.get((release.pk, record.file_name))
+        values = _file_values(record, current)
+        if current is None:
+            position = order.setdefault(release.pk, release.files.count())
+            order[release.pk] += 1
+            ReleaseFile.objects.create(
+                release=release, file_name=record.file_name, order=position, **values
+            )
+            report.created += 1
+            continue
+        changed = [name for name, value in values.items() if getattr(current, name) != value]
+        if not changed:
+            report.unchanged += 1
+            continue
+        for name in changed:
+            if name not in ("sources", "signature"):
+                report.changes.append(
+                    f"{record.release}/{record.file_name}: {name} "
+                    f"{getattr(current, name) or '(none)'} -> {values[name]}"
+                )
+            setattr(current, name, values[name])
+        current.save()
+        report.updated += 1
     return report

@@ -3,7 +3,7 @@ from datetime import date
 import pytest
 
 from releases.demo import load_catalogue
-from releases.models import Release
+from releases.models import ReleaseFile
 from releases.repoconfig.models import Mirror
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 from tests.releases.mariadb_rest_client import plan_download
@@ -122,9 +122,10 @@ def test_checksum_download_and_mirrors(client, mirrors):
 @pytest.mark.django_db(transaction=True)
 def test_a_client_written_for_the_live_api_runs_unchanged(live_server, mirrors):
     load_catalogue()
-    release = Release.objects.get(version="12.3.2")
-    file = linux_file(release)
-    plan = plan_download(live_server.url)
-    assert plan == {"series": "12.3", "version": "12.3.2", "date": "2026-05-28", "file": file.file_name,
+    # The real Windows installer of the newest LTS release, as recorded from winget.
+    file = ReleaseFile.objects.get(file_name="mariadb-12.3.3-winx64.msi")
+    plan = plan_download(live_server.url, os_name="Windows", cpu="x86_64")
+    assert plan == {"series": "12.3", "version": "12.3.3", "date": "2026-08-24", "file": file.file_name,
                     "sha256": file.sha256, "checksum_endpoint_sha256": file.sha256, "mirror": "agdsn",
                     "location": "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.path}  # fmt: skip
+    assert file.sha256 == "811a38a862c1c55325b6ba8a757b381923e51dee4fe3cde95887b0ae2490c02d"

@@ -29,13 +29,13 @@ def test_download_defaults_to_the_latest_ga_of_the_newest_long_term_series(
     )
     assertContains(
         response,
-        '<option value="12.3.2" selected>12.3.2 (Stable (GA), 28 May 2026)</option>',
+        '<option value="12.3.3" selected>12.3.3 (Stable (GA), 24 Aug 2026)</option>',
         html=True,
     )
     html = response.content.decode()
     assert html.index('label="Supported"') < html.index(">MariaDB 11.4 (Long-term") < html.index(
         'label="End of life"') < html.index(">MariaDB 5.5 (end of life)")  # fmt: skip
-    assert "No files of MariaDB 12.3.2 are recorded on this site" in html
+    assert "mariadb-12.3.3-winx64.msi" in html
 
 
 def test_a_series_without_a_ga_release_is_never_the_default(client):
@@ -64,7 +64,7 @@ def test_series_index_groups_supported_and_end_of_life(
         assert f">MariaDB {version}</a>" in end_of_life
     assertContains(
         response,
-        '<td data-label="Latest release"><a href="/download/11.4/11.4.12/">11.4.12</a></td>',
+        '<td data-label="Latest release"><a href="/download/11.4/11.4.13/">11.4.13</a></td>',
         html=True,
     )
 
