@@ -27,6 +27,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from releases.api import PublicAPIView
+from releases.catalogue import SUPPORT_TYPES
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 from releases.versions import RELEASE_VERSION, SERIES_OR_RELEASE_PATTERN, SERIES_VERSION
@@ -38,8 +39,8 @@ cacheable = [
 
 STATUS_WORDS = {"preview": "Preview", "alpha": "Alpha", "beta": "Beta", "rc": "RC",
                 "stable": "Stable", "old-stable": "Old Stable", "eol": "Old Stable"}  # fmt: skip
-SUPPORT_WORDS = {"long-term": "Long Term Support", "short-term": "Short Term Support",
-                 "rolling": "Rolling", "unannounced": None}  # fmt: skip
+# The live service's words for Series.SupportType (one home: the catalogue's mapping).
+SUPPORT_WORDS = {value: word for word, value in SUPPORT_TYPES.items()} | {"unannounced": None}
 MATURITY_WORDS = {
     "preview": "Preview",
     "alpha": "Alpha",
@@ -53,7 +54,8 @@ PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.BINARY_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.MSI: "MSI Package",
                  ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
-CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
+CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
+               "x86": "x86", "i686": "x86"}  # fmt: skip
 FILE_ID_PATTERN = r"\d{1,9}"
 FILE_ID = re.compile(f"^{FILE_ID_PATTERN}$")
 
@@ -83,9 +85,9 @@ def file_filter(request):
 
 
 def checksum_object(file):
-    # md5 and sha1 are part of the live shape; this portal records only SHA-256 and SHA-512.
-    return {"md5sum": None, "sha1sum": None, "sha256sum": file.sha256 or None,
-            "sha512sum": file.sha512 or None}  # fmt: skip
+    """Every digest the archive publishes for the file; null where none is recorded."""
+    return {"md5sum": file.md5 or None, "sha1sum": file.sha1 or None,
+            "sha256sum": file.sha256 or None, "sha512sum": file.sha512 or None}  # fmt: skip
 
 
 def file_object(request, release, file, mirror):
@@ -97,7 +99,7 @@ def file_object(request, release, file, mirror):
         "os": OS_WORDS.get(file.os),
         "cpu": file.architecture or None,
         "checksum": checksum_object(file),
-        "signature": None,
+        "signature": file.signature or None,
         "checksum_url": absolute(reverse("releases:compat-checksum", args=[release.version, file.file_name])),
         "signature_url": (mirror.base_url + file.signature_path) if mirror and file.signature_path else None,
         "file_download_url": absolute(reverse("releases:compat-download", args=[release.version, file.file_name])),
@@ -131,8 +133,8 @@ def with_files(queryset):
 
 # Serializers only describe the shapes for the OpenAPI schema.
 class ChecksumShape(serializers.Serializer):
-    md5sum = serializers.CharField(allow_null=True, help_text="Not recorded by this portal: null.")
-    sha1sum = serializers.CharField(allow_null=True, help_text="Not recorded by this portal: null.")
+    md5sum = serializers.CharField(allow_null=True, help_text="null where not recorded")
+    sha1sum = serializers.CharField(allow_null=True, help_text="null where not recorded")
     sha256sum = serializers.CharField(allow_null=True)
     sha512sum = serializers.CharField(allow_null=True)
 
@@ -142,10 +144,11 @@ class FileShape(serializers.Serializer):
     file_name = serializers.CharField()
     package_type = serializers.CharField(help_text="gzipped tar file, ZIP file or MSI Package")
     os = serializers.CharField(allow_null=True, help_text="Source, Linux or Windows")
-    cpu = serializers.CharField(allow_null=True, help_text="x86_64, aarch64; null for source")
+    cpu = serializers.CharField(allow_null=True, help_text="x86_64, aarch64, x86; null for source")
     checksum = ChecksumShape()
     signature = serializers.CharField(
-        allow_null=True, help_text="Always null here; see signature_url."
+        allow_null=True,
+        help_text="The ASCII-armoured detached signature where it was read; see signature_url.",
     )
     checksum_url = serializers.URLField()
     signature_url = serializers.URLField(allow_null=True)
