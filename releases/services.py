@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from foundation.services import publish_news_post
+from releases.archive import ReleaseScan, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
 from releases.models import Release, ReleaseFile, Series
 from releases.release_files import DIGEST_LENGTHS, FileRecord
@@ -243,4 +244,34 @@ def record_release_files(
             setattr(current, name, values[name])
         current.save()
         report.updated += 1
+    return report
+
+
+@dataclass
+class ArchiveReport:
+    scans: list[ReleaseScan] = field(default_factory=list)
+    files: FileReport | None = None
+
+    @property
+    def problems(self):
+        return [problem for scan in self.scans for problem in scan.problems]
+
+    def lines(self):
+        found = [scan for scan in self.scans if scan.found]
+        yield (
+            f"releases scanned: {len(self.scans)}, found in the archive: {len(found)}, "
+            f"files seen: {sum(len(scan.records) for scan in found)}"
+        )
+        yield from self.problems
+        if self.files:
+            yield from self.files.lines()
+
+
+def import_archive(archive, versions, progress=lambda items: items) -> ArchiveReport:
+    """Scan the given releases in the archive, then record their files in one transaction.
+    Files whose local copy contradicts the published SHA-256 are reported, not recorded."""
+    report = ArchiveReport()
+    for version in progress(list(versions)):
+        report.scans.append(scan_release(archive, version))
+    report.files = record_release_files(r for scan in report.scans for r in scan.records)
     return report
