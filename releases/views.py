@@ -2,6 +2,7 @@ from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
 from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -12,7 +13,7 @@ from django.views.generic import TemplateView
 
 from releases import calendars
 from releases.models import Release, ReleaseFile, Series
-from releases.repoconfig.models import Mirror
+from releases.repoconfig.models import Availability, Mirror
 
 
 def _mirror(request):
@@ -113,7 +114,12 @@ class SeriesView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        series = get_object_or_404(Series.objects.with_release_facts(), version=kwargs["series"])
+        series = get_object_or_404(
+            Series.objects.with_release_facts().annotate(
+                has_repositories=Exists(Availability.objects.filter(series=OuterRef("pk")))
+            ),
+            version=kwargs["series"],
+        )
         today = timezone.localdate()
         paginator = Paginator(series.releases.published().by_version(), RELEASES_PER_PAGE)
         page = paginator.get_page(self.request.GET.get("page"))
