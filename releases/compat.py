@@ -15,6 +15,7 @@ import re
 from django.http import HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.urls import Resolver404, resolve, reverse
+from django.utils.cache import patch_cache_control
 from django.utils.decorators import decorator_from_middleware, method_decorator
 from django.views.decorators.cache import cache_control
 from drf_spectacular.utils import (
@@ -26,6 +27,7 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from releases import services
 from releases.api import PublicAPIView
 from releases.catalogue import SUPPORT_TYPES
 from releases.models import Release, ReleaseFile, Series
@@ -343,7 +345,10 @@ class DownloadAPI(PublicAPIView):
         )
         if mirror is None:
             return Response({"error": "No such active mirror; see /rest-api/mirrors/."}, status=400)
-        return HttpResponseRedirect(mirror.base_url + file.path)
+        services.count_download(file)
+        response = HttpResponseRedirect(mirror.base_url + file.path)
+        patch_cache_control(response, no_store=True)  # each download is counted
+        return response
 
 
 @method_decorator(cacheable, name="get")

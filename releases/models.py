@@ -229,3 +229,36 @@ class ReleaseFile(models.Model):
             value = getattr(self, field)
             if (value and len(value) != length) or any(c not in "0123456789abcdef" for c in value):
                 raise ValidationError({field: f"Expected {length} lower-case hex digits."})
+
+
+class DownloadCountQuerySet(models.QuerySet):
+    def per_release(self):
+        """Totals per release, OS and architecture, most downloaded first."""
+        return (
+            self.values("release__version", "os", "architecture")
+            .annotate(total=models.Sum("count"))
+            .order_by("-total", "-release__version")
+        )
+
+
+class DownloadCount(models.Model):
+    """Downloads through this site's redirect, per release, OS, architecture and day.
+    Nothing about the client is kept: no address, no agent, no time of day."""
+
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="download_counts")
+    os = models.CharField(max_length=10, choices=ReleaseFile.OS.choices)
+    architecture = models.CharField(max_length=20, blank=True)
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=0)
+
+    objects = DownloadCountQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["release", "os", "architecture", "day"], name="unique_download_count"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.release} {self.os} {self.architecture}: {self.count} on {self.day}"

@@ -55,11 +55,13 @@ def test_series_index_groups_supported_and_end_of_life(
     with django_assert_max_num_queries(5):
         response = client.get("/download/series/")
     html = response.content.decode()
-    supported, end_of_life = html.split('id="eol-title"')
+    supported, previews_and_eol = html.split('id="previews-title"')
+    previews, end_of_life = previews_and_eol.split('id="eol-title"')
     today = timezone.localdate()
     assert today < date(2028, 2, 16)  # the facts below hold until 10.11's end of life
-    for version in ["12.3", "11.8", "11.4", "10.11", "13.1"]:
+    for version in ["13.0", "12.3", "11.8", "11.4", "10.11"]:
         assert f">MariaDB {version}</a>" in supported
+    assert ">MariaDB 13.1</a>" in previews and ">MariaDB 13.1</a>" not in supported
     for version in ["12.2", "10.6", "10.0", "5.1"]:
         assert f">MariaDB {version}</a>" in end_of_life
     assertContains(
@@ -72,9 +74,9 @@ def test_series_index_groups_supported_and_end_of_life(
 def test_series_page_lists_releases_with_maturity_and_dates_paginated(
     client, catalogue, django_assert_max_num_queries
 ):
-    # The page (series, releases, their count, usage rollups) plus the page cache's look-up
-    # of the next scheduled news post.
-    with django_assert_max_num_queries(9):
+    # The page (series, releases, their count, usage rollups, download counts) plus the
+    # page cache's look-up of the next scheduled news post.
+    with django_assert_max_num_queries(10):
         first = client.get("/download/10.1/")
     assertContains(first, "48 releases, newest first.")
     assertContains(
