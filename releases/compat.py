@@ -27,6 +27,8 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from core.client import client_address
+from core.geo import country_of
 from releases import services
 from releases.api import PublicAPIView
 from releases.catalogue import SUPPORT_TYPES
@@ -126,7 +128,7 @@ def release_object(request, release, filters, mirror):
 
 
 def default_mirror():
-    return Mirror.objects.filter(active=True).first()
+    return Mirror.objects.for_country(None).first()
 
 
 def with_files(queryset):
@@ -337,14 +339,11 @@ class DownloadAPI(PublicAPIView):
         if file is None:
             return Response({"error": "No such file."}, status=404)
         wanted = request.query_params.get("mirror")
-        mirrors = list(Mirror.objects.filter(active=True))
-        mirror = (
-            next((m for m in mirrors if m.mirror_id == wanted), None)
-            if wanted
-            else next(iter(mirrors), None)
-        )
-        if mirror is None:
-            return Response({"error": "No such active mirror; see /rest-api/mirrors/."}, status=400)
+        # Healthy, fresh mirrors, the visitor's country first (the address is only looked up).
+        mirrors = list(Mirror.objects.for_country(country_of(client_address(request))))
+        mirror = services.choose_mirror(mirrors, wanted)
+        if mirror is None or (wanted and mirror.mirror_id != wanted):
+            return Response({"error": "No such usable mirror; see /rest-api/mirrors/."}, status=400)
         services.count_download(file)
         response = HttpResponseRedirect(mirror.base_url + file.path)
         patch_cache_control(response, no_store=True)  # each download is counted
@@ -363,7 +362,7 @@ class MirrorsAPI(PublicAPIView):
     )  # fmt: skip
     def get(self, request):
         grouped = {}
-        for mirror in Mirror.objects.filter(active=True).order_by("country", "name"):
+        for mirror in Mirror.objects.usable().order_by("country", "name"):
             grouped.setdefault(mirror.country, []).append(
                 {"mirror_id": mirror.mirror_id, "mirror_name": mirror.name,
                  "mirror_url": mirror.base_url, "country": mirror.country}

@@ -11,7 +11,9 @@ from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
-from releases import calendars
+from core.client import client_address
+from core.geo import country_of
+from releases import calendars, services
 from releases.models import DownloadCount, Release, ReleaseFile, Series
 from releases.repoconfig.models import Availability, Mirror
 
@@ -20,15 +22,19 @@ MIRROR_COOKIE_AGE = 365 * 24 * 3600
 
 
 def _mirror(request):
-    """The active mirrors and the visitor's: ?mirror= (remembered in a cookie), else the
-    cookie, else the first. Any junk in either is ignored (compared in Python)."""
-    mirrors = list(Mirror.objects.filter(active=True))
-    asked = request.GET.get("mirror")
-    remembered = request.COOKIES.get(MIRROR_COOKIE)
-    chosen = next((m for m in mirrors if m.mirror_id == asked), None)
-    if chosen is None:
-        chosen = next((m for m in mirrors if m.mirror_id == remembered), None)
-    return mirrors, chosen or (mirrors[0] if mirrors else None)
+    """The usable mirrors (healthy and fresh), closest to the visitor's country first, and
+    the visitor's: ?mirror= (remembered in a cookie), else the cookie, else the closest.
+    Any junk in either is ignored (compared in Python). The address is only looked up."""
+    mirrors = list(Mirror.objects.for_country(country_of(client_address(request))))
+    chosen = services.choose_mirror(mirrors, request.GET.get("mirror"))
+    if chosen is None or chosen.mirror_id != request.GET.get("mirror"):
+        chosen = services.choose_mirror(mirrors, request.COOKIES.get(MIRROR_COOKIE))
+    return mirrors, chosen
+
+
+def fallback_key(mirror):
+    """The order of Mirror.objects.for_country(None), for mirrors already loaded."""
+    return (mirror.fallback_order, mirror.country, mirror.name)
 
 
 class MirrorChoiceMixin:
@@ -41,7 +47,10 @@ class MirrorChoiceMixin:
         if mirror and self.request.GET.get("mirror") == mirror.mirror_id:
             response.set_cookie(MIRROR_COOKIE, mirror.mirror_id, max_age=MIRROR_COOKIE_AGE,
                                 samesite="Lax", secure=self.request.is_secure(), httponly=True)  # fmt: skip
-        elif MIRROR_COOKIE in self.request.COOKIES:
+        elif MIRROR_COOKIE in self.request.COOKIES or (
+            mirror and mirror != min(context["mirrors"], key=fallback_key)
+        ):
+            # Built for this visitor (their cookie or their country): never shared.
             patch_cache_control(response, private=True)
         patch_vary_headers(response, ["Cookie"])
         return response
