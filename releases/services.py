@@ -16,7 +16,7 @@ from releases.archive import ArchiveError, HttpArchive, ReleaseScan, scan_releas
 from releases.catalogue import Catalogue, SeriesFacts
 from releases.models import DownloadCount, Release, ReleaseFile, Series
 from releases.release_files import DIGEST_LENGTHS, FileRecord
-from releases.repoconfig.models import Mirror
+from releases.repoconfig.models import Availability, Mirror
 
 MATURITY_WORDS = {"alpha": "alpha", "beta": "beta", "rc": "release candidate", "ga": "stable"}
 
@@ -25,10 +25,8 @@ def announcement_slug(release: Release) -> str:
     return f"mariadb-{release.version.replace('.', '-')}-released"
 
 
-@transaction.atomic
-def publish_release(release: Release) -> Release:
-    """Publish a release and create or update its announcement (idempotent)."""
-    release.is_published = True
+def announcement_draft(release: Release) -> dict:
+    """The announcement's title, summary and body from the template, for staff to edit."""
     site = settings.SITE_URL.rstrip("/")
     context = {
         "release": release,
@@ -40,22 +38,66 @@ def publish_release(release: Release) -> Release:
         + reverse("repoconfig:generator")
         + f"?version={release.series.version}",
     }
-    body = render_to_string("releases/announcement.md", context)
+    words = MATURITY_WORDS[release.maturity]
+    return {
+        "title": f"MariaDB {release.version} {words} released",
+        "body": render_to_string("releases/announcement.md", context),
+        "summary": (
+            f"The project is pleased to announce the immediate availability of MariaDB "
+            f"{release.version}, {'an' if release.maturity == 'alpha' else 'a'} {words} release."
+        ),
+    }
+
+
+def ensure_repository_availability(series: Series) -> int:
+    """A series without repository rows gets those of the newest series that has them:
+    the build scripts build a new series in their default row (docs/repo-config.md).
+    Returns how many rows were added."""
+    if series.is_eol_today or series.availability.exists():
+        return 0
+    with_rows = list(Series.objects.filter(availability__isnull=False).distinct())
+    if not with_rows:
+        return 0
+    newest = max(with_rows, key=lambda s: s.sort_key)
+    rows = [Availability(series=series, release_id=row.release_id, architectures=row.architectures)
+            for row in newest.availability.all()]  # fmt: skip
+    Availability.objects.bulk_create(rows)
+    return len(rows)
+
+
+@transaction.atomic
+def publish_release(release: Release, announcement: dict | None = None) -> Release:
+    """Publish a release and create or update its announcement (idempotent). In one
+    transaction: the release (page, APIs and feeds list published releases), its series'
+    repositories, and the news post (``announcement``: staff's edited title and body)."""
+    release.is_published = True
+    draft = announcement_draft(release) | (announcement or {})
     post = publish_news_post(
         slug=announcement_slug(release),
-        title=f"MariaDB {release.version} {MATURITY_WORDS[release.maturity]} released",
-        body=body,
+        title=draft["title"],
+        body=draft["body"],
         category="Releases",
-        summary=(
-            f"The project is pleased to announce the immediate availability of MariaDB "
-            f"{release.version}, {'an' if release.maturity == 'alpha' else 'a'} {MATURITY_WORDS[release.maturity]} release."
-        ),
+        summary=draft["summary"],
         author_name="The MariaDB Foundation",
         published_at=datetime.combine(release.release_date, time(12, 0), tzinfo=UTC),
     )
     release.announcement = post
     release.save()
+    if release.maturity == Release.Maturity.GA:
+        ensure_repository_availability(release.series)
     return release
+
+
+def mirrors_with(release: Release, mirrors) -> list[tuple]:
+    """(mirror, has the release's directory or None when it did not answer) per mirror."""
+    found = []
+    for mirror in mirrors:
+        try:
+            listing = HttpArchive(mirror.base_url).list_dir(f"mariadb-{release.version}/")
+            found.append((mirror, listing is not None))
+        except ArchiveError:
+            found.append((mirror, None))
+    return found
 
 
 # Pre-GA maturities, least to most mature: a series without a GA release takes the status
