@@ -1,14 +1,11 @@
 from django.conf import settings
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from releases import services
-from releases.archive import ArchiveError, open_archive
-from releases.catalogue import series_of
 from releases.forms import NewReleaseForm, PublishForm
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
@@ -65,21 +62,12 @@ class ReleaseAdmin(admin.ModelAdmin):
             raise PermissionDenied
         form = NewReleaseForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            data = form.cleaned_data
-            with transaction.atomic():
-                release, _ = Release.objects.update_or_create(
-                    version=data["version"],
-                    defaults={"series": Series.objects.get(version=series_of(data["version"])),
-                              "release_date": data["release_date"], "maturity": data["maturity"],
-                              "is_published": False},
-                )  # fmt: skip
-            try:
-                report = services.import_archive(
-                    open_archive(settings.RELEASE_ARCHIVE_LOCATION), [release.version]
-                )
-                for line in report.lines():
-                    self.message_user(request, line, messages.INFO)
-            except ArchiveError as error:
+            release, report, error = services.prepare_release(
+                **form.cleaned_data, archive_location=settings.RELEASE_ARCHIVE_LOCATION
+            )
+            for line in report.lines() if report else []:
+                self.message_user(request, line, messages.INFO)
+            if error:
                 self.message_user(
                     request, f"The archive could not be read: {error}", messages.WARNING
                 )

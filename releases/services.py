@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from foundation.services import publish_news_post
-from releases.archive import ArchiveError, HttpArchive, ReleaseScan, scan_release
+from releases.archive import ArchiveError, HttpArchive, ReleaseScan, open_archive, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
 from releases.models import DownloadCount, Release, ReleaseFile, Series
 from releases.release_files import DIGEST_LENGTHS, FileRecord
@@ -379,3 +379,19 @@ def check_mirrors(now=None):
     now = now or timezone.now()
     release = newest_release()
     return [check_mirror(mirror, release, now) for mirror in Mirror.objects.filter(active=True)]
+
+
+def prepare_release(*, version, release_date, maturity, archive_location):
+    """Keep the release unpublished with its facts, then record its files from the
+    archive. Returns (release, ArchiveReport or None, the archive's error or "")."""
+    series_version = ".".join(version.split(".")[:2])
+    with transaction.atomic():
+        release, _ = Release.objects.update_or_create(
+            version=version,
+            defaults={"series": Series.objects.get(version=series_version),
+                      "release_date": release_date, "maturity": maturity, "is_published": False},
+        )  # fmt: skip
+    try:
+        return release, import_archive(open_archive(archive_location), [version]), ""
+    except ArchiveError as error:
+        return release, None, str(error)

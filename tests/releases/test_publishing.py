@@ -88,3 +88,33 @@ def test_only_staff_who_may_change_releases_reach_the_flow(client):
         get_user_model().objects.create_user("viewer", "v@example.org", "pw", is_staff=True)
     )
     assert client.get("/admin/releases/release/publish/").status_code == 403
+
+
+def test_the_build_system_posts_a_release_with_a_staff_token(client, tmp_path, settings):
+    from rest_framework.authtoken.models import Token
+
+    settings.RELEASE_ARCHIVE_TIMEOUT = 2
+    SeriesFactory(version="12.3")
+    builder = get_user_model().objects.create_superuser(
+        "buildbot", "b@example.org", "pw-tests-only"
+    )
+    token = Token.objects.create(user=builder)
+    build_archive(tmp_path, "12.3.4")
+    settings.RELEASE_ARCHIVE_LOCATION = str(tmp_path)
+    body = {"version": "12.3.4", "release_date": "2026-11-20", "maturity": "ga"}
+    assert client.post(
+        "/api/releases/drafts/", body, content_type="application/json"
+    ).status_code in (401, 403)
+    response = client.post("/api/releases/drafts/", body, content_type="application/json",
+                           HTTP_AUTHORIZATION=f"Token {token.key}")  # fmt: skip
+    assert response.status_code == 201
+    answer = response.json()
+    assert (answer["version"], answer["published"], answer["files"]) == ("12.3.4", False, 4)
+    assert any(problem.startswith("MISMATCH") for problem in answer["problems"])
+    assert answer["review_url"].endswith(
+        f"/admin/releases/release/{Release.objects.get(version='12.3.4').pk}/publish/"
+    )
+    assert not Release.objects.get(version="12.3.4").is_published  # staff publish it after review
+    bad = client.post("/api/releases/drafts/", {**body, "version": "12.3"}, content_type="application/json",
+                      HTTP_AUTHORIZATION=f"Token {token.key}")  # fmt: skip
+    assert bad.status_code == 400 and bad.json()["error"].startswith("version:")
