@@ -83,7 +83,7 @@ def test_series_page_lists_releases_with_maturity_and_dates_paginated(
         first, '<a class="release-version" href="/download/10.1/10.1.48/">10.1.48</a>', html=True
     )
     assertContains(first, "Page 1 of 2")
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(10):  # the same queries for any page
         second = client.get("/download/10.1/", {"page": 2})
     assertContains(second, '<span class="badge badge-alpha">Alpha</span>', html=True)
     assert "/download/10.1/10.1.48/" not in second.content.decode()
