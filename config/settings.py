@@ -363,6 +363,15 @@ PERMISSIONS_POLICY = {
                     "microphone", "payment", "usb", "interest-cohort", "browsing-topics"]
 }  # fmt: skip
 
+# Releases: reading the release archive and checking mirrors over HTTP (seconds per
+# request); a mirror is "fresh" when it has a release's files this many hours after
+# the release was published.
+RELEASE_ARCHIVE_LOCATION = env.str(
+    "RELEASE_ARCHIVE_LOCATION", default="https://archive.mariadb.org/"
+)
+RELEASE_ARCHIVE_TIMEOUT = env.float("RELEASE_ARCHIVE_TIMEOUT", default=10.0)
+MIRROR_FRESHNESS_HOURS = env.int("MIRROR_FRESHNESS_HOURS", default=48)
+
 SENTRY_DSN = env.str("SENTRY_DSN", default="")
 if SENTRY_DSN:
     import sentry_sdk

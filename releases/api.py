@@ -4,16 +4,26 @@
 view in core.pagecache.shared_response."""
 
 import django_filters
+from django.conf import settings
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    inline_serializer,
+)
 from rest_framework import exceptions, serializers
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.generics import GenericAPIView
+from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from releases import services
+from releases.forms import NewReleaseForm
 from releases.models import Release, ReleaseFile, Series
 
 
@@ -218,3 +228,39 @@ class ReleaseDetailAPI(FilteredFilesAPIView):
                 status=404,
             )
         return Response(ReleaseSerializer(release, context={"request": request}).data)
+
+
+class ReleaseDraftAPI(APIView):
+    """POST /api/releases/drafts/: the build system announces a release (version, date,
+    maturity) with a staff token; it is kept unpublished, its files are read from the
+    archive, and staff review and publish it in the admin."""
+
+    authentication_classes = [TokenAuthentication]
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(
+        tags=["releases"],
+        request=inline_serializer("ReleaseDraft", {
+            "version": serializers.CharField(), "release_date": serializers.DateField(),
+            "maturity": serializers.ChoiceField(choices=Release.Maturity.values)}),
+        responses={201: dict, 400: dict, 403: dict},
+    )  # fmt: skip
+    def post(self, request):
+        if not (request.user.has_perm("releases.add_release")
+                and request.user.has_perm("releases.change_release")):  # fmt: skip
+            return Response({"error": "This token may not add releases."}, status=403)
+        form = NewReleaseForm(request.data)
+        if not form.is_valid():
+            reasons = "; ".join(
+                f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()
+            )
+            return Response({"error": reasons}, status=400)
+        release, report, error = services.prepare_release(
+            **form.cleaned_data, archive_location=settings.RELEASE_ARCHIVE_LOCATION
+        )
+        return Response({
+            "version": release.version, "published": False,
+            "files": release.files.count(), "problems": report.problems if report else [],
+            "archive_error": error or None,
+            "review_url": request.build_absolute_uri(reverse("admin:releases_release_review", args=[release.pk])),
+        }, status=201)  # fmt: skip

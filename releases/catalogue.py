@@ -18,6 +18,15 @@ IN_REPO_CATALOGUE = Path(__file__).resolve().parent / "data" / "mariadb-releases
 MATURITIES = {"stable": "ga", "rc": "rc", "beta": "beta", "alpha": "alpha", "preview": "preview"}
 
 
+# The file's support words (the mariadb.org downloads API's release_support_type) ->
+# Series.SupportType values.
+SUPPORT_TYPES = {
+    "Long Term Support": "long-term",
+    "Short Term Support": "short-term",
+    "Rolling": "rolling",
+}
+
+
 class CatalogueError(ValueError):
     pass
 
@@ -29,6 +38,7 @@ class SeriesFacts:
     eol_date: date | None
     enterprise_eos_date: date | None
     long_term: bool
+    support_type: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +84,11 @@ def parse_catalogue(data) -> Catalogue:
         if item["series"] in seen:
             raise CatalogueError(f"{where}: series {item['series']} is listed twice")
         seen.add(item["series"])
+        support = item.get("support")
+        if support is not None and support not in SUPPORT_TYPES:
+            raise CatalogueError(
+                f"{where}: support {support!r} is not one of {', '.join(SUPPORT_TYPES)}"
+            )
         series.append(
             SeriesFacts(
                 version=item["series"],
@@ -81,6 +96,7 @@ def parse_catalogue(data) -> Catalogue:
                 eol_date=_date(item.get("eol"), where),
                 enterprise_eos_date=_date(item.get("eoes"), where),
                 long_term=bool(item.get("lts")),
+                support_type=SUPPORT_TYPES.get(support),
             )
         )
     releases, seen = [], set()

@@ -14,6 +14,7 @@ import re
 
 from django.http import HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.urls import Resolver404, resolve, reverse
+from django.utils.cache import patch_cache_control
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -23,15 +24,19 @@ from drf_spectacular.utils import (
 from rest_framework import serializers
 from rest_framework.response import Response
 
+from core.client import client_address
+from core.geo import country_of
+from releases import services
 from releases.api import PublicAPIView
+from releases.catalogue import SUPPORT_TYPES
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 from releases.versions import RELEASE_VERSION, SERIES_OR_RELEASE_PATTERN, SERIES_VERSION
 
 STATUS_WORDS = {"preview": "Preview", "alpha": "Alpha", "beta": "Beta", "rc": "RC",
                 "stable": "Stable", "old-stable": "Old Stable", "eol": "Old Stable"}  # fmt: skip
-SUPPORT_WORDS = {"long-term": "Long Term Support", "short-term": "Short Term Support",
-                 "rolling": "Rolling", "unannounced": None}  # fmt: skip
+# The live service's words for Series.SupportType (one home: the catalogue's mapping).
+SUPPORT_WORDS = {value: word for word, value in SUPPORT_TYPES.items()} | {"unannounced": None}
 MATURITY_WORDS = {
     "preview": "Preview",
     "alpha": "Alpha",
@@ -45,7 +50,8 @@ PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.BINARY_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.MSI: "MSI Package",
                  ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
-CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
+CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
+               "x86": "x86", "i686": "x86"}  # fmt: skip
 FILE_ID_PATTERN = r"\d{1,9}"
 FILE_ID = re.compile(f"^{FILE_ID_PATTERN}$")
 
@@ -75,9 +81,9 @@ def file_filter(request):
 
 
 def checksum_object(file):
-    # md5 and sha1 are part of the live shape; this portal records only SHA-256 and SHA-512.
-    return {"md5sum": None, "sha1sum": None, "sha256sum": file.sha256 or None,
-            "sha512sum": file.sha512 or None}  # fmt: skip
+    """Every digest the archive publishes for the file; null where none is recorded."""
+    return {"md5sum": file.md5 or None, "sha1sum": file.sha1 or None,
+            "sha256sum": file.sha256 or None, "sha512sum": file.sha512 or None}  # fmt: skip
 
 
 def file_object(request, release, file, mirror):
@@ -89,7 +95,7 @@ def file_object(request, release, file, mirror):
         "os": OS_WORDS.get(file.os),
         "cpu": file.architecture or None,
         "checksum": checksum_object(file),
-        "signature": None,
+        "signature": file.signature or None,
         "checksum_url": absolute(reverse("releases:compat-checksum", args=[release.version, file.file_name])),
         "signature_url": (mirror.base_url + file.signature_path) if mirror and file.signature_path else None,
         "file_download_url": absolute(reverse("releases:compat-download", args=[release.version, file.file_name])),
@@ -114,7 +120,7 @@ def release_object(request, release, filters, mirror):
 
 
 def default_mirror():
-    return Mirror.objects.filter(active=True).first()
+    return Mirror.objects.for_country(None).first()
 
 
 def with_files(queryset):
@@ -123,8 +129,8 @@ def with_files(queryset):
 
 # Serializers only describe the shapes for the OpenAPI schema.
 class ChecksumShape(serializers.Serializer):
-    md5sum = serializers.CharField(allow_null=True, help_text="Not recorded by this portal: null.")
-    sha1sum = serializers.CharField(allow_null=True, help_text="Not recorded by this portal: null.")
+    md5sum = serializers.CharField(allow_null=True, help_text="null where not recorded")
+    sha1sum = serializers.CharField(allow_null=True, help_text="null where not recorded")
     sha256sum = serializers.CharField(allow_null=True)
     sha512sum = serializers.CharField(allow_null=True)
 
@@ -134,10 +140,11 @@ class FileShape(serializers.Serializer):
     file_name = serializers.CharField()
     package_type = serializers.CharField(help_text="gzipped tar file, ZIP file or MSI Package")
     os = serializers.CharField(allow_null=True, help_text="Source, Linux or Windows")
-    cpu = serializers.CharField(allow_null=True, help_text="x86_64, aarch64; null for source")
+    cpu = serializers.CharField(allow_null=True, help_text="x86_64, aarch64, x86; null for source")
     checksum = ChecksumShape()
     signature = serializers.CharField(
-        allow_null=True, help_text="Always null here; see signature_url."
+        allow_null=True,
+        help_text="The ASCII-armoured detached signature where it was read; see signature_url.",
     )
     checksum_url = serializers.URLField()
     signature_url = serializers.URLField(allow_null=True)
@@ -321,15 +328,15 @@ class DownloadAPI(PublicAPIView):
         if file is None:
             return Response({"error": "No such file."}, status=404)
         wanted = request.query_params.get("mirror")
-        mirrors = list(Mirror.objects.filter(active=True))
-        mirror = (
-            next((m for m in mirrors if m.mirror_id == wanted), None)
-            if wanted
-            else next(iter(mirrors), None)
-        )
-        if mirror is None:
-            return Response({"error": "No such active mirror; see /rest-api/mirrors/."}, status=400)
-        return HttpResponseRedirect(mirror.base_url + file.path)
+        # Healthy, fresh mirrors, the visitor's country first (the address is only looked up).
+        mirrors = list(Mirror.objects.for_country(country_of(client_address(request))))
+        mirror = services.choose_mirror(mirrors, wanted)
+        if mirror is None or (wanted and mirror.mirror_id != wanted):
+            return Response({"error": "No such usable mirror; see /rest-api/mirrors/."}, status=400)
+        services.count_download(file)
+        response = HttpResponseRedirect(mirror.base_url + file.path)
+        patch_cache_control(response, no_store=True)  # each download is counted
+        return response
 
 
 class MirrorsAPI(PublicAPIView):
@@ -343,7 +350,7 @@ class MirrorsAPI(PublicAPIView):
     )  # fmt: skip
     def get(self, request):
         grouped = {}
-        for mirror in Mirror.objects.filter(active=True).order_by("country", "name"):
+        for mirror in Mirror.objects.usable().order_by("country", "name"):
             grouped.setdefault(mirror.country, []).append(
                 {"mirror_id": mirror.mirror_id, "mirror_name": mirror.name,
                  "mirror_url": mirror.base_url, "country": mirror.country}

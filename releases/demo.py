@@ -1,15 +1,18 @@
 """Demo content: the real catalogue (every series and release with its real dates, from
 releases/data/mariadb-releases.json), descriptions of a few series, and the seed's
-announcements. Release files are listed with their real names and mirror paths but
-without checksums: the real tarballs are not here, and no checksum is invented."""
+announcements, and the real release files of releases/data/mariadb-release-files.json
+(names, archive paths and SHA-256 digests from public packaging recipes, each with its
+source; sizes where a source states them). Nothing is invented: a file not in that list
+is not shown."""
 
 import json
 
 from django.utils import timezone
 
 from releases import services
-from releases.catalogue import IN_REPO_CATALOGUE, parse_catalogue
-from releases.models import Release, ReleaseFile, Series
+from releases.catalogue import IN_REPO_CATALOGUE
+from releases.models import Release, Series
+from releases.release_files import IN_REPO_FILES, read_real_data
 
 DESCRIPTIONS = {
     "10.0": "MariaDB 10.0 was the development version that followed 5.5: built on the 5.5 series, "
@@ -32,41 +35,22 @@ ANNOUNCED = {
 }  # fmt: skip
 
 
-def files_for(version):
-    return [
-        ("source", "", "tar.gz", f"mariadb-{version}.tar.gz", f"mariadb-{version}/source/"),
-        (
-            "linux",
-            "x86_64",
-            "bintar",
-            f"mariadb-{version}-linux-systemd-x86_64.tar.gz",
-            f"mariadb-{version}/bintar-linux-systemd-x86_64/",
-        ),
-        (
-            "windows",
-            "x86_64",
-            "msi",
-            f"mariadb-{version}-winx64.msi",
-            f"mariadb-{version}/winx64-packages/",
-        ),
-        (
-            "windows",
-            "x86_64",
-            "zip",
-            f"mariadb-{version}-winx64.zip",
-            f"mariadb-{version}/winx64-packages/",
-        ),
-    ]
+def read_in_repo_data():
+    with open(IN_REPO_CATALOGUE, encoding="utf-8") as handle:
+        catalogue_data = json.load(handle)
+    with open(IN_REPO_FILES, encoding="utf-8") as handle:
+        files_data = json.load(handle)
+    return read_real_data(catalogue_data, files_data)
 
 
 def load_catalogue():
-    with open(IN_REPO_CATALOGUE, encoding="utf-8") as handle:
-        catalogue = parse_catalogue(json.load(handle))
-    return services.import_catalogue(catalogue, timezone.localdate())
+    catalogue, file_list = read_in_repo_data()
+    report = services.import_catalogue(catalogue, timezone.localdate())
+    return report, services.record_release_files(file_list.files)
 
 
 def load(log):
-    report = load_catalogue()
+    report, file_report = load_catalogue()
     for version, description in DESCRIPTIONS.items():
         Series.objects.filter(version=version, description="").update(description=description)
     for release in Release.objects.filter(version__in=ANNOUNCED).select_related("series"):
@@ -78,24 +62,6 @@ def load(log):
             release.changelog = (
                 "*Demo content: the changelog lists every change merged for this release.*"
             )
-        for order, (os_, arch, package, file_name, directory) in enumerate(
-            files_for(release.version)
-        ):
-            # Real names and mirror paths; no size or checksum, because none is known here.
-            ReleaseFile.objects.update_or_create(
-                release=release,
-                file_name=file_name,
-                defaults={
-                    "os": os_,
-                    "architecture": arch,
-                    "package_type": package,
-                    "path": directory + file_name,
-                    "order": order,
-                    "sha256": "",
-                    "sha512": "",
-                    "signature_path": directory + file_name + ".asc",
-                },
-            )
         services.publish_release(release)
-    for line in report.lines():
+    for line in [*report.lines(), *file_report.lines()]:
         log(f"releases: {line}")

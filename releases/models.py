@@ -164,6 +164,10 @@ class Release(models.Model):
         return self.maturity != self.Maturity.GA
 
 
+# Each recorded digest and its length in hex digits.
+CHECKSUM_LENGTHS = {"md5": 32, "sha1": 40, "sha256": 64, "sha512": 128}
+
+
 class ReleaseFile(models.Model):
     class OS(models.TextChoices):
         SOURCE = "source", "Source code"
@@ -187,10 +191,18 @@ class ReleaseFile(models.Model):
         max_length=300, help_text="Relative to a mirror's base URL, e.g. mariadb-10.11.9/source/..."
     )
     size = models.BigIntegerField(null=True, blank=True, help_text="Bytes")
+    md5 = models.CharField(max_length=32, blank=True, help_text="Empty when not recorded.")
+    sha1 = models.CharField(max_length=40, blank=True, help_text="Empty when not recorded.")
     sha256 = models.CharField(max_length=64, blank=True, help_text="Empty when not recorded.")
     sha512 = models.CharField(max_length=128, blank=True, help_text="Empty when not recorded.")
     signature_path = models.CharField(
         max_length=300, blank=True, help_text="Mirror-relative path of the detached GPG signature"
+    )
+    signature = models.TextField(
+        blank=True, help_text="The ASCII-armoured detached signature, when it was read."
+    )
+    sources = models.TextField(
+        blank=True, help_text="Where the recorded facts come from (one per line)."
     )
     order = models.PositiveSmallIntegerField(default=0)
 
@@ -213,7 +225,40 @@ class ReleaseFile(models.Model):
             raise ValidationError({"path": "The path must end with the file name."})
         if self.path.startswith(("/", "http")) or ".." in self.path:
             raise ValidationError({"path": "Give a path relative to the mirror's base URL."})
-        for field, length in [("sha256", 64), ("sha512", 128)]:
+        for field, length in CHECKSUM_LENGTHS.items():
             value = getattr(self, field)
             if (value and len(value) != length) or any(c not in "0123456789abcdef" for c in value):
                 raise ValidationError({field: f"Expected {length} lower-case hex digits."})
+
+
+class DownloadCountQuerySet(models.QuerySet):
+    def per_release(self):
+        """Totals per release, OS and architecture, most downloaded first."""
+        return (
+            self.values("release__version", "os", "architecture")
+            .annotate(total=models.Sum("count"))
+            .order_by("-total", "-release__version")
+        )
+
+
+class DownloadCount(models.Model):
+    """Downloads through this site's redirect, per release, OS, architecture and day.
+    Nothing about the client is kept: no address, no agent, no time of day."""
+
+    release = models.ForeignKey(Release, on_delete=models.CASCADE, related_name="download_counts")
+    os = models.CharField(max_length=10, choices=ReleaseFile.OS.choices)
+    architecture = models.CharField(max_length=20, blank=True)
+    day = models.DateField()
+    count = models.PositiveIntegerField(default=0)
+
+    objects = DownloadCountQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["release", "os", "architecture", "day"], name="unique_download_count"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.release} {self.os} {self.architecture}: {self.count} on {self.day}"

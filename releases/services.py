@@ -5,13 +5,18 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 
 from foundation.services import publish_news_post
+from releases.archive import ArchiveError, HttpArchive, ReleaseScan, open_archive, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
-from releases.models import Release, Series
+from releases.models import DownloadCount, Release, ReleaseFile, Series
+from releases.release_files import DIGEST_LENGTHS, FileRecord
+from releases.repoconfig.models import Availability, Mirror
 
 MATURITY_WORDS = {"alpha": "alpha", "beta": "beta", "rc": "release candidate", "ga": "stable"}
 
@@ -20,10 +25,8 @@ def announcement_slug(release: Release) -> str:
     return f"mariadb-{release.version.replace('.', '-')}-released"
 
 
-@transaction.atomic
-def publish_release(release: Release) -> Release:
-    """Publish a release and create or update its announcement (idempotent)."""
-    release.is_published = True
+def announcement_draft(release: Release) -> dict:
+    """The announcement's title, summary and body from the template, for staff to edit."""
     site = settings.SITE_URL.rstrip("/")
     context = {
         "release": release,
@@ -35,22 +38,66 @@ def publish_release(release: Release) -> Release:
         + reverse("repoconfig:generator")
         + f"?version={release.series.version}",
     }
-    body = render_to_string("releases/announcement.md", context)
+    words = MATURITY_WORDS[release.maturity]
+    return {
+        "title": f"MariaDB {release.version} {words} released",
+        "body": render_to_string("releases/announcement.md", context),
+        "summary": (
+            f"The project is pleased to announce the immediate availability of MariaDB "
+            f"{release.version}, {'an' if release.maturity == 'alpha' else 'a'} {words} release."
+        ),
+    }
+
+
+def ensure_repository_availability(series: Series) -> int:
+    """A series without repository rows gets those of the newest series that has them:
+    the build scripts build a new series in their default row (docs/repo-config.md).
+    Returns how many rows were added."""
+    if series.is_eol_today or series.availability.exists():
+        return 0
+    with_rows = list(Series.objects.filter(availability__isnull=False).distinct())
+    if not with_rows:
+        return 0
+    newest = max(with_rows, key=lambda s: s.sort_key)
+    rows = [Availability(series=series, release_id=row.release_id, architectures=row.architectures)
+            for row in newest.availability.all()]  # fmt: skip
+    Availability.objects.bulk_create(rows)
+    return len(rows)
+
+
+@transaction.atomic
+def publish_release(release: Release, announcement: dict | None = None) -> Release:
+    """Publish a release and create or update its announcement (idempotent). In one
+    transaction: the release (page, APIs and feeds list published releases), its series'
+    repositories, and the news post (``announcement``: staff's edited title and body)."""
+    release.is_published = True
+    draft = announcement_draft(release) | (announcement or {})
     post = publish_news_post(
         slug=announcement_slug(release),
-        title=f"MariaDB {release.version} {MATURITY_WORDS[release.maturity]} released",
-        body=body,
+        title=draft["title"],
+        body=draft["body"],
         category="Releases",
-        summary=(
-            f"The project is pleased to announce the immediate availability of MariaDB "
-            f"{release.version}, {'an' if release.maturity == 'alpha' else 'a'} {MATURITY_WORDS[release.maturity]} release."
-        ),
+        summary=draft["summary"],
         author_name="The MariaDB Foundation",
         published_at=datetime.combine(release.release_date, time(12, 0), tzinfo=UTC),
     )
     release.announcement = post
     release.save()
+    if release.maturity == Release.Maturity.GA:
+        ensure_repository_availability(release.series)
     return release
+
+
+def mirrors_with(release: Release, mirrors) -> list[tuple]:
+    """(mirror, has the release's directory or None when it did not answer) per mirror."""
+    found = []
+    for mirror in mirrors:
+        try:
+            listing = HttpArchive(mirror.base_url).list_dir(f"mariadb-{release.version}/")
+            found.append((mirror, listing is not None))
+        except ArchiveError:
+            found.append((mirror, None))
+    return found
 
 
 # Pre-GA maturities, least to most mature: a series without a GA release takes the status
@@ -78,7 +125,10 @@ class ImportReport:
 def _series_values(version, facts: SeriesFacts | None, maturities, today):
     if facts is None:
         # A series the file only knows through pre-GA releases (e.g. a 13.0 preview).
-        status = max(maturities, key=PRE_GA_ORDER.index)
+        pre_ga = [m for m in maturities if m in PRE_GA_ORDER]
+        status = (
+            max(pre_ga, key=PRE_GA_ORDER.index) if pre_ga and "ga" not in maturities else "stable"
+        )
         return {"name": f"MariaDB {version}", "status": status,
                 "support_type": Series.SupportType.UNANNOUNCED}  # fmt: skip
     if facts.ga_date and facts.ga_date <= today:
@@ -89,9 +139,8 @@ def _series_values(version, facts: SeriesFacts | None, maturities, today):
     return {
         "name": f"MariaDB {version}",
         "status": status,
-        "support_type": Series.SupportType.LONG_TERM
-        if facts.long_term
-        else Series.SupportType.SHORT_TERM,
+        "support_type": facts.support_type
+        or (Series.SupportType.LONG_TERM if facts.long_term else Series.SupportType.SHORT_TERM),
         "first_release_date": facts.ga_date,
         "eol_date": facts.eol_date,
         "enterprise_eos_date": facts.enterprise_eos_date,
@@ -157,3 +206,192 @@ def import_catalogue(
             report.releases["unchanged"] += 1
     report.kept_unlisted = len(set(existing) - listed)
     return report
+
+
+@dataclass
+class FileReport:
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    unknown_release: set = field(default_factory=set)
+    changes: list = field(default_factory=list)  # "release/file: field old -> new"
+
+    def lines(self):
+        yield f"files: {self.created} created, {self.updated} updated, {self.unchanged} unchanged"
+        yield from (f"CHANGED {change}" for change in self.changes)
+        if self.unknown_release:
+            yield "skipped files of releases not in the catalogue: " + ", ".join(
+                sorted(self.unknown_release)
+            )
+
+
+def _file_values(record: FileRecord, existing: ReleaseFile | None) -> dict:
+    """What a record says about a file. An importer that does not know a digest, the size
+    or the signature leaves what is recorded alone; sources accumulate."""
+    values = {"os": record.os, "architecture": record.architecture,
+              "package_type": record.package_type, "path": record.path}  # fmt: skip
+    for name in DIGEST_LENGTHS:
+        if record.digests[name]:
+            values[name] = record.digests[name]
+    if record.size is not None:
+        values["size"] = record.size
+    if record.signature_path:
+        values["signature_path"] = record.signature_path
+    if record.signature:
+        values["signature"] = record.signature
+    known = existing.sources.splitlines() if existing else []
+    values["sources"] = "\n".join([*known, *(s for s in record.sources if s not in known)])
+    return values
+
+
+@transaction.atomic
+def record_release_files(
+    records: Iterable[FileRecord],
+    progress: Callable[[Iterable], Iterable] = lambda items: items,
+) -> FileReport:
+    """Create or update release files (idempotent). Every changed fact of a file that was
+    already recorded is reported, old and new value, never overwritten silently."""
+    report = FileReport()
+    records = list(records)
+    releases = {
+        r.version: r for r in Release.objects.filter(version__in={x.release for x in records})
+    }
+    existing = {
+        (f.release_id, f.file_name): f
+        for f in ReleaseFile.objects.filter(release__in=releases.values())
+    }
+    order = {}
+    for record in progress(records):
+        release = releases.get(record.release)
+        if release is None:
+            report.unknown_release.add(record.release)
+            continue
+        current = existing.get((release.pk, record.file_name))
+        values = _file_values(record, current)
+        if current is None:
+            position = order.setdefault(release.pk, release.files.count())
+            order[release.pk] += 1
+            ReleaseFile.objects.create(
+                release=release, file_name=record.file_name, order=position, **values
+            )
+            report.created += 1
+            continue
+        changed = [name for name, value in values.items() if getattr(current, name) != value]
+        if not changed:
+            report.unchanged += 1
+            continue
+        for name in changed:
+            if name not in ("sources", "signature"):
+                report.changes.append(
+                    f"{record.release}/{record.file_name}: {name} "
+                    f"{getattr(current, name) or '(none)'} -> {values[name]}"
+                )
+            setattr(current, name, values[name])
+        current.save()
+        report.updated += 1
+    return report
+
+
+@dataclass
+class ArchiveReport:
+    scans: list[ReleaseScan] = field(default_factory=list)
+    files: FileReport | None = None
+
+    @property
+    def problems(self):
+        return [problem for scan in self.scans for problem in scan.problems]
+
+    def lines(self):
+        found = [scan for scan in self.scans if scan.found]
+        yield (
+            f"releases scanned: {len(self.scans)}, found in the archive: {len(found)}, "
+            f"files seen: {sum(len(scan.records) for scan in found)}"
+        )
+        yield from self.problems
+        if self.files:
+            yield from self.files.lines()
+
+
+def import_archive(archive, versions, progress=lambda items: items) -> ArchiveReport:
+    """Scan the given releases in the archive, then record their files in one transaction.
+    Files whose local copy contradicts the published SHA-256 are reported, not recorded."""
+    report = ArchiveReport()
+    for version in progress(list(versions)):
+        report.scans.append(scan_release(archive, version))
+    report.files = record_release_files(r for scan in report.scans for r in scan.records)
+    return report
+
+
+def count_download(file: ReleaseFile) -> None:
+    """One more download of the file's release, OS and architecture today."""
+    key = {"release_id": file.release_id, "os": file.os, "architecture": file.architecture,
+           "day": timezone.localdate()}  # fmt: skip
+    if DownloadCount.objects.filter(**key).update(count=F("count") + 1):
+        return
+    try:
+        with transaction.atomic():
+            DownloadCount.objects.create(count=1, **key)
+    except IntegrityError:  # created by a concurrent request in between
+        DownloadCount.objects.filter(**key).update(count=F("count") + 1)
+
+
+def choose_mirror(mirrors, wanted=None, country=None):
+    """The mirror to use among ``mirrors`` (usable ones, ordered by
+    ``Mirror.objects.for_country(country)``): the one asked for, else the first."""
+    asked = next((m for m in mirrors if wanted and m.mirror_id == wanted), None)
+    return asked or next(iter(mirrors), None)
+
+
+def newest_release():
+    return Release.objects.published().order_by("-release_date", "-version_major",
+                                                 "-version_minor", "-version_patch").first()  # fmt: skip
+
+
+def check_mirror(mirror, release, now, session=None):
+    """Ask the mirror for its top directory and the newest release's directory; record
+    whether it answered, whether it has the release, and how late it is."""
+    archive = HttpArchive(mirror.base_url, session=session)
+    mirror.checked_at = now
+    try:
+        top = archive.list_dir("")
+        has_release = (
+            release is not None and archive.list_dir(f"mariadb-{release.version}/") is not None
+        )
+    except ArchiveError as error:
+        mirror.healthy, mirror.fresh, mirror.check_error = False, None, str(error)[:200]
+        mirror.save()
+        return mirror
+    mirror.healthy = top is not None
+    mirror.check_error = "" if top is not None else "the base URL answers 404"
+    if release is None or has_release:
+        mirror.fresh, mirror.hours_late = True, 0
+        mirror.newest_release_seen = release.version if release else ""
+    else:
+        published = datetime.combine(release.release_date, time(0, 0), tzinfo=UTC)
+        late = max(0, int((now - published).total_seconds() // 3600))
+        mirror.hours_late = late
+        mirror.fresh = late < settings.MIRROR_FRESHNESS_HOURS
+    mirror.save()
+    return mirror
+
+
+def check_mirrors(now=None):
+    now = now or timezone.now()
+    release = newest_release()
+    return [check_mirror(mirror, release, now) for mirror in Mirror.objects.filter(active=True)]
+
+
+def prepare_release(*, version, release_date, maturity, archive_location):
+    """Keep the release unpublished with its facts, then record its files from the
+    archive. Returns (release, ArchiveReport or None, the archive's error or "")."""
+    series_version = ".".join(version.split(".")[:2])
+    with transaction.atomic():
+        release, _ = Release.objects.update_or_create(
+            version=version,
+            defaults={"series": Series.objects.get(version=series_version),
+                      "release_date": release_date, "maturity": maturity, "is_published": False},
+        )  # fmt: skip
+    try:
+        return release, import_archive(open_archive(archive_location), [version]), ""
+    except ArchiveError as error:
+        return release, None, str(error)

@@ -58,6 +58,7 @@ urlpatterns = [
     path("download/<series:series>/", views.SeriesView.as_view(), name="series"),
     path("download/<series:series>/<version:version>/", views.ReleaseView.as_view(), name="release"),
     path("api/releases/", shared_response(api.SeriesListAPI.as_view()), name="api-series-list"),
+    path("api/releases/drafts/", api.ReleaseDraftAPI.as_view(), name="api-release-drafts"),
     path("api/releases/<series:series>/", shared_response(api.SeriesDetailAPI.as_view()), name="api-series"),
     path("api/releases/<series:series>/latest", shared_response(api.LatestReleaseAPI.as_view()), name="api-latest"),
     path("api/releases/<series:series>/<version:version>/", shared_response(api.ReleaseDetailAPI.as_view()), name="api-release"),

@@ -2,28 +2,68 @@ from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
 from django.core.paginator import Paginator
+from django.db.models import Exists, OuterRef
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.cache import patch_cache_control
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
 
-from releases import calendars
-from releases.models import Release, ReleaseFile, Series
-from releases.repoconfig.models import Mirror
+from core.client import client_address
+from core.geo import country_of
+from releases import calendars, services
+from releases.models import DownloadCount, Release, ReleaseFile, Series
+from releases.repoconfig.models import Availability, Mirror
+
+MIRROR_COOKIE = "mirror"
+MIRROR_COOKIE_AGE = 365 * 24 * 3600
 
 
 def _mirror(request):
-    mirrors = list(Mirror.objects.filter(active=True))
-    chosen = next(
-        (m for m in mirrors if m.mirror_id == request.GET.get("mirror")), None
-    )  # in Python: any junk is fine
-    return mirrors, chosen or (mirrors[0] if mirrors else None)
+    """The usable mirrors (healthy and fresh), closest to the visitor's country first, and
+    the visitor's: ?mirror= (remembered in a cookie), else the cookie, else the closest.
+    Any junk in either is ignored (compared in Python). The address is only looked up."""
+    mirrors = list(Mirror.objects.for_country(country_of(client_address(request))))
+    chosen = services.choose_mirror(mirrors, request.GET.get("mirror"))
+    if chosen is None or chosen.mirror_id != request.GET.get("mirror"):
+        chosen = services.choose_mirror(mirrors, request.COOKIES.get(MIRROR_COOKIE))
+    return mirrors, chosen
+
+
+def fallback_key(mirror):
+    """The order of Mirror.objects.for_country(None), for mirrors already loaded."""
+    return (mirror.fallback_order, mirror.country, mirror.name)
+
+
+class MirrorChoiceMixin:
+    """Remember a mirror picked with ?mirror= across pages; a page built from the cookie
+    is this visitor's own, never shared by the page cache."""
+
+    def render_to_response(self, context, **kwargs):
+        response = super().render_to_response(context, **kwargs)
+        mirror = context.get("mirror")
+        if mirror and self.request.GET.get("mirror") == mirror.mirror_id:
+            response.set_cookie(MIRROR_COOKIE, mirror.mirror_id, max_age=MIRROR_COOKIE_AGE,
+                                samesite="Lax", secure=self.request.is_secure(), httponly=True)  # fmt: skip
+        elif MIRROR_COOKIE in self.request.COOKIES or (
+            mirror and mirror != min(context["mirrors"], key=fallback_key)
+        ):
+            # Built for this visitor (their cookie or their country): never shared.
+            patch_cache_control(response, private=True)
+        patch_vary_headers(response, ["Cookie"])
+        return response
 
 
 RELEASES_PER_PAGE = 25
+DOWNLOAD_ROWS = 20
+
+
+def published_after_eol(release):
+    """A fix published after its series' community end of life (extended support)."""
+    eol = release.series.eol_date if release else None
+    return bool(eol and release.release_date > eol)
 
 
 def default_series(series_list, today):
@@ -35,15 +75,21 @@ def default_series(series_list, today):
 
 
 def split_supported(series_list, today):
-    supported = [s for s in series_list if not s.is_eol(today)]
-    return supported, [s for s in series_list if s.is_eol(today)]
+    """(supported, previews, end of life): a series without a stable release is a preview,
+    never "supported", however far off its end of life."""
+    current = [s for s in series_list if not s.is_eol(today)]
+    return (
+        [s for s in current if s.has_ga],
+        [s for s in current if not s.has_ga],
+        [s for s in series_list if s.is_eol(today)],
+    )
 
 
 def newest_first(queryset):
     return sorted(queryset, key=lambda s: s.sort_key, reverse=True)
 
 
-class DownloadView(TemplateView):
+class DownloadView(MirrorChoiceMixin, TemplateView):
     """/download/: pick a series, a release, an OS and a package, and a mirror."""
 
     template_name = "releases/download.html"
@@ -65,18 +111,24 @@ class DownloadView(TemplateView):
         chosen_release = chosen_release or (releases[0] if releases else None)
         files = list(chosen_release.files.all()) if chosen_release else []
         os_choice, package_choice = get.get("os", ""), get.get("package", "")
+        arch_choice = get.get("arch", "")
         shown = [
             f
             for f in files
             if (not os_choice or f.os == os_choice)
+            and (not arch_choice or f.architecture == arch_choice)
             and (not package_choice or f.package_type == package_choice)
         ]
         mirrors, mirror = _mirror(self.request)
-        supported, end_of_life = split_supported(series_list, today)
+        supported, previews, end_of_life = split_supported(series_list, today)
         context.update(
             series_list=series_list,
             supported_series=supported,
+            preview_series=previews,
             eol_series=end_of_life,
+            arch_choices=sorted({f.architecture for f in files if f.architecture}),
+            arch_choice=arch_choice,
+            after_eol=published_after_eol(chosen_release),
             chosen_series=chosen_series,
             releases=releases,
             chosen_release=chosen_release,
@@ -101,10 +153,10 @@ class SeriesIndexView(TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         today = timezone.localdate()
-        supported, end_of_life = split_supported(
+        supported, previews, end_of_life = split_supported(
             newest_first(Series.objects.with_release_facts()), today
         )
-        context.update(supported=supported, end_of_life=end_of_life, today=today)
+        context.update(supported=supported, previews=previews, end_of_life=end_of_life, today=today)
         return context
 
 
@@ -113,7 +165,12 @@ class SeriesView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        series = get_object_or_404(Series.objects.with_release_facts(), version=kwargs["series"])
+        series = get_object_or_404(
+            Series.objects.with_release_facts().annotate(
+                has_repositories=Exists(Availability.objects.filter(series=OuterRef("pk")))
+            ),
+            version=kwargs["series"],
+        )
         today = timezone.localdate()
         paginator = Paginator(series.releases.published().by_version(), RELEASES_PER_PAGE)
         page = paginator.get_page(self.request.GET.get("page"))
@@ -124,11 +181,14 @@ class SeriesView(TemplateView):
             paginator=paginator,
             is_paginated=page.has_other_pages(),
             is_eol=series.is_eol(today),
+            downloads=list(
+                DownloadCount.objects.filter(release__series=series).per_release()[:DOWNLOAD_ROWS]
+            ),
         )
         return context
 
 
-class ReleaseView(TemplateView):
+class ReleaseView(MirrorChoiceMixin, TemplateView):
     template_name = "releases/release.html"
 
     def get_context_data(self, **kwargs):
@@ -146,6 +206,7 @@ class ReleaseView(TemplateView):
             mirrors=mirrors,
             mirror=mirror,
             is_eol=release.series.is_eol(timezone.localdate()),
+            after_eol=published_after_eol(release),
         )
         return context
 

@@ -1,14 +1,32 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.utils import timezone
 
+from releases import services
 from releases.repoconfig.models import Availability, Distribution, DistributionRelease, Mirror
 
 
 @admin.register(Mirror)
 class MirrorAdmin(admin.ModelAdmin):
-    list_display = ["mirror_id", "name", "country", "base_url", "active"]
-    list_filter = ["active", "country"]
-    list_editable = ["active"]
+    """Staff see each mirror's last health check; redirects skip mirrors down or behind."""
+
+    list_display = ["mirror_id", "name", "country", "active", "fallback_order", "healthy",
+                    "fresh", "newest_release_seen", "hours_late", "checked_at", "check_error"]  # fmt: skip
+    list_filter = ["active", "healthy", "fresh", "country"]
+    list_editable = ["active", "fallback_order"]
     search_fields = ["mirror_id", "name", "base_url"]
+    readonly_fields = ["checked_at", "healthy", "fresh", "newest_release_seen", "hours_late",
+                       "check_error"]  # fmt: skip
+    actions = ["check_now"]
+
+    @admin.action(description="Check health and freshness now", permissions=["change"])
+    def check_now(self, request, queryset):
+        release = services.newest_release()
+        now = timezone.now()
+        checked = [services.check_mirror(mirror, release, now) for mirror in queryset]
+        usable = sum(1 for mirror in checked if mirror.usable)
+        self.message_user(
+            request, f"{len(checked)} mirrors checked, {usable} usable.", messages.SUCCESS
+        )
 
 
 class DistributionReleaseInline(admin.TabularInline):

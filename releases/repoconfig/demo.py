@@ -19,7 +19,13 @@ SERIES = {
     "10.11": ("stable", "long-term", date(2023, 2, 16), date(2028, 2, 16)),
     "11.4": ("stable", "long-term", date(2024, 5, 29), date(2029, 5, 29)),
     "11.8": ("stable", "long-term", date(2025, 6, 4), date(2028, 6, 4)),
+    "12.3": ("stable", "long-term", date(2026, 5, 28), date(2029, 6, 12)),
+    "13.0": ("stable", "rolling", date(2026, 9, 15), None),
 }
+
+# The build scripts (release/mkrepo-{ubuntu,debian,yum}.sh, docs/repo-config.md) build
+# 12.x and 13.0 wherever they build 11.8: one row ("11.8, 12.0-12.3, 13.0, main") in each.
+BUILT_LIKE_11_8 = ["12.3", "13.0"]
 
 APT_ALL = "amd64 arm64 ppc64el s390x"
 RPM_ALL = "x86_64 aarch64 ppc64le s390x"
@@ -136,6 +142,7 @@ def load(log):
                     "base_release": None,
                 },
             )
+            builds = builds | {v: builds["11.8"] for v in BUILT_LIKE_11_8 if "11.8" in builds}
             for version, arches in builds.items():
                 Availability.objects.update_or_create(
                     series=series[version], release=release, defaults={"architectures": arches}

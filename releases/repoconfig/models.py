@@ -3,6 +3,21 @@ from django.db import models
 from releases.models import Series
 
 
+class MirrorQuerySet(models.QuerySet):
+    def usable(self):
+        """Active, and neither down nor behind at the last check (unchecked ones count)."""
+        return self.filter(active=True).exclude(healthy=False).exclude(fresh=False)
+
+    def for_country(self, country):
+        """Usable mirrors, those in ``country`` first, then by fallback order."""
+        in_country = models.Case(
+            models.When(country=country or "", then=0),
+            default=1,
+            output_field=models.IntegerField(),
+        )
+        return self.usable().order_by(in_country, "fallback_order", "country", "name")
+
+
 class Mirror(models.Model):
     """A public mirror of the MariaDB repositories; shared with the download pages."""
 
@@ -11,12 +26,35 @@ class Mirror(models.Model):
     country = models.CharField(max_length=2, help_text="ISO 3166 alpha-2 code")
     base_url = models.URLField(help_text="Full base URL ending in a slash.")
     active = models.BooleanField(default=True)
+    fallback_order = models.PositiveSmallIntegerField(
+        default=100, help_text="Lower first, among healthy mirrors outside the visitor's country."
+    )
+    # The latest health check (the periodic task "releases: check mirrors").
+    checked_at = models.DateTimeField(null=True, blank=True)
+    healthy = models.BooleanField(
+        null=True, help_text="Answered the check; empty until the first check."
+    )
+    fresh = models.BooleanField(
+        null=True, help_text="Had the newest release's files, or it is not yet late."
+    )
+    newest_release_seen = models.CharField(max_length=40, blank=True)
+    hours_late = models.PositiveIntegerField(
+        null=True, blank=True, help_text="How long the newest release has been missing."
+    )
+    check_error = models.CharField(max_length=200, blank=True)
+
+    objects = MirrorQuerySet.as_manager()
 
     class Meta:
         ordering = ["country", "name"]
 
     def __str__(self):
         return f"{self.name} ({self.country})"
+
+    @property
+    def usable(self):
+        """Redirects go only to mirrors not known to be down or behind."""
+        return self.active and self.healthy is not False and self.fresh is not False
 
 
 def release_label(distribution: str, release: str) -> str:

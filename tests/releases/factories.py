@@ -37,5 +37,11 @@ class ReleaseFileFactory(factory.django.DjangoModelFactory):
     package_type = ReleaseFile.PackageType.SOURCE_TAR
     file_name = factory.LazyAttribute(lambda f: f"mariadb-{f.release.version}.tar.gz")
     path = factory.LazyAttribute(lambda f: f"mariadb-{f.release.version}/source/{f.file_name}")
+    md5 = factory.LazyAttribute(
+        lambda f: hashlib.md5(f.file_name.encode(), usedforsecurity=False).hexdigest()
+    )
+    sha1 = factory.LazyAttribute(
+        lambda f: hashlib.sha1(f.file_name.encode(), usedforsecurity=False).hexdigest()
+    )
     sha256 = factory.LazyAttribute(lambda f: hashlib.sha256(f.file_name.encode()).hexdigest())
     sha512 = factory.LazyAttribute(lambda f: hashlib.sha512(f.file_name.encode()).hexdigest())

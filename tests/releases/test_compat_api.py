@@ -3,7 +3,7 @@ from datetime import date
 import pytest
 
 from releases.demo import load_catalogue
-from releases.models import Release
+from releases.models import ReleaseFile
 from releases.repoconfig.models import Mirror
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 from tests.releases.mariadb_rest_client import plan_download
@@ -34,6 +34,12 @@ def test_major_releases_shape_and_facts(client):
     assert majors["11.4"] == {"release_id": "11.4", "release_name": "MariaDB Server 11.4",
                               "release_status": "Stable", "release_support_type": "Long Term Support",
                               "release_eol_date": "2029-05-29"}  # fmt: skip
+    # The live service's support words, from the catalogue's support field.
+    assert majors["12.3"]["release_support_type"] == "Long Term Support"
+    assert majors["12.2"]["release_support_type"] == "Rolling"
+    assert majors["13.0"]["release_support_type"] == "Rolling"
+    assert majors["11.2"]["release_support_type"] == "Short Term Support"
+    assert majors["13.1"]["release_support_type"] is None  # not announced yet
     assert majors["10.0"]["release_status"] == "Old Stable"
     assert majors["13.1"]["release_status"] == "Preview"
     assert [m["release_id"] for m in body["major_releases"]][:3] == ["13.1", "13.0", "12.3"]
@@ -44,33 +50,41 @@ def test_series_release_and_latest_shapes(client, mirrors, django_assert_max_num
     older = ReleaseFactory(series=series, version="11.4.9", release_date=date(2025, 11, 6))
     newer = ReleaseFactory(series=series, version="11.4.10", release_date=date(2026, 2, 4))
     file = linux_file(newer)
+    file.signature = "-----BEGIN PGP SIGNATURE-----\n...\n-----END PGP SIGNATURE-----"
+    file.save()
     ReleaseFileFactory(release=newer)  # the source tarball
+    for version in range(11, 30):  # the query count does not grow with releases or files
+        ReleaseFileFactory(release=ReleaseFactory(series=series, version=f"11.4.{version}"))
     with django_assert_max_num_queries(5):
         listing = client.get("/rest-api/mariadb/11.4/").json()
-    assert list(listing["releases"]) == ["11.4.10", "11.4.9"]
+    assert list(listing["releases"])[-2:] == ["11.4.10", "11.4.9"]
     entry = listing["releases"]["11.4.10"]
     assert entry["date_of_release"] == "2026-02-04"
     assert entry["release_name"] == "MariaDB Server 11.4.10"
     assert entry["release_notes_url"].endswith("/download/11.4/11.4.10/#notes")
     linux = next(f for f in entry["files"] if f["os"] == "Linux")
-    assert linux["file_id"] == file.pk
-    assert linux["cpu"] == "x86_64"
-    assert linux["package_type"] == "gzipped tar file"
-    assert linux["checksum"] == {
-        "md5sum": None,
-        "sha1sum": None,
-        "sha256sum": file.sha256,
-        "sha512sum": file.sha512,
-    }
-    assert (
-        linux["signature_url"] == "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.signature_path
-    )
+    name = "mariadb-11.4.10-linux-systemd-x86_64.tar.gz"
+    assert linux == {
+        "file_id": file.pk,
+        "file_name": name,
+        "package_type": "gzipped tar file",
+        "os": "Linux",
+        "cpu": "x86_64",
+        "checksum": {"md5sum": file.md5, "sha1sum": file.sha1, "sha256sum": file.sha256,
+                     "sha512sum": file.sha512},
+        "signature": "-----BEGIN PGP SIGNATURE-----\n...\n-----END PGP SIGNATURE-----",
+        "checksum_url": f"http://testserver/rest-api/mariadb/11.4.10/{name}/checksum/",
+        "signature_url": "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.signature_path,
+        "file_download_url": f"http://testserver/rest-api/mariadb/11.4.10/{name}",
+    }  # fmt: skip
+    assert len(file.md5) == 32 and len(file.sha1) == 40
     assert {f["os"] for f in entry["files"]} == {"Linux", "Source"}
     one = client.get("/rest-api/mariadb/11.4.9/").json()
     assert list(one) == ["release_data"] and list(one["release_data"]) == ["11.4.9"]
     assert older.version in one["release_data"]
-    latest = client.get("/rest-api/mariadb/11.4/latest/").json()
-    assert list(latest["releases"]) == ["11.4.10"]
+    with django_assert_max_num_queries(5):
+        latest = client.get("/rest-api/mariadb/11.4/latest/").json()
+    assert list(latest["releases"]) == ["11.4.29"]
     # The live API is also called without the trailing slash.
     assert client.get("/rest-api/mariadb/11.4").json() == listing
 
@@ -100,7 +114,7 @@ def test_os_and_cpu_filters_and_their_refusals(client, mirrors):
 def test_checksum_download_and_mirrors(client, mirrors):
     file = linux_file(ReleaseFactory(version="11.4.10"))
     by_name = client.get(f"/rest-api/mariadb/11.4.10/{file.file_name}/checksum/").json()
-    assert by_name == {"response": {"checksum": {"md5sum": None, "sha1sum": None, "sha256sum": file.sha256,
+    assert by_name == {"response": {"checksum": {"md5sum": file.md5, "sha1sum": file.sha1, "sha256sum": file.sha256,
                                                  "sha512sum": file.sha512}}}  # fmt: skip
     assert client.get(f"/rest-api/mariadb/{file.pk}/checksum/").json() == by_name
     assert client.get(f"/rest-api/mariadb/11.4.10/{file.file_name}/checksum").json() == by_name
@@ -122,9 +136,10 @@ def test_checksum_download_and_mirrors(client, mirrors):
 @pytest.mark.django_db(transaction=True)
 def test_a_client_written_for_the_live_api_runs_unchanged(live_server, mirrors):
     load_catalogue()
-    release = Release.objects.get(version="12.3.2")
-    file = linux_file(release)
-    plan = plan_download(live_server.url)
-    assert plan == {"series": "12.3", "version": "12.3.2", "date": "2026-05-28", "file": file.file_name,
+    # The real Windows installer of the newest LTS release, as recorded from winget.
+    file = ReleaseFile.objects.get(file_name="mariadb-12.3.3-winx64.msi")
+    plan = plan_download(live_server.url, os_name="Windows", cpu="x86_64")
+    assert plan == {"series": "12.3", "version": "12.3.3", "date": "2026-08-24", "file": file.file_name,
                     "sha256": file.sha256, "checksum_endpoint_sha256": file.sha256, "mirror": "agdsn",
                     "location": "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.path}  # fmt: skip
+    assert file.sha256 == "811a38a862c1c55325b6ba8a757b381923e51dee4fe3cde95887b0ae2490c02d"

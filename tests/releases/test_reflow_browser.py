@@ -8,6 +8,8 @@ PAGES = {
     "series-index": "/download/series/",
     "series": "/download/10.1/",
     "release": "/download/11.4/11.4.2/",
+    "release-lts": "/download/12.3/12.3.3/",
+    "series-lts": "/download/12.3/",
     "repo-config": "/download/repo-config/?distro=ubuntu&release=noble&version=11.4&mirror=osuosl&arch=arm64",
 }
 

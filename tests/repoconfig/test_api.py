@@ -146,7 +146,7 @@ def test_options_list_only_valid_choices(client, seeded):
     data = client.get("/api/repo-config/options").json()
     debian = next(d for d in data["distributions"] if d["slug"] == "debian")
     trixie = next(r for r in debian["releases"] if r["key"] == "trixie")
-    assert [v["version"] for v in trixie["versions"]] == ["11.8"]
+    assert [v["version"] for v in trixie["versions"]] == ["13.0", "12.3", "11.8"]
     assert {m["id"] for m in data["mirrors"]} >= {"osuosl", "bouwhuis"}
 
 

@@ -1,14 +1,17 @@
-"""manage.py import_releases FILE: load the release catalogue (idempotent, never deletes)."""
+"""manage.py import_releases [FILE] [--files FILES]: load the release catalogue and the
+compiled release files (idempotent, never deletes)."""
 
 import json
 import sys
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from django.utils import timezone
 from tqdm import tqdm
 
 from releases import services
-from releases.catalogue import IN_REPO_CATALOGUE, CatalogueError, parse_catalogue
+from releases.catalogue import IN_REPO_CATALOGUE, CatalogueError
+from releases.release_files import IN_REPO_FILES, read_real_data
 
 
 class Command(BaseCommand):
@@ -21,26 +24,43 @@ class Command(BaseCommand):
         parser.add_argument(
             "file", nargs="?", default=str(IN_REPO_CATALOGUE), help="the catalogue (JSON)"
         )
+        parser.add_argument(
+            "--files",
+            default=str(IN_REPO_FILES),
+            help="the release files with checksums and later releases (JSON)",
+        )
 
-    def handle(self, *args, file, **options):
+    def read(self, file):
         try:
             with open(file, encoding="utf-8") as handle:
-                data = json.load(handle)
-            catalogue = parse_catalogue(data)
+                return json.load(handle)
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}") from error
         except json.JSONDecodeError as error:
             raise CommandError(f"{file} is not JSON: {error}") from error
+
+    def handle(self, *args, file, files, **options):
+        catalogue_data, files_data = self.read(file), self.read(files)
+        try:
+            catalogue, file_list = read_real_data(catalogue_data, files_data)
         except CatalogueError as error:
-            raise CommandError(f"{file}: {error}. Nothing was changed.") from error
+            raise CommandError(f"{file} or {files}: {error}. Nothing was changed.") from error
         self.stdout.write(
-            f"{file}: {len(catalogue.series)} series, {len(catalogue.releases)} releases"
+            f"{file}: {len(catalogue.series)} series, {len(catalogue.releases)} releases "
+            f"(with the later releases of {files}); {len(file_list.files)} files"
         )
 
         def progress(items):
             # disable=None: a bar on a terminal, silence in logs and pipes.
             return tqdm(items, desc="releases", unit="release", file=sys.stderr, disable=None)
 
-        report = services.import_catalogue(catalogue, timezone.localdate(), progress=progress)
-        for line in report.lines():
+        with transaction.atomic():
+            report = services.import_catalogue(catalogue, timezone.localdate(), progress=progress)
+            file_report = services.record_release_files(file_list.files)
+        if file_list.skipped_later:
+            self.stdout.write(
+                "later releases left out, their maturity is not known: "
+                + ", ".join(file_list.skipped_later)
+            )
+        for line in [*report.lines(), *file_report.lines()]:
             self.stdout.write(line)
