@@ -1,21 +1,17 @@
 """Atom feeds of the changes beyond the noise that the regression detector found."""
 
 from django.contrib.syndication.views import Feed
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 
 from benchmarks import history
-from benchmarks.models import Measurement, Run, Suite
+from benchmarks.models import Suite
 
 
 def _suites(slug=None):
-    runs = Run.objects.prefetch_related(
-        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
-    )
-    suites = Suite.objects.published().prefetch_related(Prefetch("runs", queryset=runs))
+    suites = Suite.objects.with_published_runs()
     return [get_object_or_404(suites, slug=slug)] if slug else list(suites)
 
 

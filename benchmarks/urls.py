@@ -33,4 +33,9 @@ urlpatterns = [
     path("api/benchmarks/<slug:slug>.json", views.export_json, name="export-json"),
     path("api/benchmarks/<slug:slug>.csv", views.export_csv, name="export-csv"),
     path("api/benchmarks/<slug:slug>/runs/", api.RunUploadAPI.as_view(), name="upload"),
+    path(
+        "api/benchmarks/<slug:slug>/runs/<int:pk>/",
+        api.RunStatusAPI.as_view(),
+        name="upload-status",
+    ),
 ]

@@ -14,19 +14,13 @@ from drf_spectacular.utils import extend_schema
 from benchmarks import charts, history
 from benchmarks import compare as comparison
 from benchmarks import render as images
-from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.models import Attachment, Run, Suite
 
 IMAGE_MAX_AGE = 3600
 
 
 def _suite(slug):
-    runs = Run.objects.prefetch_related(
-        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
-    )
-    return get_object_or_404(
-        Suite.objects.published().prefetch_related(Prefetch("runs", queryset=runs), "attachments"),
-        slug=slug,
-    )
+    return get_object_or_404(Suite.objects.with_published_runs(), slug=slug)
 
 
 def _x(request):
@@ -149,7 +143,11 @@ def history_image(request, slug, index, fmt):
 def run_detail(request, slug, pk):
     suite = _suite(slug)
     run = get_object_or_404(
-        Run.objects.prefetch_related("measurements", "attachments"), suite=suite, pk=pk
+        Run.objects.published().prefetch_related(
+            "measurements", Prefetch("attachments", queryset=Attachment.objects.published())
+        ),
+        suite=suite,
+        pk=pk,
     )
     rows = comparison.run_rows(run)
     return render(request, "benchmarks/run.html", {"suite": suite, "run": run, "rows": rows})
@@ -261,7 +259,7 @@ def export_csv(request, slug):
 
 
 def download_attachment(request, slug, pk):
-    attachment = get_object_or_404(Attachment, pk=pk, suite__slug=slug, suite__is_published=True)
+    attachment = get_object_or_404(Attachment.objects.published(), pk=pk, suite__slug=slug)
     name = attachment.file.name.rsplit("/", 1)[-1]
     return FileResponse(
         attachment.file.open("rb"), as_attachment=True, filename=name, content_type="text/plain"

@@ -18,6 +18,7 @@ class RunFactory(factory.django.DjangoModelFactory):
 
     suite = factory.SubFactory(SuiteFactory)
     label = factory.Sequence(lambda n: f"run {n}")
+    status = Run.Status.PUBLISHED
     server_version = "11.4.2"
 
 
