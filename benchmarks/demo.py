@@ -13,16 +13,16 @@ from foundation.models import NewsPost
 SYSBENCH = Path(__file__).resolve().parent / "demo_data" / "sysbench"
 
 JDBC_ARTICLE = "https://mariadb.org/on-performance-of-jdbc-drivers/"
-JDBC_PROGRAM = "single-threaded Java test program (each query run N times, then queries per second)"
+JDBC_PROGRAM = "single-threaded Java test program (runs each query N times)"
 # The article says what it ran on and how each driver was set up; not when, nor which server.
 JDBC_ENV = {"hardware": "the author's own workstation", "os": "Windows Server 2008 R2",
             "source": "“On performance of JDBC drivers”, mariadb.org", "source_url": JDBC_ARTICLE,
             "unstated": ["run_date", "server_version"]}  # fmt: skip
 JDBC_CLIENTS = {
-    "ConnectorJ-5.1.24": f"{JDBC_PROGRAM}; ConnectorJ 5.1.24 with useConfigs=maxPerformance in the URL; named pipe through NamedPipeSocketFactory, 1000000 prepared queries",
+    "ConnectorJ-5.1.24": f"{JDBC_PROGRAM}; ConnectorJ 5.1.24, useConfigs=maxPerformance in the URL; named pipe: NamedPipeSocketFactory",
     "MariaDB-JDBC-1.1.2": f"{JDBC_PROGRAM}; MariaDB JDBC 1.1.2, client-side prepared statements",
     "Drizzle-JDBC-1.3-SNAPSHOT": f"{JDBC_PROGRAM}; Drizzle JDBC 1.3-SNAPSHOT",
-    "Drizzle-JDBC-1.3-SNAPSHOT with the one-line fix": f"{JDBC_PROGRAM}; Drizzle JDBC 1.3-SNAPSHOT with its hexdump logging put under a FINEST level check",
+    "Drizzle-JDBC-1.3-SNAPSHOT with the one-line fix": f"{JDBC_PROGRAM}; Drizzle JDBC 1.3-SNAPSHOT, its hexdump logging put under a FINEST level check",
     "C client (native)": "the native C client library, prepared DO 1, over TCP and a named pipe",
 }  # fmt: skip
 # run label: [(metric, value)], queries per second

@@ -49,7 +49,10 @@ class RunUploadForm(forms.Form):
         help_text="Where the figures come from: an article, a CI job",
     )
     source_url = forms.URLField(
-        required=False, label="Source URL", max_length=services.field_limit(Run, "source_url")
+        required=False,
+        label="Source URL",
+        assume_scheme="https",
+        max_length=services.field_limit(Run, "source_url"),
     )
     unstated = forms.MultipleChoiceField(
         required=False,

@@ -53,7 +53,7 @@ def suite(request, slug):
     all_metrics = charts.suite_metrics(runs)
     slugs = charts.metric_slugs(all_metrics)
     headline = set(charts.suite_metrics(runs, headline_only=True))
-    found = history.histories(runs)
+    found = history.histories(runs, axis=suite.history_axis)
     history_charts = []
     for index, item in enumerate(found):
         chart = history.history_chart(item, index)
@@ -69,15 +69,18 @@ def suite(request, slug):
         }
         history_charts.append(chart)
     x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
+    default_a, default_b = comparison.default_pair(runs)
     context = {
         "suite": suite,
         "runs": runs,
+        "default_a": default_a,
+        "default_b": default_b,
         "charts": chart_list,
         "x": x,
         "x_options": x_options if len(x_options) > 1 else [],
         "other_metrics": [(m, slugs[m]) for m in all_metrics if m not in headline],
         "history_charts": history_charts,
-        "changes": history.changes(runs),
+        "changes": history.changes(runs, axis=suite.history_axis),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),
     }
@@ -134,7 +137,7 @@ def history_image(request, slug, index, fmt):
     if fmt not in images.FORMATS:
         raise Http404("no such format")
     suite = _suite(slug)
-    found = history.histories(list(suite.runs.all()))
+    found = history.histories(list(suite.runs.all()), axis=suite.history_axis)
     if index >= len(found):
         raise Http404("no such history")
     return _image_response(request, history.history_chart(found[index], index), fmt)
@@ -149,8 +152,13 @@ def run_detail(request, slug, pk):
         suite=suite,
         pk=pk,
     )
-    rows = comparison.run_rows(run)
-    return render(request, "benchmarks/run.html", {"suite": suite, "run": run, "rows": rows})
+    context = {
+        "suite": suite,
+        "run": run,
+        "rows": comparison.run_rows(run),
+        "provenance": comparison.provenance(run),
+    }
+    return render(request, "benchmarks/run.html", context)
 
 
 def compare(request, slug):
@@ -158,7 +166,16 @@ def compare(request, slug):
     runs = list(suite.runs.all())
     by_id = {str(run.pk): run for run in runs}
     a, b = by_id.get(request.GET.get("a", "")), by_id.get(request.GET.get("b", ""))
-    context = {"suite": suite, "choices": charts.run_choices(runs), "a": a, "b": b}
+    chosen = "a" in request.GET or "b" in request.GET
+    if not chosen:  # start from two runs that can fairly be compared
+        a, b = comparison.default_pair(runs)
+    context = {
+        "suite": suite,
+        "choices": charts.run_choices(runs),
+        "a": a,
+        "b": b,
+        "defaulted": not chosen and a is not None,
+    }
     if a and b:
         result = comparison.compare_runs(a, b, x=_x(request) or None)
         context.update(result)
