@@ -276,3 +276,36 @@ def run_choices(runs):
         (run, f"{label} · #{run.pk}" if counts[label] > 1 else label)
         for run, label in zip(runs, labels, strict=True)
     ]
+
+
+def _listed(values, limit=90) -> str:
+    text, shown = "", 0
+    for value in values:
+        candidate = f"{text}, {value}" if text else value
+        if len(candidate) > limit and text:
+            return f"{text} and {len(values) - shown} more"
+        text, shown = candidate, shown + 1
+    return text
+
+
+def image_context(suite_title: str, metric: str, runs, page_url: str) -> list[str]:
+    """The lines an image carries below its chart, so that it says what, on what, when and
+    where from wherever it is pasted: suite and metric, runs, machine, date, the page."""
+    runs = list(runs)
+    machines = list(dict.fromkeys(", ".join(filter(None, [r.hardware, r.os])) for r in runs))
+    machines = [m for m in machines if m] or ["not recorded"]
+    dates = sorted(r.run_date for r in runs if r.run_date)
+    if dates:
+        measured = f"{dates[0]:%Y-%m-%d}" + (
+            f" to {dates[-1]:%Y-%m-%d}" if dates[-1] != dates[0] else ""
+        )
+    elif any("run_date" in (r.unstated or []) for r in runs):
+        measured = "not stated by the source"
+    else:
+        measured = "not recorded"
+    return [
+        f"{suite_title} · {metric}",
+        f"Runs: {_listed([r.label for r in runs])}",
+        f"Machine{'s' if len(machines) > 1 else ''}: {_listed(machines, 110)}",
+        f"Measured: {measured} · {page_url}",
+    ]

@@ -21,14 +21,34 @@ STYLE = {
     "axes.spines.right": False,
 }
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
-VERSION = "3"  # part of the image cache key and ETag: change it when the drawing changes
+VERSION = "4"  # part of the image cache key and ETag: change it when the drawing changes
+
+
+FOOTER_LINE_INCHES = 0.17
 
 
 def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> bytes:
+    """The chart, and below it the spec's ``context`` lines (suite, runs, machine, date,
+    the page's address) in small type."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown image format {fmt!r}")
+    context = spec.get("context") or []
+    footer = (len(context) * FOOTER_LINE_INCHES + 0.08) if context else 0
     with matplotlib.rc_context(STYLE):
-        figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
+        figure = Figure(figsize=(width, height + footer), dpi=100, layout="constrained")
+        if context:
+            share = footer / (height + footer)
+            figure.get_layout_engine().set(rect=(0, share, 1, 1 - share))
+            figure.text(
+                0.01,
+                0.01,
+                "\n".join(context),
+                fontsize=7.5,
+                color="#444444",
+                va="bottom",
+                ha="left",
+                linespacing=1.5,
+            )
         axes = figure.add_subplot()
         if spec["type"] == "line":
             _lines(axes, spec)

@@ -2,12 +2,14 @@ import csv
 import hashlib
 import json
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Prefetch
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.html import format_html
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
@@ -36,11 +38,20 @@ def index(request):
 def _image_links(suite, chart, x=""):
     query = f"?x={x}" if x and x in chart.get("x_options", []) else ""
     kwargs = {"slug": suite.slug, "metric": chart["slug"]}
-    return {
+    links = {
         "page": reverse("benchmarks:chart", kwargs=kwargs) + query,
         "svg": reverse("benchmarks:chart-svg", kwargs=kwargs) + query,
         "png": reverse("benchmarks:chart-png", kwargs=kwargs) + query,
     }
+    return {**links, "embed": _embed_snippet(links, f"{chart['metric']}: {suite.title}")}
+
+
+def _embed_snippet(links, alt):
+    """HTML for a README or a mail: the PNG (it carries its own context) linking to the page."""
+    site = settings.SITE_URL.rstrip("/")
+    return format_html(
+        '<a href="{}{}"><img src="{}{}" alt="{}"></a>', site, links["page"], site, links["png"], alt
+    )
 
 
 def suite(request, slug):
@@ -57,16 +68,16 @@ def suite(request, slug):
     history_charts = []
     for index, item in enumerate(found):
         chart = history.history_chart(item, index)
-        chart["links"] = {
-            "svg": reverse(
+        links = {
+            fmt: reverse(
                 "benchmarks:history-image",
-                kwargs={"slug": suite.slug, "index": index, "fmt": "svg"},
-            ),
-            "png": reverse(
-                "benchmarks:history-image",
-                kwargs={"slug": suite.slug, "index": index, "fmt": "png"},
-            ),
+                kwargs={"slug": suite.slug, "index": index, "fmt": fmt},
+            )
+            for fmt in ("svg", "png")
         }
+        links["page"] = reverse("benchmarks:suite", kwargs={"slug": suite.slug}) + "#history"
+        links["embed"] = _embed_snippet(links, f"{chart['title']}: {suite.title}")
+        chart["links"] = links
         history_charts.append(chart)
     x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
     default_a, default_b = comparison.default_pair(runs)
@@ -128,9 +139,26 @@ def _image_response(request, spec, fmt):
     return response
 
 
+def _with_context(spec, suite, runs, page):
+    return {
+        **spec,
+        "context": charts.image_context(
+            suite.title, spec["metric"], runs, settings.SITE_URL.rstrip("/") + page
+        ),
+    }
+
+
 def chart_image(request, slug, metric, fmt):
     suite = _suite(slug)
-    return _image_response(request, _chart_or_404(suite, metric, _x(request)), fmt)
+    x = _x(request)
+    chart = _chart_or_404(suite, metric, x)
+    page = _image_links(suite, chart, x)["page"]
+    runs = [
+        run
+        for run in suite.runs.all()
+        if any(m.metric == chart["metric"] for m in run.measurements.all())
+    ]
+    return _image_response(request, _with_context(chart, suite, runs, page), fmt)
 
 
 def history_image(request, slug, index, fmt):
@@ -140,7 +168,9 @@ def history_image(request, slug, index, fmt):
     found = history.histories(list(suite.runs.all()), axis=suite.history_axis)
     if index >= len(found):
         raise Http404("no such history")
-    return _image_response(request, history.history_chart(found[index], index), fmt)
+    chart = history.history_chart(found[index], index)
+    page = reverse("benchmarks:suite", kwargs={"slug": suite.slug}) + "#history"
+    return _image_response(request, _with_context(chart, suite, found[index]["runs"], page), fmt)
 
 
 def run_detail(request, slug, pk):
