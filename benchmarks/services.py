@@ -2,6 +2,7 @@
 
 import json
 import math
+import re
 import statistics
 
 from django.core.files.base import ContentFile
@@ -346,9 +347,11 @@ def import_run(
 
 
 def _storable_name(file_name: str) -> str:
-    """The raw file's name on disk: its last path part, short enough for the column."""
-    name = file_name.replace("\\", "/").rsplit("/", 1)[-1].strip() or "output.txt"
-    return name[-60:]
+    """The raw file's name on disk: the last path part of the uploaded name in safe
+    characters, short enough for the column (the name as sent stays in the description)."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", file_name.replace("\\", "/").rsplit("/", 1)[-1])
+    name = name.lstrip("._")[-60:]
+    return name or "output.txt"
 
 
 def _missing_message(missing: list[str]) -> str:
