@@ -64,7 +64,8 @@ def differences(a, b) -> dict:
     for group, fields in (("environment", ENVIRONMENT), ("configuration", CONFIGURATION)):
         for field, label in fields:
             left, right = fact(a, field), fact(b, field)
-            if left != right or left in (UNSTATED, "not recorded"):
+            unknown = {left, right} & {UNSTATED, "not recorded"}
+            if left != right or (group == "environment" and unknown):
                 found[group].append({"label": label, "a": left, "b": right})
     for key in sorted(set(a.variant) | set(b.variant)):
         left, right = a.variant.get(key, "–"), b.variant.get(key, "–")

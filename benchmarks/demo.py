@@ -1,6 +1,7 @@
 """Benchmark suites: figures from the seed articles exactly as they give them, and real
 sysbench runs made on this machine by bench/sysbench_runs.sh (raw files in demo_data/)."""
 
+import re
 from datetime import date, datetime
 from pathlib import Path
 
@@ -111,7 +112,8 @@ def _environment(directory=SYSBENCH):
     return {
         "hardware": f"{facts.get('cpu', '')}, {facts.get('memory', '')} RAM",
         "os": facts.get("os", ""),
-        "server_version": facts.get("server", "").replace("/usr/sbin/mariadbd  ", ""),
+        # "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu …"
+        "server_version": (re.search(r"Ver (\S+)", facts.get("server", "")) or [None, ""])[1],
         "client": facts.get("client", ""),
         "run_date": date.fromisoformat(facts["date"]) if "date" in facts else None,
         "notes": "; ".join(

@@ -62,11 +62,17 @@ def environment_change(before, after, axis="date") -> str:
     """What changed in the environment from one run to the next ("" if nothing did); the
     history's own axis (the version, the commit) is not counted as a change."""
     skip = {"version": "server_version", "commit": "server_commit"}.get(axis)
-    return ", ".join(
-        f"{label}: {getattr(before, field) or '–'} → {getattr(after, field) or '–'}"
-        for field, label in WATCHED
-        if field != skip and getattr(before, field) != getattr(after, field)
-    )
+    found = []
+    for field, label in WATCHED:
+        old, new = getattr(before, field), getattr(after, field)
+        if field == skip or old == new:
+            continue
+        if field == "server_config":  # only the options that changed
+            old_options, new_options = old.split(), new.split()
+            old = " ".join(o for o in old_options if o not in new_options)
+            new = " ".join(o for o in new_options if o not in old_options)
+        found.append(f"{label}: {old or '–'} → {new or '–'}")
+    return ", ".join(found)
 
 
 def histories(runs, min_runs: int = stats.MIN_HISTORY + 1, axis: str = "date"):
