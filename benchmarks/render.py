@@ -111,6 +111,18 @@ def _lines(axes, spec):
             segment = [point] if point is not None else []
     for line in spec.get("marks", []):
         axes.axvline(line, color="#D55E00", linestyle="--", linewidth=1)
+    for line in spec.get("environment_marks", []):  # the environment changed before this run
+        axes.axvline(line - 0.5, color="#555555", linestyle=":", linewidth=1.2)
+        axes.annotate(
+            "environment changed",
+            (line - 0.5, 1),
+            xycoords=("data", "axes fraction"),
+            rotation=90,
+            va="top",
+            ha="right",
+            fontsize=7,
+            color="#444444",
+        )
     crowded = sum(len(label) for label in spec["labels"]) > 70
     axes.set_xticks(
         positions,

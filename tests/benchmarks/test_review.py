@@ -310,7 +310,7 @@ def test_history_by_server_version_ties_a_regression_to_two_releases(client):
     assert "server options: – → --innodb-buffer-pool-size=8M" in page
     assert "5.0× slower" in page or "5.1× slower" in page
     svg = client.get(f"/benchmarks/{suite.slug}/history/0.svg").content.decode()
-    assert "server version" in svg and "11.4.7" in svg
+    assert "server version" in svg and "11.4.7" in svg and "environment changed" in svg
 
 
 @override_settings(SITE_URL="https://mariadb.example.org")
