@@ -1,9 +1,10 @@
 from django.contrib import admin, messages
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path
+from django.utils.html import format_html_join
 
 from benchmarks import services
-from benchmarks.forms import RunUploadForm
+from benchmarks.forms import RejectRunsForm, RunUploadForm
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, Suite
 
@@ -11,7 +12,8 @@ from benchmarks.models import Attachment, Measurement, Run, Suite
 class RunInline(admin.TabularInline):
     model = Run
     extra = 0
-    fields = ["label", "server_version", "client", "run_date", "order"]
+    fields = ["label", "status", "server_version", "client", "run_date", "order"]
+    readonly_fields = ["status"]
     show_change_link = True
 
 
@@ -53,9 +55,14 @@ class SuiteAdmin(admin.ModelAdmin):
             except ImportFailed as error:
                 form.add_error("file", f"Could not import: {error}")
             else:
+                state = (
+                    "published"
+                    if run.status == Run.Status.PUBLISHED
+                    else "a draft: it is public once a reviewer publishes it"
+                )
                 self.message_user(
                     request,
-                    f"Imported {run.measurements.count()} measurements as “{run.label}”.",
+                    f"Imported {run.measurements.count()} measurements as “{run.label}”, {state}.",
                     messages.SUCCESS,
                 )
                 return redirect("admin:benchmarks_suite_change", suite.pk)
@@ -76,9 +83,106 @@ class MeasurementInline(admin.TabularInline):
 
 @admin.register(Run)
 class RunAdmin(admin.ModelAdmin):
-    list_display = ["label", "suite", "server_version", "run_date"]
-    list_filter = ["suite"]
+    """Review: the figures (inline), the environment and provenance, the raw files; then
+    publish or reject with a reason. Only reviewers (``publish_run``) are offered either."""
+
+    list_display = ["label", "suite", "status", "uploaded_by", "server_version", "run_date"]
+    list_filter = ["status", "suite"]
+    list_select_related = ["suite", "uploaded_by"]
+    search_fields = ["label", "server_version", "source"]
     inlines = [MeasurementInline]
+    actions = ["publish", "reject"]
+    readonly_fields = [
+        "status",
+        "review_note",
+        "reviewed_by",
+        "reviewed_at",
+        "provenance",
+        "raw_files",
+    ]
+    fieldsets = [
+        (None, {"fields": ["suite", "label", "variant", "order", "uploaded_by"]}),
+        (
+            "Environment and provenance",
+            {
+                "fields": [
+                    "run_date",
+                    "server_version",
+                    "server_commit",
+                    "server_config",
+                    "hardware",
+                    "os",
+                    "client",
+                    "source",
+                    "source_url",
+                    "unstated",
+                    "notes",
+                    "details",
+                ]
+            },
+        ),
+        (
+            "Review",
+            {
+                "fields": [
+                    "status",
+                    "provenance",
+                    "raw_files",
+                    "review_note",
+                    "reviewed_by",
+                    "reviewed_at",
+                ]
+            },
+        ),
+    ]
+
+    def has_publish_permission(self, request):
+        return request.user.has_perm(services.PUBLISH_PERMISSION)
+
+    @admin.display(description="provenance")
+    def provenance(self, run):
+        missing = run.missing_provenance()
+        return "complete" if not missing else "lacks " + ", ".join(missing)
+
+    @admin.display(description="raw files")
+    def raw_files(self, run):
+        files = list(run.attachments.all())
+        if not files:
+            return "none (figures typed from the source)"
+        return format_html_join(", ", '<a href="{}">{}</a>', ((f.file.url, str(f)) for f in files))
+
+    @admin.action(description="Publish the selected runs", permissions=["publish"])
+    def publish(self, request, queryset):
+        published, refused = 0, []
+        for run in queryset.select_related("suite"):
+            try:
+                services.publish_run(run, request.user)
+            except services.NotPublishable as error:
+                refused.append(f"“{run.label}”: {error}")
+            else:
+                published += 1
+        if published:
+            self.message_user(request, f"Published {published} run(s).", messages.SUCCESS)
+        for message in refused:
+            self.message_user(request, f"Not published: {message}", messages.ERROR)
+
+    @admin.action(description="Reject the selected runs, with a reason", permissions=["publish"])
+    def reject(self, request, queryset):
+        form = RejectRunsForm(request.POST if "reason" in request.POST else None)
+        if form.is_bound and form.is_valid():
+            for run in queryset:
+                services.reject_run(run, request.user, form.cleaned_data["reason"])
+            self.message_user(request, f"Rejected {queryset.count()} run(s).", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "runs": queryset,
+            "opts": self.model._meta,
+            "title": "Reject runs",
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return render(request, "admin/benchmarks/reject_runs.html", context)
 
 
 @admin.register(Attachment)

@@ -1,31 +1,75 @@
 """POST /api/benchmarks/<slug>/runs/: scripts upload raw output with a per-user token."""
 
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import IsAdminUser
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from benchmarks import services
 from benchmarks.importers import IMPORTERS, ImportFailed
-from benchmarks.models import Suite
+from benchmarks.models import MAY_BE_UNSTATED, Run, Suite
+
+
+def _text(name, **options):
+    """A text field bounded as its column is, refusing characters text here may not hold."""
+
+    def storable(value):
+        problem = services.text_problem(value, None)
+        if problem:
+            raise serializers.ValidationError(problem)
+
+    return serializers.CharField(
+        max_length=services.field_limit(Run, name),
+        validators=[storable],
+        trim_whitespace=False,
+        **options,
+    )
+
+
+OPTIONAL = {"required": False, "allow_blank": True, "default": ""}
 
 
 class RunUploadSerializer(serializers.Serializer):
-    file = serializers.FileField()
-    label = serializers.CharField(max_length=120)
+    file = serializers.FileField(max_length=300)
+    label = _text("label")
     importer = serializers.ChoiceField(choices=["", *IMPORTERS], required=False, default="")
-    parameters = serializers.CharField(required=False, allow_blank=True, default="{}")
-    variant = serializers.CharField(required=False, allow_blank=True, default="{}")
-    hardware = serializers.CharField(required=False, allow_blank=True, default="")
-    os = serializers.CharField(required=False, allow_blank=True, default="")
-    server_version = serializers.CharField(required=False, allow_blank=True, default="")
-    server_config = serializers.CharField(required=False, allow_blank=True, default="")
-    client = serializers.CharField(required=False, allow_blank=True, default="")
+    parameters = serializers.CharField(max_length=5000, **OPTIONAL)
+    variant = serializers.CharField(max_length=5000, **OPTIONAL)
+    hardware = _text("hardware", **OPTIONAL)
+    os = _text("os", **OPTIONAL)
+    server_version = _text("server_version", **OPTIONAL)
+    server_commit = _text("server_commit", **OPTIONAL)
+    server_config = _text("server_config", **OPTIONAL)
+    client = _text("client", **OPTIONAL)
     run_date = serializers.DateField(required=False, allow_null=True, default=None)
-    notes = serializers.CharField(required=False, allow_blank=True, default="")
+    notes = _text("notes", **OPTIONAL)
+    source = _text("source", **OPTIONAL)
+    source_url = serializers.URLField(
+        max_length=services.field_limit(Run, "source_url"), **OPTIONAL
+    )
+    unstated = serializers.CharField(
+        max_length=200,
+        help_text="Comma-separated provenance fields the cited source does not state",
+        **OPTIONAL,
+    )
+
+    def validate_unstated(self, value):
+        names = [name.strip() for name in value.split(",") if name.strip()]
+        unknown = [name for name in names if name not in MAY_BE_UNSTATED]
+        if unknown:
+            raise serializers.ValidationError(
+                f"unknown {', '.join(map(repr, unknown))}; choose from {', '.join(MAY_BE_UNSTATED)}"
+            )
+        return names
+
+    def validate_label(self, value):
+        if not value.strip():
+            raise serializers.ValidationError("This field may not be blank.")
+        return value
 
     def validate_file(self, value):
         if value.size > services.MAX_UPLOAD_BYTES:
@@ -80,10 +124,44 @@ class RunUploadAPI(APIView):
         except ImportFailed as error:
             return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
         return Response(
-            {
-                "run": run.pk,
-                "url": request.build_absolute_uri(run.get_absolute_url()),
-                "measurements": run.measurements.count(),
-            },
+            {**_state(request, run), "measurements": run.measurements.count()},
             status=status.HTTP_201_CREATED,
         )
+
+
+def _state(request, run):
+    """What an uploader is told about a run: its state, and why if it was turned down."""
+    state = {
+        "run": run.pk,
+        "status": run.status,
+        "status_url": request.build_absolute_uri(
+            reverse("benchmarks:upload-status", kwargs={"slug": run.suite.slug, "pk": run.pk})
+        ),
+    }
+    if run.status == Run.Status.PUBLISHED:
+        state["url"] = request.build_absolute_uri(run.get_absolute_url())
+    elif run.status == Run.Status.REJECTED:
+        state["reason"] = run.review_note
+    else:
+        state["waiting_for"] = "review by the foundation's staff"
+        missing = run.missing_provenance()
+        if missing:
+            state["missing_provenance"] = missing
+    return state
+
+
+class RunStatusAPI(APIView):
+    """GET /api/benchmarks/<slug>/runs/<id>/: the uploader (or a reviewer) reads a run's state."""
+
+    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: dict, 404: dict})
+    def get(self, request, slug, pk):
+        run = Run.objects.select_related("suite").filter(suite__slug=slug, pk=pk).first()
+        allowed = run is not None and (
+            run.uploaded_by_id == request.user.pk or services.may_publish(request.user)
+        )
+        if not allowed:  # another person's upload is as absent as a missing one
+            return Response({"error": "no such upload"}, status=status.HTTP_404_NOT_FOUND)
+        return Response(_state(request, run))

@@ -225,6 +225,30 @@ def percent_change(a, b, higher_is_better):
     return change if higher_is_better else -change
 
 
+# Units in which a better figure reads "faster": times and rates.
+_SPEED_UNITS = ("s", "ms", "µs", "us", "ns", "hours", "cycles", "tps", "qps")
+
+
+def describe_change(a, b, higher_is_better, unit="") -> dict | None:
+    """B against A as a person reads it: a factor and the plain change of the value, worded
+    by the metric's direction: a fivefold latency rise reads "5.0 times slower (+400%)" (with
+    a multiplication sign), a throughput halving "2.0 times slower (-50%)". None when A is
+    zero or either is missing."""
+    if a in (None, 0) or b is None:
+        return None
+    percent = (b - a) / abs(a) * 100
+    if b == a:
+        return {"text": "no change (0%)", "better": None, "percent": 0.0}
+    better = (b > a) == higher_is_better
+    speed = unit.endswith("/s") or unit in _SPEED_UNITS
+    word = ("faster" if better else "slower") if speed else ("better" if better else "worse")
+    factor = max(b / a, a / b) if a > 0 and b > 0 else None
+    shown = f"{abs(percent):.0f}" if abs(percent) >= 100 else f"{abs(percent):.1f}"
+    sign = "+" if percent > 0 else "−"
+    factor_text = "" if factor is None else (f"{factor:.2f}× " if factor < 2 else f"{factor:.1f}× ")
+    return {"text": f"{factor_text}{word} ({sign}{shown}%)", "better": better, "percent": percent}
+
+
 def run_choice_label(run) -> str:
     """How a run is named in a picker: label, variant, parameter ranges and date, so that
     no two entries read the same."""
@@ -251,4 +275,37 @@ def run_choices(runs):
     return [
         (run, f"{label} · #{run.pk}" if counts[label] > 1 else label)
         for run, label in zip(runs, labels, strict=True)
+    ]
+
+
+def _listed(values, limit=90) -> str:
+    text, shown = "", 0
+    for value in values:
+        candidate = f"{text}, {value}" if text else value
+        if len(candidate) > limit and text:
+            return f"{text} and {len(values) - shown} more"
+        text, shown = candidate, shown + 1
+    return text
+
+
+def image_context(suite_title: str, metric: str, runs, page_url: str) -> list[str]:
+    """The lines an image carries below its chart, so that it says what, on what, when and
+    where from wherever it is pasted: suite and metric, runs, machine, date, the page."""
+    runs = list(runs)
+    machines = list(dict.fromkeys(", ".join(filter(None, [r.hardware, r.os])) for r in runs))
+    machines = [m for m in machines if m] or ["not recorded"]
+    dates = sorted(r.run_date for r in runs if r.run_date)
+    if dates:
+        measured = f"{dates[0]:%Y-%m-%d}" + (
+            f" to {dates[-1]:%Y-%m-%d}" if dates[-1] != dates[0] else ""
+        )
+    elif any("run_date" in (r.unstated or []) for r in runs):
+        measured = "not stated by the source"
+    else:
+        measured = "not recorded"
+    return [
+        f"{suite_title} · {metric}",
+        f"Runs: {_listed([r.label for r in runs])}",
+        f"Machine{'s' if len(machines) > 1 else ''}: {_listed(machines, 110)}",
+        f"Measured: {measured} · {page_url}",
     ]

@@ -19,8 +19,90 @@ def _by_parameters(run, metric):
     )
 
 
+# What a run was measured on and with, in the order a reader checks it. A difference in the
+# first group makes two runs unlike; the second group is usually what a comparison is about.
+ENVIRONMENT = [
+    ("hardware", "Hardware"),
+    ("os", "OS"),
+    ("client", "Tool"),
+]
+CONFIGURATION = [
+    ("server_version", "Server version"),
+    ("server_commit", "Server commit"),
+    ("server_config", "Server options"),
+    ("run_date", "Date measured"),
+    ("source", "Source"),
+]
+UNSTATED = "not stated by the source"
+
+
+def fact(run, field) -> str:
+    value = getattr(run, field)
+    if value not in (None, ""):
+        return f"{value:%Y-%m-%d}" if field == "run_date" else str(value)
+    return UNSTATED if field in (run.unstated or []) else "not recorded"
+
+
+def provenance(run) -> list[dict]:
+    """A run's environment and provenance for its page: label, value, link."""
+    facts = []
+    for field, label in [*CONFIGURATION[:1], *ENVIRONMENT, *CONFIGURATION[1:]]:
+        facts.append(
+            {"label": label, "value": fact(run, field), "missing": not getattr(run, field)}
+        )
+    if run.source_url:
+        facts[-1]["url"] = run.source_url
+    return facts
+
+
+def differences(a, b) -> dict:
+    """Every difference in environment and configuration between two runs, listed before
+    any figure: {"environment": [...], "configuration": [...], "like_for_like": bool,
+    "reasons": [...]}. Unlike: a different machine, OS or tool, or a side that does not
+    say what it ran on."""
+    found = {"environment": [], "configuration": []}
+    for group, fields in (("environment", ENVIRONMENT), ("configuration", CONFIGURATION)):
+        for field, label in fields:
+            left, right = fact(a, field), fact(b, field)
+            unknown = {left, right} & {UNSTATED, "not recorded"}
+            if left != right or (group == "environment" and unknown):
+                found[group].append({"label": label, "a": left, "b": right})
+    for key in sorted(set(a.variant) | set(b.variant)):
+        left, right = a.variant.get(key, "–"), b.variant.get(key, "–")
+        if left != right:
+            found["configuration"].append({"label": key, "a": str(left), "b": str(right)})
+    reasons = [
+        f"{d['label'].lower()} differs"
+        if d["a"] not in (UNSTATED, "not recorded") and d["b"] not in (UNSTATED, "not recorded")
+        else f"{d['label'].lower()} is not known for both"
+        for d in found["environment"]
+    ]
+    return {**found, "like_for_like": not reasons, "reasons": reasons}
+
+
+def comparable(a, b) -> bool:
+    """Same machine, OS and tool, known on both sides, and at least one point in common."""
+    if not differences(a, b)["like_for_like"]:
+        return False
+    keys = {(m.metric, json.dumps(m.parameters, sort_keys=True)) for m in a.measurements.all()}
+    return any(
+        (m.metric, json.dumps(m.parameters, sort_keys=True)) in keys for m in b.measurements.all()
+    )
+
+
+def default_pair(runs):
+    """The two runs the compare form starts with: the first comparable pair in the suite's
+    order (neighbours first), else the first two runs."""
+    for distance in range(1, len(runs)):
+        for index in range(len(runs) - distance):
+            if comparable(runs[index], runs[index + distance]):
+                return runs[index], runs[index + distance]
+    return (runs[0], runs[1]) if len(runs) > 1 else (None, None)
+
+
 def _row(a, b, factor, note=""):
     change = charts.percent_change(a.value, b.value, a.higher_is_better)
+    described = charts.describe_change(a.value, b.value, a.higher_is_better, a.unit)
     verdict = stats.compare_samples(a.samples, b.samples)
     if verdict.word == "within noise" or change is None or abs(change) < 0.05:
         css = "same"
@@ -34,6 +116,7 @@ def _row(a, b, factor, note=""):
         "a": charts.cell(a, factor),
         "b": charts.cell(b, factor),
         "change": change,
+        "change_text": described["text"] if described else "–",
         "css": css,
         "verdict": verdict,
         "word": "better" if change and change > 0 else "worse" if change and change < 0 else "same",
@@ -83,6 +166,7 @@ def compare_runs(a, b, x=None):
             }
         )
     return {
+        "differences": differences(a, b),
         "sections": sections,
         "headline_sections": [s for s in sections if s["headline"]],
         "other_sections": [s for s in sections if not s["headline"]],

@@ -1,7 +1,8 @@
 """Benchmark suites: figures from the seed articles exactly as they give them, and real
 sysbench runs made on this machine by bench/sysbench_runs.sh (raw files in demo_data/)."""
 
-from datetime import date
+import re
+from datetime import date, datetime
 from pathlib import Path
 
 from django.db import transaction
@@ -12,9 +13,19 @@ from foundation.models import NewsPost
 
 SYSBENCH = Path(__file__).resolve().parent / "demo_data" / "sysbench"
 
-JDBC_ENV = {"hardware": "The author's workstation", "os": "Windows Server 2008 R2",
-            "client": "single-threaded Java test program; ConnectorJ with useConfigs=maxPerformance",
-            "source": "“On performance of JDBC drivers” (seed article)"}  # fmt: skip
+JDBC_ARTICLE = "https://mariadb.org/on-performance-of-jdbc-drivers/"
+JDBC_PROGRAM = "single-threaded Java test program (runs each query N times)"
+# The article says what it ran on and how each driver was set up; not when, nor which server.
+JDBC_ENV = {"hardware": "the author's own workstation", "os": "Windows Server 2008 R2",
+            "source": "“On performance of JDBC drivers”, mariadb.org", "source_url": JDBC_ARTICLE,
+            "unstated": ["run_date", "server_version"]}  # fmt: skip
+JDBC_CLIENTS = {
+    "ConnectorJ-5.1.24": f"{JDBC_PROGRAM}; ConnectorJ 5.1.24, useConfigs=maxPerformance in the URL; named pipe: NamedPipeSocketFactory",
+    "MariaDB-JDBC-1.1.2": f"{JDBC_PROGRAM}; MariaDB JDBC 1.1.2, client-side prepared statements",
+    "Drizzle-JDBC-1.3-SNAPSHOT": f"{JDBC_PROGRAM}; Drizzle JDBC 1.3-SNAPSHOT",
+    "Drizzle-JDBC-1.3-SNAPSHOT with the one-line fix": f"{JDBC_PROGRAM}; Drizzle JDBC 1.3-SNAPSHOT, its hexdump logging put under a FINEST level check",
+    "C client (native)": "the native C client library, prepared DO 1, over TCP and a named pipe",
+}  # fmt: skip
 # run label: [(metric, value)], queries per second
 JDBC = {
     "ConnectorJ-5.1.24": [("DO 1, unprepared, TCP", 19543), ("SELECT 1, unprepared, TCP", 17004),
@@ -27,9 +38,12 @@ JDBC = {
     "C client (native)": [("DO 1, prepared, TCP", 24063), ("DO 1, prepared, named pipe", 33122)],
 }  # fmt: skip
 
+# "Tests were repeated recently to also compare with RocksDB (MariaDB 10.2.8)": the
+# article (last updated 2019-04-29) says neither the date measured nor the OS.
 ENGINES_ENV = {"hardware": "SSD, 16 GB RAM; 2 GB buffer pool / TokuDB cache / RocksDB block cache",
-               "server_version": "MariaDB 10.2.8", "client": "NEO (Nexedi) import and rebalancing",
-               "source": "“Optimising MariaDB for Big Data” (seed article, Nexedi)"}  # fmt: skip
+               "server_version": "10.2.8", "client": "NEO (Nexedi) import and rebalancing",
+               "source": "“Optimising MariaDB for Big Data”, Nexedi (last updated 2019-04-29)",
+               "unstated": ["run_date", "os"]}  # fmt: skip
 # engine: [(step, "time as written", hours, size GB)]; None where the article has no figure
 ENGINES = {
     "InnoDB": [("import 126GB of data", "20h24", 20 + 24 / 60, 50.6), ("tweak: 1->2", "9h14", 9 + 14 / 60, 76.6),
@@ -41,12 +55,13 @@ ENGINES = {
                ("tweak: 2->4", "2h27", 2 + 27 / 60, 70.8), ("deletion of dropped cells", "2h30", 2.5, 93.3),
                ("optimize tables", "10m32", (10 * 60 + 32) / 3600, 66.7)],
 }  # fmt: skip
+# (title, hardware, OS, client, runs): the articles name no date, and measure no server.
 MICRO = [
-    ("Dynamic linking costs two cycles", "Core 2 Duo 2.4 GHz, Linux amd64", "10^9 calls of a one-line function", [
+    ("Dynamic linking costs two cycles", "Core 2 Duo 2.4 GHz", "Linux amd64", "a loop of 1,000,000,000 calls of a one-line library function", [
         ("Static linking", [("total time", 2.54, "s"), ("CPU cycles per iteration", 6, "cycles")]),
         ("Dynamic linking", [("total time", 3.38, "s"), ("CPU cycles per iteration", 8, "cycles")]),
     ]),
-    ("Waking 5000 threads", "Intel quad-core i7 with hyperthreading", "5000 threads waiting, then woken", [
+    ("Micro-benchmarking pthread_cond_broadcast()", "Intel quad Core i7 with hyperthreading", "", "5000 threads waiting on a condition, then woken", [
         ("pthread_cond_broadcast()", [("time to wake all threads", 46.9, "ms")]),
         ("pthread_cond_signal() per thread", [("time to wake all threads", 17.6, "ms")]),
     ]),
@@ -54,7 +69,9 @@ MICRO = [
 
 
 def _manual_run(suite, label, order, environment, rows):
-    run = Run.objects.create(suite=suite, label=label, order=order, **environment)
+    run = Run.objects.create(
+        suite=suite, label=label, order=order, status=Run.Status.PUBLISHED, **environment
+    )
     Measurement.objects.bulk_create(
         [
             Measurement(
@@ -95,13 +112,15 @@ def _environment(directory=SYSBENCH):
     return {
         "hardware": f"{facts.get('cpu', '')}, {facts.get('memory', '')} RAM",
         "os": facts.get("os", ""),
-        "server_version": facts.get("server", "").replace("/usr/sbin/mariadbd  ", ""),
+        # "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu …"
+        "server_version": (re.search(r"Ver (\S+)", facts.get("server", "")) or [None, ""])[1],
         "client": facts.get("client", ""),
         "run_date": date.fromisoformat(facts["date"]) if "date" in facts else None,
         "notes": "; ".join(
             facts[key] for key in ("seconds per point", "repetitions") if key in facts
         ),
         "source": "bench/sysbench_runs.sh on this project's machine, shared with other work",
+        "status": Run.Status.PUBLISHED,
     }
 
 
@@ -174,6 +193,7 @@ def _read_write_suites():
             **{
                 **environment,
                 "run_date": date.fromisoformat(stamp[:10]),
+                "measured_at": datetime.fromisoformat(stamp.replace("Z", "+00:00")),
                 "notes": f"started {stamp}; 3 repetitions of 10 s",
             },
         )
@@ -192,7 +212,10 @@ def load(log):
         "drivers and the C client, unprepared and prepared, over TCP and a named pipe.",
     )
     for order, (label, rows) in enumerate(JDBC.items()):
-        _manual_run(jdbc, label, order, JDBC_ENV, [(m, v, "queries/s", True, "") for m, v in rows])
+        environment = {**JDBC_ENV, "client": JDBC_CLIENTS[label]}
+        _manual_run(
+            jdbc, label, order, environment, [(m, v, "queries/s", True, "") for m, v in rows]
+        )
 
     engines = _suite(
         "storage-engines-big-data",
@@ -219,7 +242,7 @@ def load(log):
         "call, and pthread_cond_broadcast() against one signal per thread.",
     )
     order = 0
-    for title, hardware, client, runs in MICRO:
+    for title, hardware, os, client, runs in MICRO:
         for label, rows in runs:
             _manual_run(
                 micro,
@@ -227,9 +250,11 @@ def load(log):
                 order,
                 {
                     "hardware": hardware,
+                    "os": os,
                     "client": client,
                     "notes": title,
-                    "source": "seed articles on replication and group commit",
+                    "source": f"“{title}”, a blog post on the group commit work",
+                    "unstated": ["run_date", "server_version", *([] if os else ["os"])],
                 },
                 [(metric, value, unit, False, "") for metric, value, unit in rows],
             )

@@ -1,21 +1,17 @@
 """Atom feeds of the changes beyond the noise that the regression detector found."""
 
 from django.contrib.syndication.views import Feed
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 
 from benchmarks import history
-from benchmarks.models import Measurement, Run, Suite
+from benchmarks.models import Suite
 
 
 def _suites(slug=None):
-    runs = Run.objects.prefetch_related(
-        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
-    )
-    suites = Suite.objects.published().prefetch_related(Prefetch("runs", queryset=runs))
+    suites = Suite.objects.with_published_runs()
     return [get_object_or_404(suites, slug=slug)] if slug else list(suites)
 
 
@@ -39,22 +35,27 @@ class ChangesFeed(Feed):
     def items(self, obj):
         found = []
         for suite in obj["suites"]:
-            for change in history.changes(list(suite.runs.all())):
+            for change in history.changes(list(suite.runs.all()), axis=suite.history_axis):
                 found.append({**change, "suite": suite})
         return found[:50]
 
     def item_title(self, item):
-        sign = "+" if (item["percent"] or 0) > 0 else ""
         return (
-            f"{item['kind'].capitalize()}: {item['metric']} {sign}{item['percent']:.1f}% "
+            f"{item['kind'].capitalize()}: {item['metric']} {item['change_text']} "
             f"in {item['run'].label} ({item['suite'].title})"
         )
 
     def item_description(self, item):
         where = ", ".join(f"{k}={v}" for k, v in item["parameters"].items())
+        between = f" It appeared between {item['between']}." if item["between"] else ""
+        environment = (
+            f" The environment changed there too: {item['environment_change']}."
+            if item["environment_change"]
+            else ""
+        )
         return (
             f"{item['metric']}{' at ' + where if where else ''}: {item['after']} against "
-            f"{item['before']} over the runs before (z = {item['z']:.1f})."
+            f"{item['before']} over the runs before (z = {item['z']:.1f}).{between}{environment}"
         )
 
     def item_link(self, item):

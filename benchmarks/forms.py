@@ -2,10 +2,14 @@ from django import forms
 
 from benchmarks import services
 from benchmarks.importers import IMPORTERS, ImportFailed
+from benchmarks.models import MAY_BE_UNSTATED, PROVENANCE, Run
 
 
 class RunUploadForm(forms.Form):
-    label = forms.CharField(max_length=120, help_text="Shown in legends, e.g. pool-of-threads")
+    label = forms.CharField(
+        max_length=services.field_limit(Run, "label"),
+        help_text="Shown in legends, e.g. pool-of-threads",
+    )
     file = forms.FileField(
         help_text="Raw output: sysbench text, YCSB text or JSON, JMH JSON, hyperfine JSON, or a CSV/TSV table"
     )
@@ -19,13 +23,49 @@ class RunUploadForm(forms.Form):
     variant = forms.CharField(
         required=False, help_text='JSON tags, e.g. {"thread_handling": "pool-of-threads"}'
     )
-    hardware = forms.CharField(required=False)
-    os = forms.CharField(required=False, label="OS")
-    server_version = forms.CharField(required=False)
-    server_config = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    client = forms.CharField(required=False)
-    run_date = forms.DateField(required=False, help_text="YYYY-MM-DD")
-    notes = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    hardware = forms.CharField(required=False, max_length=services.field_limit(Run, "hardware"))
+    os = forms.CharField(required=False, label="OS", max_length=services.field_limit(Run, "os"))
+    server_version = forms.CharField(
+        required=False, max_length=services.field_limit(Run, "server_version")
+    )
+    server_commit = forms.CharField(
+        required=False, max_length=services.field_limit(Run, "server_commit")
+    )
+    server_config = forms.CharField(
+        required=False,
+        max_length=services.field_limit(Run, "server_config"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    client = forms.CharField(
+        required=False,
+        label="Tool and version",
+        max_length=services.field_limit(Run, "client"),
+        help_text="e.g. sysbench 1.0.20",
+    )
+    run_date = forms.DateField(required=False, label="Date measured", help_text="YYYY-MM-DD")
+    source = forms.CharField(
+        required=False,
+        max_length=services.field_limit(Run, "source"),
+        help_text="Where the figures come from: an article, a CI job",
+    )
+    source_url = forms.URLField(
+        required=False,
+        label="Source URL",
+        assume_scheme="https",
+        max_length=services.field_limit(Run, "source_url"),
+    )
+    unstated = forms.MultipleChoiceField(
+        required=False,
+        choices=[(name, PROVENANCE[name]) for name in MAY_BE_UNSTATED],
+        widget=forms.CheckboxSelectMultiple,
+        label="Not stated by the source",
+        help_text="Only for figures taken from a cited source that does not say",
+    )
+    notes = forms.CharField(
+        required=False,
+        max_length=services.field_limit(Run, "notes"),
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
@@ -44,3 +84,11 @@ class RunUploadForm(forms.Form):
 
     def clean_variant(self):
         return self._json("variant")
+
+
+class RejectRunsForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        help_text="The uploader reads this: say what to fix",
+    )

@@ -7,23 +7,83 @@ runs before it: a regression when it moved the wrong way for the metric, otherwi
 improvement."""
 
 import json
+import re
 from collections import OrderedDict
 
 from benchmarks import charts, stats, units
 
+# What a history's x-axis is called, per Suite.history_axis.
+AXIS_TITLES = {"date": "date measured", "version": "server version", "commit": "server commit"}
+# Changes of these between two runs in a row are marked on the history: the figures may
+# have moved because of them.
+WATCHED = [
+    ("hardware", "hardware"),
+    ("os", "OS"),
+    ("client", "tool"),
+    ("server_config", "server options"),
+    ("server_version", "server version"),
+    ("server_commit", "server commit"),
+]
 
-def _ordered(runs):
-    return sorted(runs, key=lambda run: (run.run_date is None, run.run_date, run.order, run.pk))
+
+def _version_key(text):
+    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"[.\-+~]", text)]
 
 
-def histories(runs, min_runs: int = stats.MIN_HISTORY + 1):
+def _ordered(runs, axis="date"):
+    def when(run):
+        stamp = run.measured_at.isoformat() if run.measured_at else ""
+        return (run.run_date is None, run.run_date, stamp, run.order, run.pk)
+
+    if axis == "version":
+        return sorted(runs, key=lambda run: (_version_key(run.server_version), when(run)))
+    return sorted(runs, key=when)
+
+
+def _on_axis(run, axis) -> bool:
+    if axis == "version":
+        return bool(run.server_version)
+    if axis == "commit":
+        return bool(run.server_commit)
+    return run.run_date is not None  # undated runs (drivers side by side) are not a history
+
+
+def axis_label(run, axis="date") -> str:
+    if axis == "version":
+        return run.server_version
+    if axis == "commit":
+        return run.server_commit[:10]
+    if run.measured_at:
+        return f"{run.measured_at:%Y-%m-%d %H:%M}"
+    return f"{run.run_date:%Y-%m-%d}"
+
+
+def environment_change(before, after, axis="date") -> str:
+    """What changed in the environment from one run to the next ("" if nothing did); the
+    history's own axis (the version, the commit) is not counted as a change."""
+    skip = {"version": "server_version", "commit": "server_commit"}.get(axis)
+    found = []
+    for field, label in WATCHED:
+        old, new = getattr(before, field), getattr(after, field)
+        if field == skip or old == new:
+            continue
+        if field == "server_config":  # only the options that changed
+            old_options, new_options = old.split(), new.split()
+            old = " ".join(o for o in old_options if o not in new_options)
+            new = " ".join(o for o in new_options if o not in old_options)
+        found.append(f"{label}: {old or '–'} → {new or '–'}")
+    return ", ".join(found)
+
+
+def histories(runs, min_runs: int = stats.MIN_HISTORY + 1, axis: str = "date"):
     """[{metric, slug, parameters, variant, runs, measurements, values, steps}] for every
-    headline metric and parameter set measured in at least ``min_runs`` runs of a variant."""
+    headline metric and parameter set measured in at least ``min_runs`` runs of a variant,
+    ordered along the suite's axis (date measured, server version or commit)."""
     slugs = charts.metric_slugs(charts.suite_metrics(runs))
     headline = set(charts.suite_metrics(runs, headline_only=True))
     groups: OrderedDict = OrderedDict()
-    for run in _ordered(runs):
-        if run.run_date is not None:  # undated runs (drivers side by side) are not a history
+    for run in _ordered(runs, axis):
+        if _on_axis(run, axis):
             groups.setdefault(json.dumps(run.variant, sort_keys=True), []).append(run)
     found = []
     for variant, group in groups.items():
@@ -50,20 +110,31 @@ def histories(runs, min_runs: int = stats.MIN_HISTORY + 1):
                     "values": values,
                     "higher_is_better": pairs[0][1].higher_is_better,
                     "unit": pairs[0][1].unit,
+                    "axis": axis,
                     "steps": stats.lookback_z(values),
                 }
             )
     return found
 
 
-def changes(runs):
-    """Every flagged change, newest first: {run, metric, slug, parameters, kind, z, before, after, percent}."""
+def changes(runs, axis="date"):
+    """Every flagged change, newest first: {run, metric, slug, parameters, kind, z, before,
+    after, percent, change_text, between, environment_change}. ``between`` names the two
+    points of the axis (releases, commits, dates) between which the change appeared."""
     found = []
-    for history in histories(runs):
+    for history in histories(runs, axis=axis):
         for step in history["steps"]:
             run = history["runs"][step.index]
+            previous = history["runs"][step.index - 1] if step.index else None
             value = history["values"][step.index]
             better = (step.z > 0) == history["higher_is_better"]
+            described = charts.describe_change(
+                step.baseline, value, history["higher_is_better"], history["unit"]
+            )
+            between = ""
+            if previous is not None:
+                noun = {"version": "releases", "commit": "commits", "date": "the runs of"}[axis]
+                between = f"{noun} {axis_label(previous, axis)} and {axis_label(run, axis)}"
             found.append(
                 {
                     "run": run,
@@ -77,9 +148,14 @@ def changes(runs):
                     "percent": charts.percent_change(
                         step.baseline, value, history["higher_is_better"]
                     ),
+                    "change_text": described["text"] if described else "–",
+                    "between": between,
+                    "environment_change": environment_change(previous, run, axis)
+                    if previous is not None
+                    else "",
                 }
             )
-    position = {run.pk: index for index, run in enumerate(_ordered(runs))}
+    position = {run.pk: index for index, run in enumerate(_ordered(runs, axis))}
     found.sort(key=lambda change: position[change["run"].pk], reverse=True)
     return found
 
@@ -95,8 +171,16 @@ def history_chart(history, index: int = 0) -> dict:
     where = ", ".join(
         f"{k}={v}" for k, v in {**history["variant"], **history["parameters"]}.items()
     )
-    labels = [run.label for run in history["runs"]]
+    axis = history.get("axis", "date")
+    labels = [axis_label(run, axis) for run in history["runs"]]
     flagged = {step.index for step in history["steps"]}
+    changed = {
+        i: environment_change(before, after, axis)
+        for i, (before, after) in enumerate(
+            zip(history["runs"], history["runs"][1:], strict=False), start=1
+        )
+    }
+    changed = {i: text for i, text in changed.items() if text}
     rows = []
     for i, (label, run, m) in enumerate(
         zip(labels, history["runs"], history["measurements"], strict=True)
@@ -105,12 +189,13 @@ def history_chart(history, index: int = 0) -> dict:
         rows.append(
             [
                 label,
-                f"{run.run_date:%Y-%m-%d}" if run.run_date else "–",
+                run.label,
                 charts.cell(m, factor),
                 "–"
                 if band is None
                 else f"{units.format_in(band[0], factor)}–{units.format_in(band[1], factor)}",
                 "flagged" if i in flagged else "",
+                changed.get(i, ""),
             ]
         )
     return {
@@ -124,10 +209,11 @@ def history_chart(history, index: int = 0) -> dict:
         "factor": factor,
         "subtitle": ("higher is better" if history["higher_is_better"] else "lower is better")
         + "; band: mean ± 2 sd of the runs before, since the last change",
-        "x_title": "run",
+        "x_title": AXIS_TITLES[axis],
         "x_options": [],
         "labels": labels,
         "marks": sorted(flagged),
+        "environment_marks": sorted(changed),
         "higher_is_better": history["higher_is_better"],
         "has_spread": True,
         "datasets": [
@@ -139,7 +225,14 @@ def history_chart(history, index: int = 0) -> dict:
             }
         ],
         "table": {
-            "headers": ["Run", "Date", title, "Noise band", "Change beyond the noise"],
+            "headers": [
+                AXIS_TITLES[axis].capitalize(),
+                "Run",
+                title,
+                "Noise band",
+                "Change beyond the noise",
+                "Environment change",
+            ],
             "rows": rows,
         },
     }

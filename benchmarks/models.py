@@ -1,11 +1,25 @@
+import secrets
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 
 class SuiteQuerySet(models.QuerySet):
     def published(self):
         return self.filter(is_published=True)
+
+    def with_published_runs(self):
+        """Published suites with their published runs (measurements in import order) and
+        public files prefetched: what every public page, download, feed and image shows."""
+        runs = Run.objects.published().prefetch_related(
+            models.Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
+        )
+        return self.published().prefetch_related(
+            models.Prefetch("runs", queryset=runs),
+            models.Prefetch("attachments", queryset=Attachment.objects.published()),
+        )
 
 
 class Suite(models.Model):
@@ -21,6 +35,18 @@ class Suite(models.Model):
         related_name="benchmark_suites",
     )
     is_published = models.BooleanField(default=False)
+
+    class HistoryAxis(models.TextChoices):
+        DATE = "date", "date measured"
+        VERSION = "version", "server version"
+        COMMIT = "commit", "server commit"
+
+    history_axis = models.CharField(
+        max_length=10,
+        choices=HistoryAxis.choices,
+        default=HistoryAxis.DATE,
+        help_text="What the history charts plot the runs against",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = SuiteQuerySet.as_manager()
@@ -35,7 +61,34 @@ class Suite(models.Model):
         return reverse("benchmarks:suite", kwargs={"slug": self.slug})
 
 
+class RunQuerySet(models.QuerySet):
+    def published(self):
+        """What the public sees anywhere (pages, downloads, feeds, images, embeds)."""
+        return self.filter(status=Run.Status.PUBLISHED)
+
+    def awaiting_review(self):
+        return self.filter(status=Run.Status.DRAFT)
+
+
+# Provenance a published run must carry: field name -> how a person names it.
+PROVENANCE = {
+    "run_date": "the date measured",
+    "server_version": "the server version",
+    "hardware": "the hardware",
+    "os": "the operating system",
+    "client": "the tool and its version",
+    "source": "the source (an article or a CI job)",
+}
+# What a cited source may leave unsaid (the source itself is never optional).
+MAY_BE_UNSTATED = [name for name in PROVENANCE if name != "source"]
+
+
 class Run(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "draft: awaiting review"
+        PUBLISHED = "published", "published"
+        REJECTED = "rejected", "rejected"
+
     suite = models.ForeignKey(Suite, on_delete=models.CASCADE, related_name="runs")
     label = models.CharField(max_length=120, help_text="Shown in legends, e.g. pool-of-threads")
     variant = models.JSONField(
@@ -46,11 +99,39 @@ class Run(models.Model):
     hardware = models.TextField(blank=True)
     os = models.CharField(max_length=200, blank=True, verbose_name="OS")
     server_version = models.CharField(max_length=120, blank=True)
+    server_commit = models.CharField(
+        max_length=64, blank=True, help_text="The server's source commit, where known"
+    )
     server_config = models.TextField(blank=True, help_text="Relevant server options")
-    client = models.CharField(max_length=200, blank=True, help_text="Benchmark client and version")
-    run_date = models.DateField(null=True, blank=True)
+    client = models.CharField(
+        max_length=200, blank=True, verbose_name="tool", help_text="Benchmark tool and its version"
+    )
+    run_date = models.DateField(null=True, blank=True, verbose_name="date measured")
+    measured_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the measurement started, where it was recorded"
+    )
     notes = models.TextField(blank=True)
-    source = models.CharField(max_length=200, blank=True, help_text="Where the figures come from")
+    source = models.CharField(
+        max_length=200, blank=True, help_text="Where the figures come from: an article, a CI job"
+    )
+    source_url = models.URLField(max_length=500, blank=True, verbose_name="source URL")
+    unstated = models.JSONField(
+        default=list,
+        blank=True,
+        help_text='Provenance fields the cited source does not state, e.g. ["run_date"]',
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.DRAFT)
+    review_note = models.TextField(
+        blank=True, help_text="Why the run was rejected; the uploader sees it"
+    )
+    reviewed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    reviewed_at = models.DateTimeField(null=True, blank=True)
     details = models.JSONField(
         default=dict,
         blank=True,
@@ -62,14 +143,31 @@ class Run(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = RunQuerySet.as_manager()
+
     class Meta:
         ordering = ["suite", "order", "id"]
+        permissions = [
+            ("publish_run", "Can publish benchmark runs: uploads skip review; may review drafts")
+        ]
 
     def __str__(self):
         return f"{self.suite}: {self.label}"
 
     def get_absolute_url(self):
         return reverse("benchmarks:run", kwargs={"slug": self.suite.slug, "pk": self.pk})
+
+    def missing_provenance(self) -> list[str]:
+        """What this run lacks before it may be published, as a person names it."""
+        cited = bool(self.source or self.source_url)
+        unstated = set(self.unstated or []) & set(MAY_BE_UNSTATED) if cited else set()
+        return [
+            name
+            for field, name in PROVENANCE.items()
+            if field not in unstated
+            and getattr(self, field) in (None, "")
+            and not (field == "source" and cited)
+        ]
 
 
 class Measurement(models.Model):
@@ -98,17 +196,33 @@ class Measurement(models.Model):
         return f"{self.metric} = {self.value} {self.unit}"
 
 
+def raw_file_path(attachment, filename):
+    """An unguessable folder per file: the media server hands out a draft's raw file only
+    to whoever was given its address (reviewers, through the admin)."""
+    return f"benchmarks/raw/{timezone.now():%Y}/{secrets.token_urlsafe(12)}/{filename}"
+
+
+class AttachmentQuerySet(models.QuerySet):
+    def published(self):
+        """Files of published suites that belong to no run or to a published run."""
+        return self.filter(suite__is_published=True).filter(
+            models.Q(run__isnull=True) | models.Q(run__status=Run.Status.PUBLISHED)
+        )
+
+
 class Attachment(models.Model):
     run = models.ForeignKey(
         Run, null=True, blank=True, on_delete=models.CASCADE, related_name="attachments"
     )
     suite = models.ForeignKey(Suite, on_delete=models.CASCADE, related_name="attachments")
-    file = models.FileField(upload_to="benchmarks/raw/%Y/")
+    file = models.FileField(upload_to=raw_file_path, max_length=200)
     kind = models.CharField(max_length=20, default="raw", help_text="raw output, script or other")
     parser = models.CharField(
         max_length=40, blank=True, help_text="Importer and version that read it"
     )
     description = models.CharField(max_length=200, blank=True)
+
+    objects = AttachmentQuerySet.as_manager()
 
     def __str__(self):
         return self.file.name.rsplit("/", 1)[-1]

@@ -21,14 +21,34 @@ STYLE = {
     "axes.spines.right": False,
 }
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
-VERSION = "3"  # part of the image cache key and ETag: change it when the drawing changes
+VERSION = "4"  # part of the image cache key and ETag: change it when the drawing changes
+
+
+FOOTER_LINE_INCHES = 0.17
 
 
 def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> bytes:
+    """The chart, and below it the spec's ``context`` lines (suite, runs, machine, date,
+    the page's address) in small type."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown image format {fmt!r}")
+    context = spec.get("context") or []
+    footer = (len(context) * FOOTER_LINE_INCHES + 0.08) if context else 0
     with matplotlib.rc_context(STYLE):
-        figure = Figure(figsize=(width, height), dpi=100, layout="constrained")
+        figure = Figure(figsize=(width, height + footer), dpi=100, layout="constrained")
+        if context:
+            share = footer / (height + footer)
+            figure.get_layout_engine().set(rect=(0, share, 1, 1 - share))
+            figure.text(
+                0.01,
+                0.01,
+                "\n".join(context),
+                fontsize=7.5,
+                color="#444444",
+                va="bottom",
+                ha="left",
+                linespacing=1.5,
+            )
         axes = figure.add_subplot()
         if spec["type"] == "line":
             _lines(axes, spec)
@@ -91,6 +111,18 @@ def _lines(axes, spec):
             segment = [point] if point is not None else []
     for line in spec.get("marks", []):
         axes.axvline(line, color="#D55E00", linestyle="--", linewidth=1)
+    for line in spec.get("environment_marks", []):  # the environment changed before this run
+        axes.axvline(line - 0.5, color="#555555", linestyle=":", linewidth=1.2)
+        axes.annotate(
+            "environment changed",
+            (line - 0.5, 1),
+            xycoords=("data", "axes fraction"),
+            rotation=90,
+            va="top",
+            ha="right",
+            fontsize=7,
+            color="#444444",
+        )
     crowded = sum(len(label) for label in spec["labels"]) > 70
     axes.set_xticks(
         positions,

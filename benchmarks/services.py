@@ -1,13 +1,16 @@
 """Publishing benchmark results: importing raw output into a run, atomically."""
 
 import json
+import math
+import re
 import statistics
 
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.utils import timezone
 
 from benchmarks.importers import ImportFailed, parse
-from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.models import MAY_BE_UNSTATED, Attachment, Measurement, Run, Suite
 from core.uploads import declared_body_size
 
 # Raw outputs are text; the largest real one we know (sysbench with a report every
@@ -21,13 +24,75 @@ RUN_FIELDS = [
     "hardware",
     "os",
     "server_version",
+    "server_commit",
     "server_config",
     "client",
     "run_date",
     "notes",
     "source",
+    "source_url",
+    "unstated",
     "order",
 ]
+# Free-text fields (TextField) have no column limit; these bound what a person can review.
+TEXT_LIMITS = {"hardware": 2000, "server_config": 10000, "notes": 10000}
+# Numbers a parameter or a figure may hold: integers exact in a float, floats finite.
+LARGEST_INTEGER = 2**53
+PUBLISH_PERMISSION = "benchmarks.publish_run"
+
+
+class NotPublishable(Exception):
+    """A run cannot be published or rejected as asked; the message says why."""
+
+
+def field_limit(model, name: str) -> int | None:
+    """The most characters a text field holds: its column's, or the review bound above."""
+    field = model._meta.get_field(name)
+    return field.max_length or TEXT_LIMITS.get(name)
+
+
+def text_problem(text: str, limit: int | None) -> str | None:
+    """Why a text cannot be stored as it is (None when it can)."""
+    if limit is not None and len(text) > limit:
+        return f"too long: at most {limit} characters, not {len(text)}"
+    for character in text:
+        if character in "\t\n\r":
+            continue
+        if ord(character) < 32 or ord(character) == 127 or 0xD800 <= ord(character) <= 0xDFFF:
+            return f"has the character U+{ord(character):04X}, which text here may not hold"
+    return None
+
+
+def number_problem(value) -> str | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int) and abs(value) > LARGEST_INTEGER:
+        return f"out of range: numbers up to {LARGEST_INTEGER:,} in size"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "not a finite number"
+    return None
+
+
+def _check_storable(where: str, value, depth: int = 0) -> None:
+    """Tool metadata (options, versions) as JSON the database holds: finite, bounded
+    numbers, text without control characters, nesting at most 20 deep."""
+    if depth > 20:
+        raise ImportFailed(f"{where}: nested too deeply")
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_storable(where, str(key), depth + 1)
+            _check_storable(where, item, depth + 1)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _check_storable(where, item, depth + 1)
+    elif isinstance(value, str):
+        problem = text_problem(value, 10000)
+        if problem:
+            raise ImportFailed(f"{where}: a text {problem}")
+    elif isinstance(value, int | float):
+        problem = number_problem(value)
+        if problem:
+            raise ImportFailed(f"{where}: {problem}")
 
 
 def declared_size_too_large(request) -> bool:
@@ -52,16 +117,37 @@ def check_tags(name: str, value) -> dict:
             f'{name}: expected a JSON object such as {{"threads": 64}}, got {type(value).__name__}'
         )
     for key, item in value.items():
-        if not isinstance(item, str | int | float | bool) or (
-            isinstance(item, float) and item != item
-        ):
+        if not isinstance(item, str | int | float | bool):
             raise ImportFailed(
                 f"{name}: the value of {key!r} must be a number, a string or true/false, "
                 f"not {type(item).__name__}"
             )
-        if len(str(key)) > 60 or len(str(item)) > 200:
-            raise ImportFailed(f"{name}: {key!r} is too long")
+        key_problem = text_problem(str(key), 60)
+        if key_problem:
+            raise ImportFailed(f"{name}: the name {str(key)[:60]!r}: {key_problem}")
+        problem = text_problem(item, 200) if isinstance(item, str) else number_problem(item)
+        if problem:
+            raise ImportFailed(f"{name}: the value of {key!r}: {problem}")
     return value
+
+
+def check_environment(environment: dict) -> dict:
+    """The run's environment and provenance as the columns hold them; raises ImportFailed
+    naming the field."""
+    for name, value in environment.items():
+        if name not in RUN_FIELDS:
+            continue
+        if name == "unstated":
+            if not isinstance(value, list) or any(v not in MAY_BE_UNSTATED for v in value):
+                raise ImportFailed(f"unstated: a list of {', '.join(MAY_BE_UNSTATED)}")
+        elif name == "run_date":
+            if value is not None and value > timezone.localdate():
+                raise ImportFailed("run_date: a date in the future cannot have been measured")
+        elif isinstance(value, str):
+            problem = text_problem(value, field_limit(Run, name))
+            if problem:
+                raise ImportFailed(f"{name}: {problem}")
+    return environment
 
 
 def _decode(raw: bytes) -> str:
@@ -69,6 +155,55 @@ def _decode(raw: bytes) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise ImportFailed("the file is not UTF-8 text") from error
+
+
+def _parse(raw: bytes, importer: str, parameters: dict):
+    """The importer's reading of a file, with every point and the tool's metadata checked
+    against what the columns hold (a refusal names the metric or the field)."""
+    text = _decode(raw)
+    try:
+        parsed = parse(text, importer, parameters)
+    except ImportFailed:
+        raise
+    except (ValueError, OverflowError, ArithmeticError, RecursionError) as error:
+        # int("…4301 digits…"), float overflow, a deeply nested JSON output
+        raise ImportFailed(
+            f"a number or structure in the output cannot be read ({error})"
+        ) from error
+    for point in parsed.points:
+        _check_point(point)
+    _check_storable("the tool's details", parsed.metadata)
+    return parsed
+
+
+def _check_point(point) -> None:
+    for name in ("metric", "unit"):
+        problem = text_problem(
+            point.metric if name == "metric" else point.unit, field_limit(Measurement, name)
+        )
+        if problem:
+            raise ImportFailed(f"the output's {name} {getattr(point, name)[:60]!r}: {problem}")
+    problem = text_problem(point.label, 200)
+    if problem:
+        raise ImportFailed(f"the output's series {point.label[:60]!r}: {problem}")
+    check_tags("the output's parameters", point.parameters)
+    for name in ("value", "minimum", "median", "maximum", "stddev"):
+        value = getattr(point, name)
+        problem = None if value is None else _figure_problem(value)
+        if problem:
+            raise ImportFailed(f"{point.metric[:60]}: the {name} is {problem}")
+    for sample in point.samples:
+        problem = _figure_problem(sample)
+        if problem:
+            raise ImportFailed(f"{point.metric[:60]}: a sample is {problem}")
+
+
+def _figure_problem(value) -> str | None:
+    try:
+        finite = math.isfinite(float(value))
+    except (TypeError, ValueError, OverflowError):
+        finite = False
+    return None if finite else "not a finite number a chart can show"
 
 
 def _key(metric, parameters):
@@ -132,6 +267,11 @@ def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
         run.client = metadata["tool"]
 
 
+def may_publish(user) -> bool:
+    """The foundation's own benchmark machines publish directly; everyone else is reviewed."""
+    return user is not None and user.has_perm(PUBLISH_PERMISSION)
+
+
 @transaction.atomic
 def import_run(
     *,
@@ -148,53 +288,121 @@ def import_run(
     """Parse raw output and store it as a run with its measurements and the raw file.
 
     Raises ImportFailed (naming the line or the field) and stores nothing when the file
-    does not parse, is incomplete, or the parameters or variant are not JSON objects.
+    does not parse, is incomplete, holds what the columns cannot (a 400-digit figure, a
+    500-character version), or the parameters or variant are not JSON objects.
     Points that carry their own label (CSV columns, JMH benchmarks, hyperfine commands)
     become one run each, named "<label>: <point label>".
+
+    A user with ``publish_run`` publishes at once (refused, storing nothing, when the
+    provenance is incomplete); anyone else's run is a draft until staff review it.
     """
     if len(raw) > MAX_UPLOAD_BYTES:
         raise ImportFailed(SIZE_MESSAGE)
     parameters = check_tags("parameters", parameters)
     variant = check_tags("variant", variant)
-    parsed = parse(_decode(raw), importer, parameters)
+    environment = check_environment(
+        {key: value for key, value in environment.items() if key in RUN_FIELDS}
+    )
+    problem = text_problem(label, field_limit(Run, "label"))
+    if problem:
+        raise ImportFailed(f"label: {problem}")
+    parsed = _parse(raw, importer, parameters)
     groups: dict[str, list] = {}
     for point in parsed.points:
         groups.setdefault(point.label, []).append(point)
+    publish = may_publish(user)
     runs = []
     for index, (point_label, group) in enumerate(groups.items()):
+        run_label = f"{label}: {point_label}" if point_label and label else (point_label or label)
+        problem = text_problem(run_label, field_limit(Run, "label"))
+        if problem:
+            raise ImportFailed(f"label: with the series name from the output, {problem}")
         run = Run(
             suite=suite,
-            label=f"{label}: {point_label}" if point_label and label else (point_label or label),
+            label=run_label,
             variant={**variant, **({"series": point_label} if point_label else {})},
             uploaded_by=user,
-            **{
-                key: value
-                for key, value in environment.items()
-                if key in RUN_FIELDS and key != "order"
-            },
+            status=Run.Status.PUBLISHED if publish else Run.Status.DRAFT,
+            **{key: value for key, value in environment.items() if key != "order"},
             order=environment.get("order", 0) + index,
         )
         _describe(run, file_name, parsed.version, parsed.metadata)
+        if publish:
+            missing = run.missing_provenance()
+            if missing:
+                raise ImportFailed(_missing_message(missing))
+            run.reviewed_by, run.reviewed_at = user, timezone.now()
         run.save()
         _store_points(run, group)
         runs.append(run)
     attachment = Attachment(
-        suite=suite, run=runs[0], kind="raw", parser=parsed.version, description=file_name
+        suite=suite,
+        run=runs[0],
+        kind="raw",
+        parser=parsed.version,
+        description=file_name[: field_limit(Attachment, "description")],
     )
-    attachment.file.save(file_name, ContentFile(raw), save=True)
+    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
     return runs[0]
+
+
+def _storable_name(file_name: str) -> str:
+    """The raw file's name on disk: the last path part of the uploaded name in safe
+    characters, short enough for the column (the name as sent stays in the description)."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", file_name.replace("\\", "/").rsplit("/", 1)[-1])
+    name = name.lstrip("._")[-60:]
+    return name or "output.txt"
+
+
+def _missing_message(missing: list[str]) -> str:
+    return "cannot be published without its provenance: it lacks " + ", ".join(missing)
 
 
 @transaction.atomic
 def add_raw_output(run: Run, *, raw: bytes, file_name: str, importer: str = "", parameters=None):
     """Add one more raw file's points to an existing run: one sysbench file per thread
     count, or another repetition of a point the run already has."""
-    parsed = parse(_decode(raw), importer, check_tags("parameters", parameters))
+    parsed = _parse(raw, importer, check_tags("parameters", parameters))
     _store_points(run, parsed.points)
     _describe(run, file_name, parsed.version, parsed.metadata)
     run.save(update_fields=["details", "client"])
     attachment = Attachment(
-        suite=run.suite, run=run, kind="raw", parser=parsed.version, description=file_name
+        suite=run.suite,
+        run=run,
+        kind="raw",
+        parser=parsed.version,
+        description=file_name[: field_limit(Attachment, "description")],
     )
-    attachment.file.save(file_name, ContentFile(raw), save=True)
+    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
     return len(parsed.points)
+
+
+@transaction.atomic
+def publish_run(run: Run, reviewer) -> Run:
+    """Staff publish a reviewed run; refused, with what is missing, without provenance."""
+    run = Run.objects.select_for_update().get(pk=run.pk)
+    if run.status == Run.Status.PUBLISHED:
+        return run
+    missing = run.missing_provenance()
+    if missing:
+        raise NotPublishable(_missing_message(missing))
+    run.status, run.review_note = Run.Status.PUBLISHED, ""
+    run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
+    run.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    return run
+
+
+@transaction.atomic
+def reject_run(run: Run, reviewer, reason: str) -> Run:
+    """Staff turn a draft down; the reason is what the uploader reads."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise NotPublishable("a rejection needs a reason the uploader can act on")
+    problem = text_problem(reason, 2000)
+    if problem:
+        raise NotPublishable(f"the reason: {problem}")
+    run = Run.objects.select_for_update().get(pk=run.pk)
+    run.status, run.review_note = Run.Status.REJECTED, reason
+    run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
+    run.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    return run

@@ -2,27 +2,18 @@
 suite page's chart of that metric (its slug, as in the chart's permalink; a number still
 names the suite page's Nth chart)."""
 
-from django.db.models import Prefetch
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 
 from benchmarks import charts
-from benchmarks.models import Measurement, Run, Suite
+from benchmarks.models import Suite
 from core.shortcodes import register
 
 
 @register("benchmark-chart")
 def benchmark_chart(slug, metric="1", *options):
-    runs = Run.objects.prefetch_related(
-        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
-    )
-    suite = (
-        Suite.objects.published()
-        .prefetch_related(Prefetch("runs", queryset=runs))
-        .filter(slug=slug)
-        .first()
-    )
+    suite = Suite.objects.with_published_runs().filter(slug=slug).first()
     if suite is None:
         raise LookupError(f"no published benchmark suite {slug}")
     all_runs = list(suite.runs.all())

@@ -34,4 +34,9 @@ urlpatterns = [
     path("api/benchmarks/<slug:slug>.json", shared_response(views.export_json), name="export-json"),
     path("api/benchmarks/<slug:slug>.csv", shared_response(views.export_csv), name="export-csv"),
     path("api/benchmarks/<slug:slug>/runs/", api.RunUploadAPI.as_view(), name="upload"),
+    path(
+        "api/benchmarks/<slug:slug>/runs/<int:pk>/",
+        api.RunStatusAPI.as_view(),
+        name="upload-status",
+    ),
 ]

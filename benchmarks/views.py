@@ -2,31 +2,27 @@ import csv
 import hashlib
 import json
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Prefetch
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
+from django.utils.html import format_html
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
 from benchmarks import charts, history
 from benchmarks import compare as comparison
 from benchmarks import render as images
-from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.models import Attachment, Run, Suite
 
 IMAGE_MAX_AGE = 3600
 
 
 def _suite(slug):
-    runs = Run.objects.prefetch_related(
-        Prefetch("measurements", queryset=Measurement.objects.order_by("id"))
-    )
-    return get_object_or_404(
-        Suite.objects.published().prefetch_related(Prefetch("runs", queryset=runs), "attachments"),
-        slug=slug,
-    )
+    return get_object_or_404(Suite.objects.with_published_runs(), slug=slug)
 
 
 def _x(request):
@@ -42,11 +38,20 @@ def index(request):
 def _image_links(suite, chart, x=""):
     query = f"?x={x}" if x and x in chart.get("x_options", []) else ""
     kwargs = {"slug": suite.slug, "metric": chart["slug"]}
-    return {
+    links = {
         "page": reverse("benchmarks:chart", kwargs=kwargs) + query,
         "svg": reverse("benchmarks:chart-svg", kwargs=kwargs) + query,
         "png": reverse("benchmarks:chart-png", kwargs=kwargs) + query,
     }
+    return {**links, "embed": _embed_snippet(links, f"{chart['metric']}: {suite.title}")}
+
+
+def _embed_snippet(links, alt):
+    """HTML for a README or a mail: the PNG (it carries its own context) linking to the page."""
+    site = settings.SITE_URL.rstrip("/")
+    return format_html(
+        '<a href="{}{}"><img src="{}{}" alt="{}"></a>', site, links["page"], site, links["png"], alt
+    )
 
 
 def suite(request, slug):
@@ -59,31 +64,34 @@ def suite(request, slug):
     all_metrics = charts.suite_metrics(runs)
     slugs = charts.metric_slugs(all_metrics)
     headline = set(charts.suite_metrics(runs, headline_only=True))
-    found = history.histories(runs)
+    found = history.histories(runs, axis=suite.history_axis)
     history_charts = []
     for index, item in enumerate(found):
         chart = history.history_chart(item, index)
-        chart["links"] = {
-            "svg": reverse(
+        links = {
+            fmt: reverse(
                 "benchmarks:history-image",
-                kwargs={"slug": suite.slug, "index": index, "fmt": "svg"},
-            ),
-            "png": reverse(
-                "benchmarks:history-image",
-                kwargs={"slug": suite.slug, "index": index, "fmt": "png"},
-            ),
+                kwargs={"slug": suite.slug, "index": index, "fmt": fmt},
+            )
+            for fmt in ("svg", "png")
         }
+        links["page"] = reverse("benchmarks:suite", kwargs={"slug": suite.slug}) + "#history"
+        links["embed"] = _embed_snippet(links, f"{chart['title']}: {suite.title}")
+        chart["links"] = links
         history_charts.append(chart)
     x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
+    default_a, default_b = comparison.default_pair(runs)
     context = {
         "suite": suite,
         "runs": runs,
+        "default_a": default_a,
+        "default_b": default_b,
         "charts": chart_list,
         "x": x,
         "x_options": x_options if len(x_options) > 1 else [],
         "other_metrics": [(m, slugs[m]) for m in all_metrics if m not in headline],
         "history_charts": history_charts,
-        "changes": history.changes(runs),
+        "changes": history.changes(runs, axis=suite.history_axis),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),
     }
@@ -131,28 +139,56 @@ def _image_response(request, spec, fmt):
     return response
 
 
+def _with_context(spec, suite, runs, page):
+    return {
+        **spec,
+        "context": charts.image_context(
+            suite.title, spec["metric"], runs, settings.SITE_URL.rstrip("/") + page
+        ),
+    }
+
+
 def chart_image(request, slug, metric, fmt):
     suite = _suite(slug)
-    return _image_response(request, _chart_or_404(suite, metric, _x(request)), fmt)
+    x = _x(request)
+    chart = _chart_or_404(suite, metric, x)
+    page = _image_links(suite, chart, x)["page"]
+    runs = [
+        run
+        for run in suite.runs.all()
+        if any(m.metric == chart["metric"] for m in run.measurements.all())
+    ]
+    return _image_response(request, _with_context(chart, suite, runs, page), fmt)
 
 
 def history_image(request, slug, index, fmt):
     if fmt not in images.FORMATS:
         raise Http404("no such format")
     suite = _suite(slug)
-    found = history.histories(list(suite.runs.all()))
+    found = history.histories(list(suite.runs.all()), axis=suite.history_axis)
     if index >= len(found):
         raise Http404("no such history")
-    return _image_response(request, history.history_chart(found[index], index), fmt)
+    chart = history.history_chart(found[index], index)
+    page = reverse("benchmarks:suite", kwargs={"slug": suite.slug}) + "#history"
+    return _image_response(request, _with_context(chart, suite, found[index]["runs"], page), fmt)
 
 
 def run_detail(request, slug, pk):
     suite = _suite(slug)
     run = get_object_or_404(
-        Run.objects.prefetch_related("measurements", "attachments"), suite=suite, pk=pk
+        Run.objects.published().prefetch_related(
+            "measurements", Prefetch("attachments", queryset=Attachment.objects.published())
+        ),
+        suite=suite,
+        pk=pk,
     )
-    rows = comparison.run_rows(run)
-    return render(request, "benchmarks/run.html", {"suite": suite, "run": run, "rows": rows})
+    context = {
+        "suite": suite,
+        "run": run,
+        "rows": comparison.run_rows(run),
+        "provenance": comparison.provenance(run),
+    }
+    return render(request, "benchmarks/run.html", context)
 
 
 def compare(request, slug):
@@ -160,7 +196,16 @@ def compare(request, slug):
     runs = list(suite.runs.all())
     by_id = {str(run.pk): run for run in runs}
     a, b = by_id.get(request.GET.get("a", "")), by_id.get(request.GET.get("b", ""))
-    context = {"suite": suite, "choices": charts.run_choices(runs), "a": a, "b": b}
+    chosen = "a" in request.GET or "b" in request.GET
+    if not chosen:  # start from two runs that can fairly be compared
+        a, b = comparison.default_pair(runs)
+    context = {
+        "suite": suite,
+        "choices": charts.run_choices(runs),
+        "a": a,
+        "b": b,
+        "defaulted": not chosen and a is not None,
+    }
     if a and b:
         result = comparison.compare_runs(a, b, x=_x(request) or None)
         context.update(result)
@@ -261,7 +306,7 @@ def export_csv(request, slug):
 
 
 def download_attachment(request, slug, pk):
-    attachment = get_object_or_404(Attachment, pk=pk, suite__slug=slug, suite__is_published=True)
+    attachment = get_object_or_404(Attachment.objects.published(), pk=pk, suite__slug=slug)
     name = attachment.file.name.rsplit("/", 1)[-1]
     return FileResponse(
         attachment.file.open("rb"), as_attachment=True, filename=name, content_type="text/plain"

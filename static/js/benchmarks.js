@@ -70,6 +70,13 @@
     }
   }
   document.addEventListener("click", (event) => {
+    const copy = event.target.closest("[data-copy]");
+    if (copy) {
+      const field = document.getElementById(copy.dataset.copy);
+      field.select();
+      navigator.clipboard.writeText(field.value).then(() => { copy.textContent = "Copied"; });
+      return;
+    }
     const button = event.target.closest("[data-export-chart]");
     if (!button) return;
     const chart = window.benchmarkCharts && window.benchmarkCharts[button.dataset.exportChart];

@@ -8,6 +8,7 @@ from rest_framework.authtoken.models import Token
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, Suite
 from benchmarks.services import import_run
+from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
 from tests.foundation.factories import NewsPostFactory
 
 pytestmark = pytest.mark.django_db
@@ -75,8 +76,8 @@ def test_compare_signs_the_change_by_direction(client, demo):
     html = client.get(
         f"/benchmarks/micro-benchmarks/compare/?a={static.pk}&b={dynamic.pk}"
     ).content.decode()
-    # 2.54 s -> 3.38 s is longer, and time is better lower: a negative change, "worse".
-    assert '-33.1% <span class="change-word">worse</span>' in html
+    # 2.54 s -> 3.38 s is longer, and time is better lower: 1.33 times slower, +33.1% of time.
+    assert "1.33× slower (+33.1%)" in html
     assert "no repetitions</span>: noise unknown" in html
 
 
@@ -161,23 +162,38 @@ def test_chart_shortcode_in_a_news_post(client, demo):
 
 
 def test_staff_import_a_run_in_the_admin(admin_client, demo):
+    """The superuser holds publish_run: the run is published at once, so its provenance must
+    be complete; without it the form says what is missing and nothing is stored."""
     suite = Suite.objects.get(slug="thread-pool")
     url = f"/admin/benchmarks/suite/{suite.pk}/import/"
     assert admin_client.get(url).status_code == 200
-    raw = (DATA / "sysbench-0.4.12.txt").read_bytes()
+    fields = {
+        "label": "oltp_read_write, 4 threads",
+        "parameters": "{}",
+        "variant": '{"year": 2026}',
+    }
+    before = Run.objects.count()
+    refused = admin_client.post(
+        url, {**fields, "file": SimpleUploadedFile("o.txt", OLTP_RW.read_bytes())}
+    )
+    assert refused.status_code == 200
+    assert (
+        "cannot be published without its provenance: it lacks the date measured, the server "
+        "version, the hardware, the operating system, the source (an article or a CI job)"
+    ) in refused.content.decode()
+    assert Run.objects.count() == before
     response = admin_client.post(
         url,
         {
-            "label": "MariaDB 5.5 thread-per-connection",
-            "file": SimpleUploadedFile("o.txt", raw),
-            "parameters": "{}",
-            "variant": '{"year": 2012}',
-            "server_version": "5.5.21",
+            **fields,
+            **OLTP_RW_PROVENANCE,
+            "file": SimpleUploadedFile("o.txt", OLTP_RW.read_bytes()),
         },
     )
     assert response.status_code == 302
-    run = suite.runs.get(label="MariaDB 5.5 thread-per-connection")
-    assert run.variant == {"year": 2012} and run.attachments.count() == 1
+    run = suite.runs.get(label="oltp_read_write, 4 threads")
+    assert run.variant == {"year": 2026} and run.attachments.count() == 1
+    assert run.status == Run.Status.PUBLISHED and run.client == "sysbench 1.0.20"
     bad = admin_client.post(
         url,
         {"label": "bad", "importer": "table", "file": SimpleUploadedFile("b.csv", b"a,b\n1,x\n")},
