@@ -149,7 +149,7 @@ def test_group_commit_shares_commits_between_concurrent_requests(group_commit):
     assert Report.objects.count() == 24
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_one_statement_insert_marks_resends_like_the_transaction_path():
     first, copy_in_batch, other = (
         build_raw_report(short(uid), path="/rest/v1/post", is_test=False)
