@@ -43,18 +43,18 @@ def every_kind(paths, per_route=2):
     return [path for path in paths if path in chosen]
 
 
-# The elements a page is made of, by tag and class: a branch of a template that adds a
-# section, a table or a notice shows up here even when it renders no template of its own.
-ELEMENT = re.compile(r"<([a-z][a-z0-9]*)\b[^>]*?(?:\bclass=\"([^\"]*)\")?[^>]*>")
+# The kinds of element a page is made of: a branch of a template that adds a table, a
+# figure or a code block shows up here even when it renders no template of its own.
+START_TAG = re.compile(r"<([a-z][a-z0-9]*)\b")
 
 
-def page_variant(response) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+def page_variant(response) -> tuple[frozenset[str], frozenset[str]]:
     """What makes two pages alike for a browser audit: the templates Django rendered for
-    them (page, layout, includes) and the kinds of element they contain (tag and class,
-    not how many): two release pages with the same sections are one variant; a release
-    page that adds a notice is another."""
+    them (page, layout, includes) and the kinds of element they contain (tag names, not
+    how many): two release pages with the same sections are one variant; an article
+    with a table is another than one without."""
     templates = frozenset(t.name for t in response.templates if t.name)
-    elements = frozenset(ELEMENT.findall(response.content.decode()))
+    elements = frozenset(START_TAG.findall(response.content.decode()))
     return templates, elements
 
 

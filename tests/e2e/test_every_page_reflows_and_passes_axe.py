@@ -3,7 +3,7 @@
 With the demo content loaded (some 550 URLs, most of them release pages), every URL of
 /sitemap.xml is fetched with Django's test client and must answer 200; the URLs are then
 grouped by page variant (the templates Django rendered for the page, and the kinds of
-element, tag and class, in it: tests/e2e/sitemap_pages.py), and the browser audits the
+element, by tag name, in it: tests/e2e/sitemap_pages.py), and the browser audits the
 first URL of each variant (some 35), plus a search result, the 404 page and the
 repository generator's result:
 
