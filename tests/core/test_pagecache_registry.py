@@ -75,11 +75,17 @@ def factories_by_model() -> dict[type, type]:
     return found
 
 
-def test_every_table_a_public_page_reads_belongs_to_a_watched_model(
-    django_capture_on_commit_callbacks,
-):
+@pytest.fixture
+def demo_content(django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo", verbosity=0)
+
+
+@pytest.mark.usefixtures("demo_content")
+def test_public_pages_read_only_watched_models_and_saving_any_of_them_rebuilds_the_pages():
+    """Every table a public page reads belongs to a watched model; then, on the same
+    content (one demo load for both halves: it is the suite's slowest step), saving any
+    watched model rebuilds the pages."""
     watched = {model._meta.label_lower for model in pagecache.watched_models()}
     owners = table_owners()
     client = Client()
@@ -101,12 +107,8 @@ def test_every_table_a_public_page_reads_belongs_to_a_watched_model(
         label.split(".")[0] for label in watched
     } - {"benefits"}  # benefits are shown to their sponsor only, never on a shared page
 
-
-def test_saving_any_watched_model_rebuilds_the_pages(django_capture_on_commit_callbacks):
-    """A real save of a demo row (or of one a factory makes); a model with neither gets the
-    signal its save would send."""
-    with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo", verbosity=0)
+    # Saving: a real save of a demo row (or of one a factory makes); a model with
+    # neither gets the signal its save would send.
     makers = factories_by_model()
     kept, saved = [], 0
     for model in sorted(pagecache.watched_models(), key=lambda m: m._meta.label_lower):
