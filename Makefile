@@ -7,6 +7,9 @@ STAMP := $(VENV)/.installed
 # The test suite runs on the real PostgreSQL and Redis; override to isolate parallel runs.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
+# Parallel workers (pytest-xdist): each gets its own test database (test_portal_gw0, ...)
+# and Redis database (TEST_REDIS_URL's plus its number; tests/parallel.py). 0 runs serially.
+TEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 
 .PHONY: run test install lint format demo clean
@@ -30,7 +33,7 @@ test: $(STAMP)
 	bash scripts/ensure-services.sh
 	$(BIN)/python manage.py collectstatic --noinput -v0
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
-		$(BIN)/python -m pytest $(PYTEST_ARGS)
+		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -5,4 +5,16 @@ class BenchmarksConfig(AppConfig):
     name = "benchmarks"
 
     def ready(self):
-        from benchmarks import shortcodes  # noqa: F401 - registers [[benchmark-chart ...]]
+        from benchmarks import (
+            search_sources,
+            shortcodes,  # noqa: F401 - registers [[benchmark-chart ...]]
+            sitemaps,
+        )
+        from core import demo, pagecache
+        from core import sitemaps as site_map
+
+        pagecache.watch_app(self)
+        demo.register("benchmarks.demo", after="foundation.demo")
+        site_map.register("benchmarks", sitemaps.benchmark_pages)
+        site_map.register("suites", sitemaps.SuiteSitemap)
+        search_sources.register_sources()

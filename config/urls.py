@@ -5,7 +5,7 @@ from django.urls import include, path
 
 from config.api_docs import ApiDocsView
 from config.schema_view import SchemaView
-from config.sitemaps import SITEMAPS
+from core import sitemaps
 from core.login_throttle import throttle_admin_login
 
 admin.site.site_header = "MariaDB Foundation staff"
@@ -20,7 +20,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", ApiDocsView.as_view(), name="api-docs"),
-    path("sitemap.xml", sitemap, {"sitemaps": SITEMAPS}, name="sitemap"),
+    path("sitemap.xml", sitemap, {"sitemaps": sitemaps.sections()}, name="sitemap"),
     path("", include("core.urls")),
     path("", include("foundation.urls")),
     path("", include("sponsors.urls")),

@@ -10,6 +10,7 @@ class CoreConfig(AppConfig):
         from core import (
             checks,  # noqa: F401 - registers the deployment checks
             pagecache,
+            sitemaps,
         )
         from core.sites import sync_current_site
 
@@ -18,3 +19,5 @@ class CoreConfig(AppConfig):
             sync_current_site, sender=apps.get_app_config("sites"), dispatch_uid="core.sync_site"
         )
         pagecache.connect_signals()
+        pagecache.watch_app(self)  # display names, shown with comments
+        sitemaps.register("site", sitemaps.core_pages)

@@ -6,12 +6,12 @@ to ask builds it and the others are served the stored copy. Anyone else (signed 
 with something personal pending) always gets a fresh page marked ``private``.
 
 Freshness comes from a site-wide *content generation*: a token in the cache that is part
-of every page key. Saving or deleting anything a public page shows (the models of
-``CONTENT_APPS``) discards the token, right away and again once the transaction commits,
-so the next request builds pages anew. The token also expires on its own at the next
-moment content changes without a save (a news post's scheduled publication time,
-registered by apps through ``register_scheduled_change``; local midnight, for pages that
-depend on today's date) and after ``PAGE_CACHE_TIMEOUT`` at the latest, which bounds the
+of every page key. Saving or deleting anything a public page shows (the models each app
+registers with ``watch`` from its ``AppConfig.ready()``) discards the token, right away
+and again once the transaction commits, so the next request builds pages anew. The token
+also expires on its own at the next moment content changes without a save (a news post's
+scheduled publication time, registered by apps through ``register_scheduled_change``;
+local midnight, for pages that depend on today's date) and after ``PAGE_CACHE_TIMEOUT`` at the latest, which bounds the
 damage of a lost invalidation while the cache was unreachable.
 
 The cache is never trusted to work: any error reading or writing it means the page is
@@ -26,7 +26,6 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import wraps
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import cache
@@ -52,30 +51,6 @@ MAX_PAGE_BYTES = 2_000_000
 LOCAL_MAX_PAGES = 500
 WARNING_QUIET_SECONDS = 30
 
-# Apps whose models public pages show; any save or delete there rebuilds the pages.
-CONTENT_APPS = [
-    "core",  # display names, shown with comments
-    "foundation",
-    "sponsors",
-    "releases",
-    "repoconfig",
-    "benchmarks",
-    "trends",
-    "donations",
-    "search",
-]
-# Models of those apps that no public page shows (or, for rollups, that change only in
-# bulk: their RollupState row is saved in the same transaction).
-NOT_SHOWN = {
-    "foundation.contactmessage",
-    "sponsors.sponsorshipevent",
-    "sponsors.stripeevent",
-    "sponsors.invitation",
-    "trends.rollup",
-    # A donation shows publicly only through its gifts (saved when Stripe confirms one).
-    "donations.donation",
-    "donations.donationstripeevent",
-}
 ADMIN_PATH_PREFIX = "/admin/"
 # Paths that are never shared: accounts, staff, APIs with their own caching, endpoints.
 PRIVATE_PATH_PREFIXES = (
@@ -130,20 +105,41 @@ def _content_saved(sender, using=None, **kwargs):
     transaction.on_commit(content_changed, using=using)
 
 
+_watched: set[type] = set()
+
+
+def watch(*models) -> None:
+    """Public pages show these models: a save or delete of one (or a change to one of its
+    many-to-many relations) rebuilds the pages. Each app calls it from its
+    ``AppConfig.ready()`` for the models it shows (``watch_app``)."""
+    for model in models:
+        uid = f"pagecache:{model._meta.label_lower}"
+        post_save.connect(_content_saved, sender=model, dispatch_uid=uid + ":save")
+        post_delete.connect(_content_saved, sender=model, dispatch_uid=uid + ":delete")
+        for field in model._meta.local_many_to_many:
+            m2m_changed.connect(
+                _content_saved, sender=field.remote_field.through, dispatch_uid=uid + field.name
+            )
+        _watched.add(model)
+
+
+def watch_app(app_config, *, except_for: tuple[str, ...] = ()) -> None:
+    """Watch every model of ``app_config`` but those named (model names, lower case):
+    models no public page shows, or that change only in bulk with a watched row saved in
+    the same transaction."""
+    unknown = set(except_for) - {model._meta.model_name for model in app_config.get_models()}
+    if unknown:
+        raise LookupError(f"{app_config.label} has no models named {sorted(unknown)}")
+    watch(*(m for m in app_config.get_models() if m._meta.model_name not in except_for))
+
+
+def watched_models() -> frozenset[type]:
+    """The models whose saves rebuild public pages, as the apps registered them."""
+    return frozenset(_watched)
+
+
 def connect_signals() -> None:
-    """Watch the models public pages show (called once, from CoreConfig.ready)."""
-    for label in CONTENT_APPS:
-        for model in apps.get_app_config(label).get_models():
-            if model._meta.label_lower in NOT_SHOWN:
-                continue
-            uid = f"pagecache:{model._meta.label_lower}"
-            post_save.connect(_content_saved, sender=model, dispatch_uid=uid + ":save")
-            post_delete.connect(_content_saved, sender=model, dispatch_uid=uid + ":delete")
-            for field in model._meta.local_many_to_many:
-                m2m_changed.connect(
-                    _content_saved, sender=field.remote_field.through, dispatch_uid=uid + field.name
-                )
-    # Tests change settings pages depend on (thresholds, feature switches).
+    """Tests change settings that pages depend on (thresholds, feature switches)."""
     setting_changed.connect(content_changed, dispatch_uid="pagecache:settings")
 
 

@@ -1,4 +1,5 @@
-"""Sitemap pieces for /sitemap.xml (assembled in config/sitemaps.py)."""
+"""/sitemap.xml: the sections the apps register from their ``AppConfig.ready()``, and the
+sitemap of fixed pages each app lists."""
 
 from django.contrib.sitemaps import Sitemap
 from django.urls import reverse
@@ -19,3 +20,18 @@ class NamedPagesSitemap(Sitemap):
 
 
 core_pages = NamedPagesSitemap("home", "accessibility", changefreq="weekly")
+
+
+_sections: dict[str, Sitemap | type[Sitemap]] = {}
+
+
+def register(section: str, sitemap: Sitemap | type[Sitemap]) -> None:
+    """Add a section to /sitemap.xml (listed in the order the apps register them)."""
+    if _sections.get(section, sitemap) is not sitemap:
+        raise ValueError(f"two sitemaps claim the section {section!r}")
+    _sections[section] = sitemap
+
+
+def sections() -> dict[str, Sitemap | type[Sitemap]]:
+    """What django.contrib.sitemaps's view takes: section name to sitemap."""
+    return dict(_sections)

@@ -8,7 +8,9 @@ class DonationsConfig(AppConfig):
     def ready(self):
         # Registration with payments, which knows no app: the Stripe events this app
         # handles and the mails its services record in the outbox.
-        from donations import mail, webhooks
+        from core import pagecache
+        from core import sitemaps as site_map
+        from donations import mail, sitemaps, webhooks
         from payments import dispatch, outbox
 
         for event_type, handler in webhooks.HANDLERS.items():
@@ -16,3 +18,7 @@ class DonationsConfig(AppConfig):
         outbox.register(mail.RECEIPT, mail.send_receipt)
         outbox.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
         outbox.register(mail.MANAGE_LINKS, mail.send_manage_links)
+        # The donor wall shows a donation's public name: a donor who leaves it must leave
+        # the cached funding page too.
+        pagecache.watch_app(self)
+        site_map.register("donations", sitemaps.donation_pages)

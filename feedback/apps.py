@@ -3,3 +3,9 @@ from django.apps import AppConfig
 
 class FeedbackConfig(AppConfig):
     name = "feedback"
+
+    def ready(self):
+        from core import demo
+
+        # No public page shows raw reports or servers: the usage pages read the rollups.
+        demo.register("feedback.demo")

@@ -1,4 +1,4 @@
-"""The foundation's part of /sitemap.xml (assembled in config/sitemaps.py).
+"""The foundation's part of /sitemap.xml (registered from the app's AppConfig.ready()).
 
 Sitemaps of rows return lists, not querysets: the sitemap's paginator then counts them
 without a second query, keeping /sitemap.xml to one query per section."""

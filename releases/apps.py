@@ -3,3 +3,15 @@ from django.apps import AppConfig
 
 class ReleasesConfig(AppConfig):
     name = "releases"
+
+    def ready(self):
+        from core import demo, pagecache
+        from core import sitemaps as site_map
+        from releases import search_sources, sitemaps
+
+        pagecache.watch_app(self)
+        demo.register("releases.demo", after="foundation.demo")  # announces into the news
+        site_map.register("download", sitemaps.download_pages)
+        site_map.register("series", sitemaps.SeriesSitemap)
+        site_map.register("releases", sitemaps.ReleaseSitemap)
+        search_sources.register_sources()

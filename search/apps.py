@@ -6,6 +6,10 @@ class SearchConfig(AppConfig):
     verbose_name = "Site search"
 
     def ready(self):
+        from core import demo, pagecache
         from search import signals
 
+        pagecache.watch_app(self)  # the search results pages
         signals.connect()
+        # Last: it indexes what the others created (some write in bulk, without signals).
+        demo.register("search.demo", after=demo.EVERYTHING_ELSE)

@@ -1,5 +1,8 @@
 """Model signals keep the index fresh: each save or delete of an indexed model (or of one
-that changes an indexed object, see ``search.sources.DEPENDENTS``) rewrites its entry."""
+that changes an indexed object, see ``search.sources.DEPENDENTS``) rewrites its entry.
+
+The receivers listen to every model and look the sender up in the registry, so a source
+an app registers after the search app's own ``ready()`` is kept fresh too."""
 
 from django.db.models.signals import post_delete, post_save
 
@@ -7,17 +10,20 @@ from search import services
 from search.sources import DEPENDENTS, SOURCE_FOR
 
 
+def _indexed(model) -> bool:
+    return model in SOURCE_FOR or model in DEPENDENTS
+
+
 def _saved(sender, instance, raw=False, **kwargs):
-    if not raw:  # fixtures load rows as they are; rebuild_search_index indexes them
+    if not raw and _indexed(sender):  # fixtures load rows as they are; rebuilds index them
         services.object_saved(instance)
 
 
 def _deleted(sender, instance, **kwargs):
-    services.object_deleted(instance)
+    if _indexed(sender):
+        services.object_deleted(instance)
 
 
 def connect() -> None:
-    for model in [*SOURCE_FOR, *DEPENDENTS]:
-        uid = f"search:{model._meta.label_lower}"
-        post_save.connect(_saved, sender=model, dispatch_uid=uid + ":save")
-        post_delete.connect(_deleted, sender=model, dispatch_uid=uid + ":delete")
+    post_save.connect(_saved, dispatch_uid="search:save")
+    post_delete.connect(_deleted, dispatch_uid="search:delete")

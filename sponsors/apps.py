@@ -6,9 +6,12 @@ class SponsorsConfig(AppConfig):
 
     def ready(self):
         # Registration with payments, which knows no app: the Stripe events this app
-        # handles and the side effects its services record in the outbox.
+        # handles and the side effects its services record in the outbox; and with core:
+        # the models public pages show, the demo content and the sitemap section.
+        from core import demo, pagecache
+        from core import sitemaps as site_map
         from payments import dispatch, income, outbox
-        from sponsors import mail, reports, stripe_tasks, webhooks
+        from sponsors import mail, reports, sitemaps, stripe_tasks, webhooks
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
@@ -22,3 +25,6 @@ class SponsorsConfig(AppConfig):
         income.register_source(
             reports.sponsorship_income, reports.PROGRAMME_LABELS, reports.years_with_payments
         )
+        pagecache.watch_app(self, except_for=("sponsorshipevent", "invitation"))
+        demo.register("sponsors.demo", after="foundation.demo")
+        site_map.register("sponsors", sitemaps.sponsor_pages)

@@ -5,3 +5,13 @@ class TrendsConfig(AppConfig):
     name = "feedback.trends"
     label = "trends"
     verbose_name = "Usage trends"
+
+    def ready(self):
+        from core import demo, pagecache
+        from core import sitemaps as site_map
+        from feedback.trends import sitemaps
+
+        # Rollups change only in bulk, with their RollupState saved in the same transaction.
+        pagecache.watch_app(self, except_for=("rollup",))
+        demo.register("feedback.trends.demo", after=("feedback.demo", "releases.demo"))
+        site_map.register("usage", sitemaps.trends_pages)

@@ -18,6 +18,12 @@ def sitemap_paths(page, base_url):
     return [urlsplit(loc).path for loc in re.findall(r"<loc>([^<]+)</loc>", xml)]
 
 
+def listed_paths(client):
+    """The paths /sitemap.xml lists, asked of Django's test client."""
+    xml = client.get("/sitemap.xml").content.decode()
+    return [urlsplit(loc).path for loc in re.findall(r"<loc>([^<]+)</loc>", xml)]
+
+
 def route_name(path):
     return resolve(path).view_name
 
@@ -35,3 +41,41 @@ def every_kind(paths, per_route=2):
         else:
             chosen.update(group[:per_route] + group[-per_route:])
     return [path for path in paths if path in chosen]
+
+
+# The kinds of element a page is made of: a branch of a template that adds a table, a
+# figure or a code block shows up here even when it renders no template of its own.
+START_TAG = re.compile(r"<([a-z][a-z0-9]*)\b")
+
+
+def page_variant(response) -> tuple[frozenset[str], frozenset[str]]:
+    """What makes two pages alike for a browser audit: the templates Django rendered for
+    them (page, layout, includes) and the kinds of element they contain (tag names, not
+    how many): two release pages with the same sections are one variant; an article
+    with a table is another than one without."""
+    templates = frozenset(t.name for t in response.templates if t.name)
+    elements = frozenset(START_TAG.findall(response.content.decode()))
+    return templates, elements
+
+
+def representatives(client, paths):
+    """One path for each page variant among ``paths`` (the first, in their order), and
+    every path fetched once with Django's test client, each answering 200.
+
+    Returns (chosen paths, {path: variant}, failures). The page cache is off while the
+    pages are fetched: a stored page records no templates."""
+    from django.test import override_settings
+
+    variants, failures = {}, []
+    with override_settings(PAGE_CACHE_TIMEOUT=0):
+        for path in paths:
+            response = client.get(path)
+            if response.status_code != 200:
+                failures.append(f"{path}: {response.status_code}")
+                continue
+            variants[path] = page_variant(response)
+    first_of = {}
+    for path, variant in variants.items():
+        first_of.setdefault(variant, path)
+    chosen = set(first_of.values())
+    return [path for path in paths if path in chosen], variants, failures

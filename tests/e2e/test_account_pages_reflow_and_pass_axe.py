@@ -16,9 +16,9 @@ from sponsors import services as sponsorships
 from sponsors.benefits.models import Benefit
 from sponsors.models import Sponsorship
 from tests.artifacts import ARTIFACTS
-from tests.benefits.factories import BenefitFactory, SponsorshipFactory
 from tests.donations.factories import DonationFactory, GiftFactory
 from tests.e2e.page_audit import WIDTHS, audit
+from tests.sponsors.benefits.factories import BenefitFactory, SponsorshipFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -21,6 +21,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
 BOUNDARY = "--------------------------ba4f3696b39f"
 UID = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
+# Acknowledged reports before the kill: the clients are sending, and more are in flight.
+UNDER_LOAD = 60
 
 
 def free_port():
@@ -109,10 +111,11 @@ def test_sigkill_under_load_loses_no_acknowledged_report(gunicorn_server):
     threads = [threading.Thread(target=client, args=(i,)) for i in range(12)]
     for thread in threads:
         thread.start()
-    time.sleep(3)
+    deadline = time.monotonic() + 30
+    while len(acknowledged) < UNDER_LOAD and time.monotonic() < deadline:
+        time.sleep(0.05)
     os.killpg(server.pid, signal.SIGKILL)  # master and workers, mid-load
     server.wait(10)
-    time.sleep(0.5)
     stop.set()
     for thread in threads:
         thread.join(15)

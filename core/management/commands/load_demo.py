@@ -1,7 +1,9 @@
 """Load the demo content of every capability; safe to run again and again.
 
 Each app keeps its own demo content in ``<app>/demo.py`` with a
-``load(log)`` function that creates or updates its objects idempotently.
+``load(log)`` function that creates or updates its objects idempotently, and registers
+it from its ``AppConfig.ready()`` (``core.demo.register``), saying which loaders it
+follows.
 """
 
 import importlib
@@ -9,18 +11,7 @@ import importlib
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-# Order matters: releases announce into the news, sponsors and benchmarks link to it;
-# the search index is built from everything before it.
-DEMO_MODULES = [
-    "foundation.demo",
-    "releases.demo",
-    "releases.repoconfig.demo",
-    "sponsors.demo",
-    "feedback.demo",
-    "feedback.trends.demo",
-    "benchmarks.demo",
-    "search.demo",  # last: indexes what the others created
-]
+from core import demo
 
 
 class Command(BaseCommand):
@@ -32,7 +23,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, only=None, **options):
-        modules = [m for m in DEMO_MODULES if not only or m in only]
+        modules = [m for m in demo.ordered() if not only or m in only]
         for position, module_name in enumerate(modules, start=1):
             self.stdout.write(f"[{position}/{len(modules)}] {module_name} ...")
             module = importlib.import_module(module_name)

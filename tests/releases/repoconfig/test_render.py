@@ -8,7 +8,7 @@ import pytest
 from releases.repoconfig.render import RenderError, RepoChoice, render
 
 GOLDEN = Path(__file__).parent / "golden"
-LIVE = Path(__file__).resolve().parents[1] / "fixtures" / "repo-config"
+LIVE = Path(__file__).resolve().parents[2] / "fixtures" / "repo-config"
 CREATED = datetime(2026, 11, 22, 9, 30, tzinfo=UTC)
 SITE = "https://foundation.example/download/repo-config/"
 

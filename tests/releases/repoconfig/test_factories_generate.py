@@ -6,7 +6,7 @@ import pytest
 
 from releases.repoconfig import services
 from tests.releases.factories import SeriesFactory
-from tests.repoconfig.factories import AvailabilityFactory, MirrorFactory
+from tests.releases.repoconfig.factories import AvailabilityFactory, MirrorFactory
 
 pytestmark = pytest.mark.django_db
 

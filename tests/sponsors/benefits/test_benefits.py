@@ -11,8 +11,8 @@ from PIL import Image
 from sponsors.benefits import services
 from sponsors.benefits.models import Benefit, Delivery
 from sponsors.models import Sponsorship
-from tests.benefits.factories import BenefitFactory, SponsorshipFactory
 from tests.foundation.factories import UserFactory
+from tests.sponsors.benefits.factories import BenefitFactory, SponsorshipFactory
 
 pytestmark = pytest.mark.django_db
 State = Delivery.State

@@ -1,0 +1,51 @@
+"""The demo loaders of the apps, registered from each app's ``AppConfig.ready()`` and run
+by ``manage.py load_demo``: core names no app.
+
+A loader is a module with a ``load(log)`` function that creates or updates its objects
+idempotently. It is registered by its dotted name and imported only when the demo is
+loaded. ``after`` names the loaders whose content it uses (releases announce into the
+news, so ``releases.demo`` comes after ``foundation.demo``); ``EVERYTHING_ELSE`` puts a
+loader after all the others (the search index, built from what they created).
+"""
+
+from dataclasses import dataclass
+
+EVERYTHING_ELSE = "*"
+
+
+@dataclass(frozen=True)
+class DemoLoader:
+    module: str
+    after: tuple[str, ...]
+
+
+_loaders: dict[str, DemoLoader] = {}
+
+
+def register(module: str, *, after: tuple[str, ...] | str = ()) -> None:
+    after = (after,) if isinstance(after, str) else tuple(after)
+    _loaders[module] = DemoLoader(module, after)
+
+
+def ordered() -> list[str]:
+    """The registered loaders' modules, each after those it names, otherwise in the order
+    the apps registered them (INSTALLED_APPS)."""
+    last = [m for m, loader in _loaders.items() if EVERYTHING_ELSE in loader.after]
+    first = [m for m in _loaders if m not in last]
+    for loader in _loaders.values():
+        missing = set(loader.after) - set(_loaders) - {EVERYTHING_ELSE}
+        if missing:
+            raise LookupError(f"{loader.module} loads after unregistered {sorted(missing)}")
+    done: list[str] = []
+    for group in (first, last):
+        waiting = list(group)
+        while waiting:
+            ready = next(
+                (m for m in waiting if set(_loaders[m].after) - {EVERYTHING_ELSE} <= set(done)),
+                None,
+            )
+            if ready is None:
+                raise LookupError(f"demo loaders wait for each other: {waiting}")
+            done.append(ready)
+            waiting.remove(ready)
+    return done

@@ -1,0 +1,151 @@
+"""The apps register what their public pages show (core names none of them), and the
+registration is complete: every table a public page reads belongs to a model whose saves
+rebuild the cached pages, and saving any watched model does rebuild them."""
+
+import ast
+import importlib
+import inspect
+import re
+from pathlib import Path
+
+import factory.django
+import pytest
+from django.apps import apps
+from django.core.cache import cache
+from django.core.management import call_command
+from django.db import connection
+from django.db.models.signals import post_save
+from django.test import Client, override_settings
+from django.test.utils import CaptureQueriesContext
+
+from core import demo, pagecache
+from core import sitemaps as site_map
+from core.pagecache import GENERATION_KEY
+from tests.e2e.sitemap_pages import listed_paths
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests"
+PROJECT_APPS = [
+    config
+    for config in apps.get_app_configs()
+    if Path(config.path).resolve().is_relative_to(ROOT) and config.label != "core"
+]
+# Pages no sitemap lists that anonymous visitors still get from the page cache.
+UNLISTED_PUBLIC_PAGES = ["/search/?q=mariadb", "/search/?q=board", "/opensearch.xml"]
+TABLE = re.compile(r'(?:FROM|JOIN)\s+"([^"]+)"')
+# Tables public pages read that are deliberately not watched, and why that is safe.
+NOT_WATCHED = {
+    # Rollups are written in bulk; their RollupState row is saved in the same transaction.
+    "trends.rollup",
+    # The Sites framework's row changes only with SITE_URL, at migrate (core.sites).
+    "sites.site",
+    # Joined to reach a commenter's profile; only the profile's display name is shown
+    # (core.public_name), and core.Profile is watched.
+    "auth.user",
+}
+
+
+def table_owners() -> dict[str, str]:
+    """Each table's model label; a many-to-many table belongs to the model declaring it."""
+    owners = {}
+    for model in apps.get_models(include_auto_created=True):
+        owners[model._meta.db_table] = model._meta.label_lower
+        for field in model._meta.local_many_to_many:
+            owners[field.remote_field.through._meta.db_table] = model._meta.label_lower
+    return owners
+
+
+def tables_read(client, path) -> set[str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(path)
+    assert response.status_code == 200, path
+    return {table for query in queries.captured_queries for table in TABLE.findall(query["sql"])}
+
+
+def factories_by_model() -> dict[type, type]:
+    """Every factory_boy factory of the test packages, by the model it makes."""
+    found = {}
+    for path in sorted(TESTS.rglob("factories.py")):
+        module = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        for _, member in inspect.getmembers(module, inspect.isclass):
+            if issubclass(member, factory.django.DjangoModelFactory) and member._meta.model:
+                found.setdefault(member._meta.model, member)
+    return found
+
+
+@pytest.fixture
+def demo_content(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", verbosity=0)
+
+
+@pytest.mark.usefixtures("demo_content")
+def test_public_pages_read_only_watched_models_and_saving_any_of_them_rebuilds_the_pages():
+    """Every table a public page reads belongs to a watched model; then, on the same
+    content (one demo load for both halves: it is the suite's slowest step), saving any
+    watched model rebuilds the pages."""
+    watched = {model._meta.label_lower for model in pagecache.watched_models()}
+    owners = table_owners()
+    client = Client()
+    read_by: dict[str, str] = {}
+    with override_settings(PAGE_CACHE_TIMEOUT=0):  # build every page: a stored one reads nothing
+        paths = listed_paths(client)
+        assert len(paths) > 100  # the demo content is there
+        for path in [*paths, *UNLISTED_PUBLIC_PAGES]:
+            for table in tables_read(client, path):
+                read_by.setdefault(owners.get(table, table), path)
+    unwatched = {
+        label: path
+        for label, path in read_by.items()
+        if label not in watched and label not in NOT_WATCHED
+    }
+    assert unwatched == {}, f"public pages read models whose saves keep stale pages: {unwatched}"
+    # The walk saw the content of every app that watches models.
+    assert {label.split(".")[0] for label in read_by} >= {
+        label.split(".")[0] for label in watched
+    } - {"benefits"}  # benefits are shown to their sponsor only, never on a shared page
+
+    # Saving: a real save of a demo row (or of one a factory makes); a model with
+    # neither gets the signal its save would send.
+    makers = factories_by_model()
+    kept, saved = [], 0
+    for model in sorted(pagecache.watched_models(), key=lambda m: m._meta.label_lower):
+        instance = model.objects.first()
+        if instance is None and model in makers:
+            instance = makers[model]()
+        cache.set(GENERATION_KEY, "before", timeout=60)
+        if instance is None:
+            post_save.send(sender=model, instance=model(), created=False, raw=False)
+        else:
+            instance.save()
+            saved += 1
+        if cache.get(GENERATION_KEY) == "before":
+            kept.append(model._meta.label)
+    assert kept == [], f"saved, yet the cached pages were kept: {kept}"
+    assert saved >= 20  # most of them by a real save
+
+
+def test_every_app_registers_itself_and_core_names_none():
+    sections = site_map.sections()
+    assert next(iter(sections)) == "site"
+    demo_modules = demo.ordered()
+    assert demo_modules[-1] == "search.demo"  # indexes what the others created
+    assert demo_modules.index("foundation.demo") < demo_modules.index("releases.demo")
+    for config in PROJECT_APPS:
+        if Path(config.path, "demo.py").exists():
+            assert f"{config.name}.demo" in demo_modules, config.name
+        if Path(config.path, "sitemaps.py").exists():
+            module = importlib.import_module(f"{config.name}.sitemaps")
+            assert any(s in vars(module).values() for s in sections.values()), config.name
+    app_names = {config.name.split(".")[0] for config in PROJECT_APPS}
+    app_names |= {config.label for config in PROJECT_APPS}
+    named = []
+    for path in (ROOT / "core").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                word = re.split(r"[.:/]", node.value)[0]
+                if word in app_names and node.value not in {"core"}:
+                    named.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.value!r}")
+    assert named == [], named
