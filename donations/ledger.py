@@ -92,7 +92,7 @@ def years_with_entries() -> list[int]:
     """Every year the ledger holds something in, and the current year, newest first."""
 
     def years(queryset, field):
-        return queryset.annotate(year=ExtractYear(field)).values_list("year", flat=True)
+        return queryset.order_by().annotate(year=ExtractYear(field)).values_list("year", flat=True)
 
     found = years(Gift.objects, "paid_at").union(years(Expense.objects, "spent_on"))
     return sorted({timezone.localdate().year, *found, *income.years_with_income()}, reverse=True)

@@ -28,7 +28,8 @@ def sponsorship_income(year: int) -> list[Income]:
 
 def years_with_payments() -> list[int]:
     return list(
-        Payment.objects.annotate(year=ExtractYear("paid_at"))
+        Payment.objects.order_by()
+        .annotate(year=ExtractYear("paid_at"))
         .values_list("year", flat=True)
         .distinct()
     )
