@@ -260,6 +260,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for the maturity choices the release API and the draft API share.
+    "ENUM_NAME_OVERRIDES": {"ReleaseMaturityEnum": "releases.models.Release.Maturity"},
 }
 
 RATELIMIT_USE_CACHE = "default"

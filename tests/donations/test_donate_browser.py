@@ -63,11 +63,11 @@ def test_a_monthly_gift_from_the_form_to_the_thank_you_page(
 def test_picking_a_preset_after_typing_clears_the_typed_amount(live_server, browser, monkeypatch):
     sessions = []
 
-    def create_session(**kwargs):
-        sessions.append(kwargs)
-        return SimpleNamespace(id="cs_test_browser", url=kwargs["success_url"])
+    def create_session(self, params=None, options=None):
+        sessions.append(params)
+        return SimpleNamespace(id="cs_test_browser", url=params["success_url"])
 
-    monkeypatch.setattr(stripe.checkout.Session, "create", create_session)
+    monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
     context = browser.new_context(viewport={"width": 320, "height": 900})
     page = context.new_page()
     page.goto(f"{live_server.url}/donate/")

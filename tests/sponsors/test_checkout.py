@@ -66,11 +66,12 @@ def test_the_test_card_form_never_shows_under_the_production_profile(client, liv
     assertNotContains(response, 'name="number"')
     assertContains(
         response,
-        '<button class="button" type="submit">Continue to secure payment</button>',
+        '<button class="button" type="submit">Continue to pay €50,000 for one year</button>',
         html=True,
     )
     card = {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
-    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", card)
+    shown = {"amount": "50000.00", "currency": "EUR", "payment_method": "card_once"}
+    response = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", card | shown)
     assert (response.status_code, response["Location"]) == (302, CHECKOUT_URL)
 
 
