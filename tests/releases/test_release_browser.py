@@ -19,12 +19,9 @@ def test_download_verify_and_reach_the_generator_in_two_clicks(live_server, page
         .headers["location"]
         .endswith("mariadb-11.4.2/source/mariadb-11.4.2.tar.gz")
     )
-    # The demo records no checksum; it points to the mirror's real list instead.
-    assert (
-        page.get_by_role("link", name="The mirror's sha256sums.txt")
-        .first.get_attribute("href")
-        .endswith("mariadb-11.4.2/source/sha256sums.txt")
-    )
+    # The real SHA-256 (Homebrew's formula pins it), ready to copy.
+    assert page.locator("td.checksum code").filter(has_text="8c600e38adb8993").count() == 1
+    assert page.get_by_role("button", name="Copy the SHA-256 of mariadb-11.4.2.tar.gz").is_visible()
     screenshot("release-page", full_page=True)
     # One click to the generator preset to the series, one to get the file.
     page.get_by_role("link", name="APT, YUM and zypper repository configuration").click()
