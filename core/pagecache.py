@@ -327,29 +327,40 @@ class AnonymousPageCacheMiddleware:
             if stored is None:
                 _mark_unshared(generation, address)
             return response
-        etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
-        last_modified = float(int(time.time()))
+        etag, last_modified = _validators(response)
         _shared_cache_headers(response, etag, last_modified)
-        if generation is not None:
-            entry = {
-                "status": response.status_code,
-                "headers": list(response.items()),
-                "content": response.content,
-                "etag": etag,
-                "last_modified": last_modified,
-            }
-            try:
-                cache.set(
-                    _page_key(generation, address), entry, timeout=settings.PAGE_CACHE_TIMEOUT
-                )
-            except Exception as error:
-                _warn_unavailable("write", error)
-            else:
-                _remember(address, generation, entry)
-        response[HIT_HEADER] = "miss"
-        return get_conditional_response(
-            request, etag=etag, last_modified=last_modified, response=response
-        )
+        key, validators = (generation, address), (etag, last_modified)
+        return _keep_and_answer(request, response, key, validators, settings.PAGE_CACHE_TIMEOUT)
+
+
+def _validators(response) -> tuple[str, float]:
+    """The ETag (a digest of the body) and Last-Modified (now) of an answer to store."""
+    etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
+    return etag, float(int(time.time()))
+
+
+def _keep_and_answer(request, response, key, validators, lifetime):
+    """Store ``response`` for every client under ``key`` (generation, address), then
+    answer ``request`` with it, or with 304 when the client's copy is current."""
+    (generation, address), (etag, last_modified) = key, validators
+    if generation is not None:
+        entry = {
+            "status": response.status_code,
+            "headers": list(response.items()),
+            "content": response.content,
+            "etag": etag,
+            "last_modified": last_modified,
+        }
+        try:
+            cache.set(_page_key(generation, address), entry, timeout=lifetime)
+        except Exception as error:
+            _warn_unavailable("write", error)
+        else:
+            _remember(address, generation, entry)
+    response[HIT_HEADER] = "miss"
+    return get_conditional_response(
+        request, etag=etag, last_modified=last_modified, response=response
+    )
 
 
 def _replay(request, stored):
@@ -510,8 +521,7 @@ def shared_response(view=None, *, max_age=0, live=False):
 
 
 def _store_answer(request, response, generation, address, max_age, lifetime):
-    etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
-    last_modified = float(int(time.time()))
+    etag, last_modified = _validators(response)
     response["ETag"] = etag
     response["Last-Modified"] = http_date(last_modified)
     if response.has_header("Cache-Control"):
@@ -519,21 +529,6 @@ def _store_answer(request, response, generation, address, max_age, lifetime):
     patch_cache_control(
         response, public=True, max_age=max_age, s_maxage=settings.PAGE_CACHE_SHARED_MAX_AGE
     )
-    if generation is not None:
-        entry = {
-            "status": response.status_code,
-            "headers": list(response.items()),
-            "content": response.content,
-            "etag": etag,
-            "last_modified": last_modified,
-        }
-        try:
-            cache.set(_page_key(generation, address), entry, timeout=lifetime)
-        except Exception as error:
-            _warn_unavailable("write", error)
-        else:
-            _remember(address, generation, entry)
-    response[HIT_HEADER] = "miss"
-    return get_conditional_response(
-        request, etag=etag, last_modified=last_modified, response=response
+    return _keep_and_answer(
+        request, response, (generation, address), (etag, last_modified), lifetime
     )

@@ -9,8 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
-from django.apps import apps
 from django.conf import settings
+
+from tests.project import project_app_configs
 
 ROOT = Path(settings.BASE_DIR)
 README = (ROOT / "README.md").read_text()
@@ -18,11 +19,7 @@ ARCHITECTURE = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
 
 
 def project_apps():
-    return sorted(
-        config.name
-        for config in apps.get_app_configs()
-        if Path(config.path).is_relative_to(ROOT) and "site-packages" not in config.path
-    )
+    return sorted(config.name for config in project_app_configs())
 
 
 def contracts():

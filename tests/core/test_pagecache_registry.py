@@ -23,16 +23,13 @@ from core import sitemaps as site_map
 from core.pagecache import GENERATION_KEY
 from feedback.trends.models import Snapshot
 from tests.e2e.sitemap_pages import listed_paths
+from tests.project import project_app_configs
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
 TESTS = ROOT / "tests"
-PROJECT_APPS = [
-    config
-    for config in apps.get_app_configs()
-    if Path(config.path).resolve().is_relative_to(ROOT) and config.label != "core"
-]
+PROJECT_APPS = [config for config in project_app_configs() if config.label != "core"]
 # Pages no sitemap lists that anonymous visitors still get from the page cache.
 UNLISTED_PUBLIC_PAGES = ["/search/?q=mariadb", "/search/?q=board", "/opensearch.xml"]
 TABLE = re.compile(r'(?:FROM|JOIN)\s+"([^"]+)"')
