@@ -9,7 +9,8 @@ class ReleasesConfig(AppConfig):
         from core import sitemaps as site_map
         from releases import search_sources, sitemaps
 
-        pagecache.watch_app(self)
+        # No public page shows who subscribed to the announcements.
+        pagecache.watch_app(self, except_for=("announcementsubscriber",))
         demo.register("releases.demo", after="foundation.demo")  # announces into the news
         site_map.register("download", sitemaps.download_pages)
         site_map.register("series", sitemaps.SeriesSitemap)

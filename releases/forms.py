@@ -31,3 +31,14 @@ class PublishForm(forms.Form):
     announcement_summary = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 2}))
     announcement_body = forms.CharField(widget=forms.Textarea(attrs={"rows": 14}),
                                         help_text="Markdown; the news post as it will go out.")  # fmt: skip
+
+
+class SubscribeForm(forms.Form):
+    """/download/subscribe/: an address to mail when a release is published."""
+
+    email = forms.EmailField(
+        label="Your email address",
+        max_length=254,
+        error_messages={"required": "Enter the address to mail.",
+                        "invalid": "Enter a whole email address, such as dba@example.org."},
+    )  # fmt: skip

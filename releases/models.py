@@ -131,6 +131,10 @@ class Release(models.Model):
     announcement = models.ForeignKey(
         "foundation.NewsPost", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    mailed_at = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="When the announcement went to the mail subscribers (once per release).",
+    )  # fmt: skip
 
     objects = ReleaseQuerySet.as_manager()
 
@@ -262,3 +266,22 @@ class DownloadCount(models.Model):
 
     def __str__(self):
         return f"{self.release} {self.os} {self.architecture}: {self.count} on {self.day}"
+
+
+class AnnouncementSubscriberQuerySet(models.QuerySet):
+    def confirmed(self):
+        return self.filter(confirmed_at__isnull=False)
+
+
+class AnnouncementSubscriber(models.Model):
+    """An address that asked for a mail when a release is published (double opt-in: only
+    confirmed addresses get announcements). Nothing else about the visitor is kept."""
+
+    email = models.EmailField(unique=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = AnnouncementSubscriberQuerySet.as_manager()
+
+    def __str__(self):
+        return self.email

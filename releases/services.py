@@ -12,11 +12,13 @@ from django.urls import reverse
 from django.utils import timezone
 
 from foundation.services import publish_news_post
+from releases import mail
 from releases.archive import ArchiveError, HttpArchive, ReleaseScan, open_archive, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
-from releases.models import DownloadCount, Release, ReleaseFile, Series
+from releases.models import AnnouncementSubscriber, DownloadCount, Release, ReleaseFile, Series
 from releases.release_files import DIGEST_LENGTHS, FileRecord
 from releases.repoconfig.models import Availability, Mirror
+from releases.subscriptions import subscriber_to_confirm, subscriber_to_unsubscribe
 
 MATURITY_WORDS = {"alpha": "alpha", "beta": "beta", "rc": "release candidate", "ga": "stable"}
 
@@ -69,7 +71,8 @@ def ensure_repository_availability(series: Series) -> int:
 def publish_release(release: Release, announcement: dict | None = None) -> Release:
     """Publish a release and create or update its announcement (idempotent). In one
     transaction: the release (page, APIs and feeds list published releases), its series'
-    repositories, and the news post (``announcement``: staff's edited title and body)."""
+    repositories, and the news post (``announcement``: staff's edited title and body).
+    Once committed, the mail to subscribers follows as a task (sent once per release)."""
     release.is_published = True
     draft = announcement_draft(release) | (announcement or {})
     post = publish_news_post(
@@ -85,7 +88,43 @@ def publish_release(release: Release, announcement: dict | None = None) -> Relea
     release.save()
     if release.maturity == Release.Maturity.GA:
         ensure_repository_availability(release.series)
+    if release.mailed_at is None:
+        transaction.on_commit(lambda: mail.announce_release.delay(release.pk))
     return release
+
+
+@transaction.atomic
+def subscribe_to_announcements(email: str) -> None:
+    """Ask ``email`` to confirm its subscription; an address already subscribed is kept as
+    it is (a confirmed one gets no mail), so the answer never tells who is subscribed."""
+    subscriber, _ = AnnouncementSubscriber.objects.get_or_create(email=email.strip().lower())
+    if subscriber.confirmed_at is None:
+        transaction.on_commit(lambda: mail.mail_subscription_confirmation.delay(subscriber.pk))
+
+
+def confirm_subscription(token: str) -> AnnouncementSubscriber | None:
+    """The confirmed subscriber, or None when the link was tampered with, has expired or
+    its subscription is gone."""
+    subscriber_id = subscriber_to_confirm(token)
+    subscriber = AnnouncementSubscriber.objects.filter(pk=subscriber_id).first()
+    if subscriber is None:  # filter(pk=None) finds nothing
+        return None
+    if subscriber.confirmed_at is None:
+        subscriber.confirmed_at = timezone.now()
+        subscriber.save(update_fields=["confirmed_at"])
+    return subscriber
+
+
+class InvalidLink(Exception):
+    pass
+
+
+def unsubscribe(token: str) -> None:
+    """Delete the subscriber the link was made for (already gone: nothing to do)."""
+    subscriber_id = subscriber_to_unsubscribe(token)
+    if subscriber_id is None:
+        raise InvalidLink("the unsubscribe link is not valid (was it copied whole?).")
+    AnnouncementSubscriber.objects.filter(pk=subscriber_id).delete()
 
 
 def mirrors_with(release: Release, mirrors) -> list[tuple]:

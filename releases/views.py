@@ -4,16 +4,21 @@ from django.contrib.syndication.views import Feed
 from django.core.paginator import Paginator
 from django.db.models import Exists, OuterRef
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.feedgenerator import Atom1Feed
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.generic import TemplateView
+from django_ratelimit.decorators import ratelimit
 
 from core.client import client_address
 from core.geo import country_of
+from core.hostile import bad_request
 from releases import calendars, services
+from releases.forms import SubscribeForm
 from releases.models import DownloadCount, Release, ReleaseFile, Series
 from releases.repoconfig.models import Availability, Mirror
 
@@ -268,3 +273,39 @@ def end_of_life_calendar(request):
     response["Content-Disposition"] = 'inline; filename="mariadb-end-of-life.ics"'
     patch_cache_control(response, public=True, max_age=3600)
     return response
+
+
+SUBSCRIBE_RATE = "5/m"
+
+
+@ratelimit(key="ip", rate=SUBSCRIBE_RATE, method="POST", block=True)
+def subscribe(request):
+    """Ask for the release announcements by mail. Whatever the address, a valid one gets the
+    same answer, so the form does not tell who is subscribed."""
+    form = SubscribeForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.subscribe_to_announcements(form.cleaned_data["email"])
+        return redirect(reverse("releases:subscribe") + "?sent=1")
+    status = 400 if request.method == "POST" else 200
+    context = {"form": form, "sent": request.method == "GET" and "sent" in request.GET}
+    return render(request, "releases/subscribe.html", context, status=status)
+
+
+@never_cache
+@require_GET
+def confirm_subscription(request, token):
+    if services.confirm_subscription(token) is None:
+        return bad_request(
+            request, "this confirmation link is not valid or has expired: please subscribe again."
+        )
+    return render(request, "releases/subscription_done.html", {"confirmed": True})
+
+
+@never_cache
+@require_GET
+def unsubscribe(request, token):
+    try:
+        services.unsubscribe(token)
+    except services.InvalidLink as error:
+        return bad_request(request, str(error))
+    return render(request, "releases/subscription_done.html", {"confirmed": False})

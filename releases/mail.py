@@ -1,0 +1,79 @@
+"""The releases app's mail to announcement subscribers, sent from Celery tasks; texts are
+in templates/releases/email/."""
+
+from celery import shared_task
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from releases.models import AnnouncementSubscriber, Release, ReleaseFile
+from releases.subscriptions import confirm_token, unsubscribe_token
+
+
+def _site_url(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _unsubscribe_url(subscriber) -> str:
+    return _site_url(reverse("releases:unsubscribe", args=[unsubscribe_token(subscriber)]))
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def mail_subscription_confirmation(subscriber_id: int):
+    subscriber = AnnouncementSubscriber.objects.filter(pk=subscriber_id).first()
+    if subscriber is None or subscriber.confirmed_at is not None:
+        return
+    confirm_url = _site_url(
+        reverse("releases:subscription-confirm", args=[confirm_token(subscriber)])
+    )
+    send_templated_mail(
+        "releases/email/subscription_confirm",
+        {"confirm_url": confirm_url, "download_url": _site_url(reverse("releases:download"))},
+        [subscriber.email],
+    )
+
+
+@shared_task
+def announce_release(release_id: int) -> int:
+    """Queue the announcement of a published release to every confirmed subscriber, once
+    per release: the release is marked as mailed in the same transaction that queues the
+    mails, and a release already marked is not mailed again. Returns how many were queued."""
+    with transaction.atomic():
+        claimed = Release.objects.filter(
+            pk=release_id, is_published=True, mailed_at__isnull=True
+        ).update(mailed_at=timezone.now())
+        if not claimed:
+            return 0
+        ids = list(AnnouncementSubscriber.objects.confirmed().values_list("pk", flat=True))
+        for subscriber_id in ids:
+            transaction.on_commit(
+                lambda s=subscriber_id: mail_release_announcement.delay(release_id, s)
+            )
+    return len(ids)
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def mail_release_announcement(release_id: int, subscriber_id: int):
+    """One subscriber's announcement, retried on its own when the mail server is down."""
+    subscriber = AnnouncementSubscriber.objects.confirmed().filter(pk=subscriber_id).first()
+    if subscriber is None:  # unsubscribed in the meantime
+        return
+    release = Release.objects.select_related("announcement", "series").get(pk=release_id)
+    source = release.files.filter(
+        package_type=ReleaseFile.PackageType.SOURCE_TAR, sha256__gt=""
+    ).first()
+    context = {
+        "release": release,
+        "title": release.announcement.title
+        if release.announcement
+        else f"MariaDB {release.version} released",
+        "release_url": _site_url(release.get_absolute_url()),
+        "news_url": _site_url(release.announcement.get_absolute_url())
+        if release.announcement
+        else "",
+        "source": source,
+        "unsubscribe_url": _unsubscribe_url(subscriber),
+    }
+    send_templated_mail("releases/email/release_announcement", context, [subscriber.email])
