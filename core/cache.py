@@ -24,6 +24,7 @@ from functools import wraps
 
 from circuitbreaker import CircuitBreaker
 from django.conf import settings
+from django.core.cache import caches
 from django_redis.cache import RedisCache
 from django_redis.client import DefaultClient
 from django_redis.exceptions import ConnectionInterrupted
@@ -106,3 +107,37 @@ class FailOpenRedisCache(RedisCache):
     def add(self, *args, **kwargs):
         stored = super().add(*args, **kwargs)
         return True if stored is None else stored  # None: Redis unreachable (ignored error)
+
+
+# --- Counters kept in Redis and moved into the database later ----------------------------
+
+
+def _redis():
+    backend = caches["default"]
+    return backend if isinstance(backend, RedisCache) else None
+
+
+def tally(key: str, keep_seconds: int) -> int | None:
+    """Add one to the counter at ``key`` (kept ``keep_seconds`` from its first count): the
+    new count, or None when there is no Redis to count in (unreachable, or the
+    local-memory cache of development), and the caller must count elsewhere."""
+    redis = _redis()
+    if redis is None:
+        return None
+    counted = redis.incr(key, 1, ignore_key_check=True)
+    if counted == 1:
+        redis.expire(key, keep_seconds)
+    return counted
+
+
+def tally_keys(pattern: str) -> list[str]:
+    """The counters whose keys match ``pattern`` (a glob); none without Redis."""
+    redis = _redis()
+    return list(redis.iter_keys(pattern)) if redis is not None else []
+
+
+def take_from_tally(key: str, count: int) -> None:
+    """Lower a counter by what was moved elsewhere (negative: give it back)."""
+    redis = _redis()
+    if redis is not None:
+        redis.incr(key, -count, ignore_key_check=True)

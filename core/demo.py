@@ -8,6 +8,8 @@ news, so ``releases.demo`` comes after ``foundation.demo``); ``EVERYTHING_ELSE``
 loader after all the others (the search index, built from what they created).
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 EVERYTHING_ELSE = "*"
@@ -20,6 +22,7 @@ class DemoLoader:
 
 
 _loaders: dict[str, DemoLoader] = {}
+_running: frozenset[str] = frozenset()
 
 
 def register(module: str, *, after: tuple[str, ...] | str = ()) -> None:
@@ -49,3 +52,21 @@ def ordered() -> list[str]:
             done.append(ready)
             waiting.remove(ready)
     return done
+
+
+@contextmanager
+def running(modules: list[str]) -> Iterator[None]:
+    """While ``load_demo`` runs these loaders (see ``will_run``)."""
+    global _running
+    before, _running = _running, frozenset(modules)
+    try:
+        yield
+    finally:
+        _running = before
+
+
+def will_run(module: str) -> bool:
+    """Whether the demo being loaded includes ``module``: work that loader redoes in bulk
+    at its turn (the search index, rebuilt from everything) need not be done per object
+    before it."""
+    return module in _running

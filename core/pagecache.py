@@ -373,6 +373,34 @@ def _replay(request, stored):
     )
 
 
+def kept_with_content(name: str, build: Callable[[], object]) -> object:
+    """``build()``, kept like a page under the content generation: for views whose answer
+    cannot be stored whole (it differs per client or each request is counted) but whose
+    lookups depend only on watched content. One round trip to the cache at most per
+    request (none within PAGE_CACHE_LOCAL_SECONDS); built each time if the cache is
+    unreachable or PAGE_CACHE_TIMEOUT is 0. The value must pickle; None is kept too."""
+    if settings.PAGE_CACHE_TIMEOUT <= 0:
+        return build()
+    address = "value:" + hashlib.blake2b(name.encode(), digest_size=16).hexdigest()
+    generation = stored = None
+    try:
+        generation, stored = _lookup(address)
+    except Exception as error:
+        _warn_unavailable("read", error)
+    if stored is not None and "value" in stored:
+        return stored["value"]
+    value = build()
+    if generation is not None:
+        entry = {"value": value}
+        try:
+            cache.set(_page_key(generation, address), entry, timeout=settings.PAGE_CACHE_TIMEOUT)
+        except Exception as error:
+            _warn_unavailable("write", error)
+        else:
+            _remember(address, generation, entry)
+    return value
+
+
 # --- One build per page, and the same cache for public read APIs -------------------------
 #
 # When the generation is discarded every stored page misses at once. The first request

@@ -10,8 +10,6 @@ GET /rest-api/mariadb/<version>/<file_name or id>[?mirror=]  302 to the file on 
 GET /rest-api/mirrors/                                   {"mirror_list": {country: [mirror]}}
 """
 
-import re
-
 from django.http import HttpResponsePermanentRedirect, HttpResponseRedirect, JsonResponse
 from django.urls import Resolver404, resolve, reverse
 from django.utils.cache import patch_cache_control
@@ -26,7 +24,7 @@ from rest_framework.response import Response
 
 from core.client import client_address
 from core.geo import country_of
-from releases import services
+from releases import downloads, services
 from releases.api import PublicAPIView
 from releases.catalogue import SUPPORT_TYPES
 from releases.models import Release, ReleaseFile, Series
@@ -52,8 +50,6 @@ PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
 CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
                "x86": "x86", "i686": "x86"}  # fmt: skip
-FILE_ID_PATTERN = r"\d{1,9}"
-FILE_ID = re.compile(f"^{FILE_ID_PATTERN}$")
 
 
 class FileFilter(serializers.Serializer):
@@ -276,16 +272,6 @@ class LatestReleaseAPI(ReleasesAPI):
         return super().get(request, release_id, latest=True)
 
 
-def find_file(version, file_ref):
-    files = ReleaseFile.objects.select_related("release").filter(release__is_published=True)
-    if version is None:
-        return files.filter(pk=int(file_ref)).first()
-    files = files.filter(release__version=version)
-    if FILE_ID.match(file_ref):
-        return files.filter(pk=int(file_ref)).first()
-    return files.filter(file_name=file_ref).first()
-
-
 CHECKSUM_RESPONSES = {
     200: inline_serializer("CompatChecksumResponse", {
         "response": inline_serializer("CompatChecksumBody", {"checksum": ChecksumShape()})}),
@@ -299,7 +285,7 @@ class ChecksumAPI(PublicAPIView):
     @extend_schema(operation_id="compat_file_checksum", tags=["mariadb.org compatible"],
                    responses=CHECKSUM_RESPONSES)  # fmt: skip
     def get(self, request, file_ref, release_id=None):
-        file = find_file(release_id, file_ref)
+        file = downloads.published_file(release_id, file_ref)
         if file is None:
             return Response({"error": "No such file."}, status=404)
         return Response({"response": {"checksum": checksum_object(file)}})
@@ -324,17 +310,17 @@ class DownloadAPI(PublicAPIView):
         responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR},
     )  # fmt: skip
     def get(self, request, release_id, file_ref):
-        file = find_file(release_id, file_ref)
-        if file is None:
+        place = downloads.file_place(release_id, file_ref)
+        if place is None:
             return Response({"error": "No such file."}, status=404)
         wanted = request.query_params.get("mirror")
-        # Healthy, fresh mirrors, the visitor's country first (the address is only looked up).
-        mirrors = list(Mirror.objects.for_country(country_of(client_address(request))))
+        # The visitor's country first (the address is only looked up, never kept).
+        mirrors = downloads.usable_mirrors(country_of(client_address(request)))
         mirror = services.choose_mirror(mirrors, wanted)
         if mirror is None or (wanted and mirror.mirror_id != wanted):
             return Response({"error": "No such usable mirror; see /rest-api/mirrors/."}, status=400)
-        services.count_download(file)
-        response = HttpResponseRedirect(mirror.base_url + file.path)
+        downloads.record_download(place)
+        response = HttpResponseRedirect(mirror.base_url + place.path)
         patch_cache_control(response, no_store=True)  # each download is counted
         return response
 

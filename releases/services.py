@@ -5,8 +5,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -15,7 +14,7 @@ from foundation.services import publish_news_post
 from releases import mail
 from releases.archive import ArchiveError, HttpArchive, ReleaseScan, open_archive, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
-from releases.models import AnnouncementSubscriber, DownloadCount, Release, ReleaseFile, Series
+from releases.models import AnnouncementSubscriber, Release, ReleaseFile, Series
 from releases.release_files import DIGEST_LENGTHS, FileRecord
 from releases.repoconfig.models import Availability, Mirror
 from releases.subscriptions import subscriber_to_confirm, subscriber_to_unsubscribe
@@ -359,19 +358,6 @@ def import_archive(archive, versions, progress=lambda items: items) -> ArchiveRe
         report.scans.append(scan_release(archive, version))
     report.files = record_release_files(r for scan in report.scans for r in scan.records)
     return report
-
-
-def count_download(file: ReleaseFile) -> None:
-    """One more download of the file's release, OS and architecture today."""
-    key = {"release_id": file.release_id, "os": file.os, "architecture": file.architecture,
-           "day": timezone.localdate()}  # fmt: skip
-    if DownloadCount.objects.filter(**key).update(count=F("count") + 1):
-        return
-    try:
-        with transaction.atomic():
-            DownloadCount.objects.create(count=1, **key)
-    except IntegrityError:  # created by a concurrent request in between
-        DownloadCount.objects.filter(**key).update(count=F("count") + 1)
 
 
 def choose_mirror(mirrors, wanted=None, country=None):

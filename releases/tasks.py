@@ -2,7 +2,7 @@
 
 from celery import shared_task
 
-from releases import services
+from releases import downloads, services
 
 
 @shared_task
@@ -10,3 +10,9 @@ def check_mirrors():
     """Record each active mirror's health and freshness (see docs/releases.md)."""
     checked = services.check_mirrors()
     return {m.mirror_id: {"healthy": m.healthy, "fresh": m.fresh} for m in checked}
+
+
+@shared_task(autoretry_for=(Exception,), retry_backoff=True, max_retries=5)
+def flush_download_counts():
+    """Move the download counters kept in Redis into DownloadCount (releases.downloads)."""
+    return {"moved": downloads.flush_download_counts()}

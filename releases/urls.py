@@ -1,7 +1,7 @@
 from django.urls import path, re_path, register_converter
 
 from core.pagecache import shared_response
-from releases import api, compat, views
+from releases import api, compat, downloads, views
 from releases.versions import RELEASE_PATTERN, SERIES_OR_RELEASE_PATTERN, SERIES_PATTERN
 
 
@@ -32,7 +32,7 @@ class FileRefConverter(SeriesConverter):
 
 
 class FileIdConverter:
-    regex = compat.FILE_ID_PATTERN
+    regex = downloads.FILE_ID_PATTERN
 
     def to_python(self, value):
         return int(value)
@@ -77,6 +77,6 @@ urlpatterns = [
     path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum", shared_response(compat.ChecksumAPI.as_view(schema=None))),
     path("rest-api/mariadb/<release_id:release_id>/", shared_response(compat.ReleasesAPI.as_view()), name="compat-releases"),
     path("rest-api/mariadb/<release_id:release_id>", shared_response(compat.ReleasesAPI.as_view(schema=None))),
-    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", shared_response(compat.DownloadAPI.as_view()), name="compat-download"),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", compat.DownloadAPI.as_view(), name="compat-download"),
     re_path(r"^(?:rest-api|api/releases)/(?P<rest>.*)$", compat.not_found),
 ]  # fmt: skip

@@ -12,4 +12,4 @@ class SearchConfig(AppConfig):
         pagecache.watch_app(self)  # the search results pages
         signals.connect()
         # Last: it indexes what the others created (some write in bulk, without signals).
-        demo.register("search.demo", after=demo.EVERYTHING_ELSE)
+        demo.register(signals.DEMO_LOADER, after=demo.EVERYTHING_ELSE)

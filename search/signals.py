@@ -6,21 +6,30 @@ an app registers after the search app's own ``ready()`` is kept fresh too."""
 
 from django.db.models.signals import post_delete, post_save
 
+from core import demo
 from search import services
 from search.sources import DEPENDENTS, SOURCE_FOR
+
+DEMO_LOADER = "search.demo"
 
 
 def _indexed(model) -> bool:
     return model in SOURCE_FOR or model in DEPENDENTS
 
 
+def _rebuilt_later() -> bool:
+    """A demo load that ends with the index rebuilt from everything (search.demo)."""
+    return demo.will_run(DEMO_LOADER)
+
+
 def _saved(sender, instance, raw=False, **kwargs):
-    if not raw and _indexed(sender):  # fixtures load rows as they are; rebuilds index them
+    # Fixtures load rows as they are, and rebuilds index them.
+    if not raw and _indexed(sender) and not _rebuilt_later():
         services.object_saved(instance)
 
 
 def _deleted(sender, instance, **kwargs):
-    if _indexed(sender):
+    if _indexed(sender) and not _rebuilt_later():
         services.object_deleted(instance)
 
 

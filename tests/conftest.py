@@ -11,6 +11,7 @@ import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
+from tests.shared_data import group_media_root
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -27,7 +28,8 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(autouse=True)
 def _media_in_tmp(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
+    """Uploads go to a folder of the test's own, or of its group (tests/shared_data.py)."""
+    settings.MEDIA_ROOT = group_media_root() or tmp_path / "media"
 
 
 @pytest.fixture(autouse=True)

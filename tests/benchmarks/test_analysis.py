@@ -14,13 +14,6 @@ from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFact
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def demo():
-    from benchmarks import demo as benchmarks_demo
-
-    benchmarks_demo.load(log=lambda m: None)
-
-
 def _measure(run, value, samples=(), metric="transactions per second", **parameters):
     samples = list(samples)
     return MeasurementFactory(
@@ -32,30 +25,6 @@ def _measure(run, value, samples=(), metric="transactions per second", **paramet
         minimum=min(samples) if samples else None,
         maximum=max(samples) if samples else None,
     )
-
-
-def test_real_sweep_comparison_says_changed_or_within_noise_per_thread_count(client, demo):
-    suite = Suite.objects.get(slug="oltp-read-write-durability")
-    a, b = suite.runs.get(label="flush-at-commit-1"), suite.runs.get(label="flush-at-commit-2")
-    html = client.get(f"/benchmarks/{suite.slug}/compare/?a={a.pk}&b={b.pk}").content.decode()
-    assert 'data-benchmark-chart="compare-transactions-per-second"' in html
-    section = html.split('id="cmp-1"')[1].split("</section>")[0]
-    rows = re.findall(r'<tr class="cmp-([a-z ]+)"><th scope="row">threads=(\d+)', section)
-    assert [int(threads) for _, threads in rows] == [1, 2, 4, 8, 16, 32, 64]
-    for css, threads in rows:
-        mine = a.measurements.get(
-            metric="transactions per second", parameters__threads=int(threads)
-        )
-        theirs = b.measurements.get(
-            metric="transactions per second", parameters__threads=int(threads)
-        )
-        assert len(mine.samples) == len(theirs.samples) == 5  # five real repetitions each
-        verdict = stats.compare_samples(mine.samples, theirs.samples)
-        if verdict.word == "within noise":
-            assert css == "same"
-        else:
-            assert css == ("better" if theirs.value > mine.value else "worse")
-    assert "changed</span> (p = " in section or "within noise</span> (p = " in section
 
 
 def test_runs_measured_at_different_thread_counts_are_still_compared(client):
@@ -123,39 +92,6 @@ def test_noise_alone_is_not_flagged(client):
     assert 'id="history"' in page  # the history chart with its band is still shown
 
 
-def test_chart_images_by_url_with_cache_headers(client, demo):
-    base = "/benchmarks/oltp-read-write-durability/charts/transactions-per-second"
-    svg = client.get(f"{base}.svg")
-    assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
-    assert "max-age=3600" in svg["Cache-Control"] and "public" in svg["Cache-Control"]
-    texts = [
-        t.text for t in ElementTree.fromstring(svg.content).iter("{http://www.w3.org/2000/svg}text")
-    ]
-    assert "flush-at-commit-1" in texts and "64" in texts
-    png = client.get(f"{base}.png")
-    assert png.content.startswith(b"\x89PNG\r\n\x1a\n") and png["Content-Type"] == "image/png"
-    again = client.get(f"{base}.png", HTTP_IF_NONE_MATCH=png["ETag"])
-    assert again.status_code == 304
-    assert (
-        client.get("/benchmarks/oltp-read-write-durability/charts/no-such-metric.svg").status_code
-        == 404
-    )
-    page = client.get("/benchmarks/oltp-read-write-durability/").content.decode()
-    assert f'href="{base}.svg"' in page and f'href="{base}.png"' in page
-
-
-def test_figures_are_scaled_and_rounded(client, demo):
-    page = client.get("/benchmarks/oltp-read-write-durability/").content.decode()
-    tables = "".join(re.findall(r"<table>.*?</table>", page, flags=re.S))
-    assert not re.search(r"\d\.\d{5,}", tables)
-    latency = json.loads(
-        page.split('id="chart-average-latency-data" type="application/json">')[1].split(
-            "</script>"
-        )[0]
-    )
-    assert latency["unit"] == "ms"
-
-
 def test_any_parameter_can_be_the_x_axis(client):
     suite = SuiteFactory()
     run = RunFactory(suite=suite, label="driver")
@@ -176,35 +112,97 @@ def test_any_parameter_can_be_the_x_axis(client):
     assert client.get(f"/benchmarks/{suite.slug}/charts/score.svg?x=batch").status_code == 200
 
 
-def test_pages_answer_without_error(client, demo):
-    for suite in Suite.objects.all():
-        for url in [f"/benchmarks/{suite.slug}/", f"/benchmarks/{suite.slug}/regressions.atom"]:
-            assert client.get(url).status_code == 200, url
-        run = Run.objects.filter(suite=suite).first()
-        assert client.get(f"/benchmarks/{suite.slug}/runs/{run.pk}/").status_code == 200
-    assert client.get("/benchmarks/thread-pool/compare/?a=x&b=y").status_code == 200
-    assert client.get("/benchmarks/thread-pool/?x=nonsense").status_code == 200
-    # A NUL byte is refused before any view runs (core.hostile).
-    assert client.get("/benchmarks/thread-pool/compare/?a=x&b=%00").status_code == 400
-
-
-def test_the_real_history_flags_the_smaller_buffer_pool_and_nothing_else(client, demo):
-    from benchmarks import history
-
-    suite = Suite.objects.get(slug="oltp-read-write-history")
-    runs = list(suite.runs.prefetch_related("measurements"))
-    found = history.changes(runs)
-    assert {(c["run"].label, c["kind"]) for c in found} == {("run 09", "regression")}
-    assert (
-        "innodb-buffer-pool-size=8M" in Run.objects.get(suite=suite, label="run 09").server_config
-    )
-    feed = client.get("/benchmarks/regressions.atom").content.decode()
-    assert "Regression: transactions per second" in feed and "in run 09" in feed
-
-
 def test_undated_runs_side_by_side_are_not_a_history(client):
     suite = SuiteFactory()
     for index, value in enumerate([19543, 22104, 15288, 19968, 24063, 5000]):
         _measure(RunFactory(suite=suite, label=f"driver {index}", order=index), value)
     page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
     assert 'id="history"' not in page and "changes-title" not in page
+
+
+class TestOnTheDemoRuns:
+    """Tests that read the seed-derived runs (loaded once for the class)."""
+
+    def test_real_sweep_comparison_says_changed_or_within_noise_per_thread_count(
+        self, client, demo
+    ):
+        suite = Suite.objects.get(slug="oltp-read-write-durability")
+        a, b = suite.runs.get(label="flush-at-commit-1"), suite.runs.get(label="flush-at-commit-2")
+        html = client.get(f"/benchmarks/{suite.slug}/compare/?a={a.pk}&b={b.pk}").content.decode()
+        assert 'data-benchmark-chart="compare-transactions-per-second"' in html
+        section = html.split('id="cmp-1"')[1].split("</section>")[0]
+        rows = re.findall(r'<tr class="cmp-([a-z ]+)"><th scope="row">threads=(\d+)', section)
+        assert [int(threads) for _, threads in rows] == [1, 2, 4, 8, 16, 32, 64]
+        for css, threads in rows:
+            mine = a.measurements.get(
+                metric="transactions per second", parameters__threads=int(threads)
+            )
+            theirs = b.measurements.get(
+                metric="transactions per second", parameters__threads=int(threads)
+            )
+            assert len(mine.samples) == len(theirs.samples) == 5  # five real repetitions each
+            verdict = stats.compare_samples(mine.samples, theirs.samples)
+            if verdict.word == "within noise":
+                assert css == "same"
+            else:
+                assert css == ("better" if theirs.value > mine.value else "worse")
+        assert "changed</span> (p = " in section or "within noise</span> (p = " in section
+
+    def test_chart_images_by_url_with_cache_headers(self, client, demo):
+        base = "/benchmarks/oltp-read-write-durability/charts/transactions-per-second"
+        svg = client.get(f"{base}.svg")
+        assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
+        assert "max-age=3600" in svg["Cache-Control"] and "public" in svg["Cache-Control"]
+        texts = [
+            t.text
+            for t in ElementTree.fromstring(svg.content).iter("{http://www.w3.org/2000/svg}text")
+        ]
+        assert "flush-at-commit-1" in texts and "64" in texts
+        png = client.get(f"{base}.png")
+        assert png.content.startswith(b"\x89PNG\r\n\x1a\n") and png["Content-Type"] == "image/png"
+        again = client.get(f"{base}.png", HTTP_IF_NONE_MATCH=png["ETag"])
+        assert again.status_code == 304
+        assert (
+            client.get(
+                "/benchmarks/oltp-read-write-durability/charts/no-such-metric.svg"
+            ).status_code
+            == 404
+        )
+        page = client.get("/benchmarks/oltp-read-write-durability/").content.decode()
+        assert f'href="{base}.svg"' in page and f'href="{base}.png"' in page
+
+    def test_figures_are_scaled_and_rounded(self, client, demo):
+        page = client.get("/benchmarks/oltp-read-write-durability/").content.decode()
+        tables = "".join(re.findall(r"<table>.*?</table>", page, flags=re.S))
+        assert not re.search(r"\d\.\d{5,}", tables)
+        latency = json.loads(
+            page.split('id="chart-average-latency-data" type="application/json">')[1].split(
+                "</script>"
+            )[0]
+        )
+        assert latency["unit"] == "ms"
+
+    def test_pages_answer_without_error(self, client, demo):
+        for suite in Suite.objects.all():
+            for url in [f"/benchmarks/{suite.slug}/", f"/benchmarks/{suite.slug}/regressions.atom"]:
+                assert client.get(url).status_code == 200, url
+            run = Run.objects.filter(suite=suite).first()
+            assert client.get(f"/benchmarks/{suite.slug}/runs/{run.pk}/").status_code == 200
+        assert client.get("/benchmarks/thread-pool/compare/?a=x&b=y").status_code == 200
+        assert client.get("/benchmarks/thread-pool/?x=nonsense").status_code == 200
+        # A NUL byte is refused before any view runs (core.hostile).
+        assert client.get("/benchmarks/thread-pool/compare/?a=x&b=%00").status_code == 400
+
+    def test_the_real_history_flags_the_smaller_buffer_pool_and_nothing_else(self, client, demo):
+        from benchmarks import history
+
+        suite = Suite.objects.get(slug="oltp-read-write-history")
+        runs = list(suite.runs.prefetch_related("measurements"))
+        found = history.changes(runs)
+        assert {(c["run"].label, c["kind"]) for c in found} == {("run 09", "regression")}
+        assert (
+            "innodb-buffer-pool-size=8M"
+            in Run.objects.get(suite=suite, label="run 09").server_config
+        )
+        feed = client.get("/benchmarks/regressions.atom").content.decode()
+        assert "Regression: transactions per second" in feed and "in run 09" in feed

@@ -14,6 +14,7 @@ from urllib.parse import quote, urlencode, urlsplit
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.test import Client
 from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 
 from tests.foundation.factories import DocumentVersionFactory, UserFactory
 from tests.releases.factories import SeriesFactory
+from tests.shared_data import loaded_for_group
 
 pytestmark = pytest.mark.django_db
 
@@ -141,10 +143,16 @@ def crawl(client, limit=250):
     return examples
 
 
-@pytest.fixture
-def demo_site(client):
-    call_command("load_demo", verbosity=0)
-    return crawl(client)
+@pytest.fixture(scope="class")
+def demo_site(django_db_setup, django_db_blocker):
+    """The demo content and the real URLs crawled from it, for the sweeps' class."""
+
+    def load():
+        call_command("load_demo", verbosity=0)
+        return crawl(Client())
+
+    with loaded_for_group(django_db_blocker, load) as examples:
+        yield examples
 
 
 def get_status(client, path, query=None):
@@ -190,20 +198,6 @@ def sends_to_sign_in(client, route, examples):
     return response.status_code == 302 and "/accounts/login/" in response["Location"]
 
 
-def test_no_hostile_path_or_query_value_gets_a_500(client, demo_site):
-    query_names = query_names_in_source() | {"page", "q", "next"}
-    assert {"from", "mirror", "days"} <= query_names  # the discovery finds real parameters
-    anonymous = sweep(client, demo_site, query_names, public_routes())
-    # Pages that send strangers to the sign-in page are walked again, signed in.
-    members_only = [
-        route for route in public_routes() if sends_to_sign_in(client, route, demo_site)
-    ]
-    assert "sponsors/invitations/<str:token>/" in members_only
-    client.force_login(UserFactory())
-    signed_in = sweep(client, demo_site, query_names, members_only)
-    assert anonymous == [] and signed_in == []
-
-
 def test_a_nul_byte_is_refused_with_400_and_a_reason(client):
     SeriesFactory(version="11.4")
     page = client.get("/download/%00/", HTTP_ACCEPT="text/html")
@@ -237,31 +231,47 @@ ENCODED_TEXT = st.one_of(
 )
 
 
-@hypothesis_settings(
-    max_examples=300,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(data=st.data())
-def test_property_every_public_route_survives_hostile_values(client, demo_site, data):
-    route = data.draw(st.sampled_from(public_routes()))
-    real_kwargs, real_query = demo_site.get(route, ({}, {}))
-    values = {
-        name: data.draw(
-            st.one_of(st.just(quote(real_kwargs.get(name, "1"), safe="")), ENCODED_TEXT)
-            if name in real_kwargs
-            else ENCODED_TEXT
-        )
-        for name in placeholders(route)
-    }
-    hostile_query = data.draw(
-        st.dictionaries(
-            st.sampled_from(sorted(query_names_in_source() | set(real_query) | {"page"})),
-            ENCODED_TEXT,
-            max_size=4,
-        )
+class TestOnTheDemoSite:
+    """The sweeps, on the demo content loaded once for both."""
+
+    def test_no_hostile_path_or_query_value_gets_a_500(self, client, demo_site):
+        query_names = query_names_in_source() | {"page", "q", "next"}
+        assert {"from", "mirror", "days"} <= query_names  # the discovery finds real parameters
+        anonymous = sweep(client, demo_site, query_names, public_routes())
+        # Pages that send strangers to the sign-in page are walked again, signed in.
+        members_only = [
+            route for route in public_routes() if sends_to_sign_in(client, route, demo_site)
+        ]
+        assert "sponsors/invitations/<str:token>/" in members_only
+        client.force_login(UserFactory())
+        signed_in = sweep(client, demo_site, query_names, members_only)
+        assert anonymous == [] and signed_in == []
+
+    @hypothesis_settings(
+        max_examples=300,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
-    query = "&".join(f"{key}={value}" for key, value in {**real_query, **hostile_query}.items())
-    path = build_path(route, values)
-    assert get_status(client, path, query) < 500, f"{path}?{query}"
+    @given(data=st.data())
+    def test_property_every_public_route_survives_hostile_values(self, client, demo_site, data):
+        route = data.draw(st.sampled_from(public_routes()))
+        real_kwargs, real_query = demo_site.get(route, ({}, {}))
+        values = {
+            name: data.draw(
+                st.one_of(st.just(quote(real_kwargs.get(name, "1"), safe="")), ENCODED_TEXT)
+                if name in real_kwargs
+                else ENCODED_TEXT
+            )
+            for name in placeholders(route)
+        }
+        hostile_query = data.draw(
+            st.dictionaries(
+                st.sampled_from(sorted(query_names_in_source() | set(real_query) | {"page"})),
+                ENCODED_TEXT,
+                max_size=4,
+            )
+        )
+        query = "&".join(f"{key}={value}" for key, value in {**real_query, **hostile_query}.items())
+        path = build_path(route, values)
+        assert get_status(client, path, query) < 500, f"{path}?{query}"

@@ -2,6 +2,8 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 
+from search.models import SearchDocument
+
 pytestmark = pytest.mark.django_db
 
 PROJECT_APPS = {
@@ -12,6 +14,7 @@ PROJECT_APPS = {
     "feedback",
     "trends",
     "benchmarks",
+    "search",
 }
 
 
@@ -34,6 +37,10 @@ def test_load_demo_fills_the_site_and_is_idempotent(client, django_capture_on_co
     first = project_row_counts()
     assert first["foundation.NewsPost"] > 0
     assert first["releases.Release"] > 0
+    # The index is rebuilt at the end (search.demo), from everything, with its vectors.
+    kinds = set(SearchDocument.objects.values_list("kind", flat=True))
+    assert kinds == set(SearchDocument.Kind.values)
+    assert not SearchDocument.objects.filter(vector__isnull=True).exists()
 
     load_demo(django_capture_on_commit_callbacks)
     assert project_row_counts() == first

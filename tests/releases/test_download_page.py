@@ -3,6 +3,7 @@ from datetime import date
 import pytest
 from pytest_django.asserts import assertContains, assertNotContains
 
+from releases import tasks
 from releases.models import DownloadCount
 from releases.repoconfig.models import Mirror
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
@@ -123,6 +124,7 @@ def test_downloads_are_counted_per_release_os_and_architecture_and_shown(client,
         )
     client.get(f"/rest-api/mariadb/12.3.3/{source.file_name}", REMOTE_ADDR="203.0.113.9")
     client.get("/rest-api/mariadb/12.3.3/no-such-file.zip")
+    assert tasks.flush_download_counts.delay().get() == {"moved": 4}
     counts = {(c.os, c.architecture): c.count for c in DownloadCount.objects.all()}
     assert counts == {("windows", "x86_64"): 3, ("source", ""): 1}
     assert {f.name for f in DownloadCount._meta.get_fields()} == {

@@ -4,38 +4,9 @@ import pytest
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
-from releases.demo import load_catalogue
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def catalogue():
-    load_catalogue()
-
-
-def test_download_defaults_to_the_latest_ga_of_the_newest_long_term_series(
-    client, catalogue, django_assert_max_num_queries
-):
-    with django_assert_max_num_queries(8):
-        response = client.get("/download/")
-    # 12.3 is the newest long-term series with a stable release (13.x are previews, 12.2 is
-    # short-term and past its end of life).
-    assertContains(
-        response,
-        '<option value="12.3" selected>MariaDB 12.3 (Long-term support)</option>',
-        html=True,
-    )
-    assertContains(
-        response,
-        '<option value="12.3.3" selected>12.3.3 (Stable (GA), 24 Aug 2026)</option>',
-        html=True,
-    )
-    html = response.content.decode()
-    assert html.index('label="Supported"') < html.index(">MariaDB 11.4 (Long-term") < html.index(
-        'label="End of life"') < html.index(">MariaDB 5.5 (end of life)")  # fmt: skip
-    assert "mariadb-12.3.3-winx64.msi" in html
 
 
 def test_a_series_without_a_ga_release_is_never_the_default(client):
@@ -47,48 +18,6 @@ def test_a_series_without_a_ga_release_is_never_the_default(client):
         '<option value="11.4.5" selected>11.4.5 (Stable (GA), 29 May 2024)</option>',
         html=True,
     )
-
-
-def test_series_index_groups_supported_and_end_of_life(
-    client, catalogue, django_assert_max_num_queries
-):
-    with django_assert_max_num_queries(5):
-        response = client.get("/download/series/")
-    html = response.content.decode()
-    supported, previews_and_eol = html.split('id="previews-title"')
-    previews, end_of_life = previews_and_eol.split('id="eol-title"')
-    today = timezone.localdate()
-    assert today < date(2028, 2, 16)  # the facts below hold until 10.11's end of life
-    for version in ["13.0", "12.3", "11.8", "11.4", "10.11"]:
-        assert f">MariaDB {version}</a>" in supported
-    assert ">MariaDB 13.1</a>" in previews and ">MariaDB 13.1</a>" not in supported
-    for version in ["12.2", "10.6", "10.0", "5.1"]:
-        assert f">MariaDB {version}</a>" in end_of_life
-    assertContains(
-        response,
-        '<td data-label="Latest release"><a href="/download/11.4/11.4.13/">11.4.13</a></td>',
-        html=True,
-    )
-
-
-def test_series_page_lists_releases_with_maturity_and_dates_paginated(
-    client, catalogue, django_assert_max_num_queries
-):
-    # The page (series, releases, their count, usage rollups, download counts) plus the
-    # page cache's look-up of the next scheduled news post.
-    with django_assert_max_num_queries(10):
-        first = client.get("/download/10.1/")
-    assertContains(first, "48 releases, newest first.")
-    assertContains(
-        first, '<a class="release-version" href="/download/10.1/10.1.48/">10.1.48</a>', html=True
-    )
-    assertContains(first, "Page 1 of 2")
-    with django_assert_max_num_queries(10):  # the same queries for any page
-        second = client.get("/download/10.1/", {"page": 2})
-    assertContains(second, '<span class="badge badge-alpha">Alpha</span>', html=True)
-    assert "/download/10.1/10.1.48/" not in second.content.decode()
-    assert client.get("/download/10.1/", {"page": "x"}).status_code == 200
-    assert client.get("/download/10.1/", {"page": "x\x00"}).status_code == 400
 
 
 def test_a_file_without_recorded_checksums_points_to_the_mirrors_list(client):
@@ -105,3 +34,71 @@ def test_a_file_without_recorded_checksums_points_to_the_mirrors_list(client):
     )
     assert "sha256sum --ignore-missing -c sha256sums.txt" in response.content.decode()
     assert "| sha256sum -c -" not in response.content.decode()
+
+
+class TestOnTheCatalogue:
+    """Tests that read the real catalogue (loaded once for the class)."""
+
+    def test_download_defaults_to_the_latest_ga_of_the_newest_long_term_series(
+        self, client, catalogue, django_assert_max_num_queries
+    ):
+        with django_assert_max_num_queries(8):
+            response = client.get("/download/")
+        # 12.3 is the newest long-term series with a stable release (13.x are previews, 12.2 is
+        # short-term and past its end of life).
+        assertContains(
+            response,
+            '<option value="12.3" selected>MariaDB 12.3 (Long-term support)</option>',
+            html=True,
+        )
+        assertContains(
+            response,
+            '<option value="12.3.3" selected>12.3.3 (Stable (GA), 24 Aug 2026)</option>',
+            html=True,
+        )
+        html = response.content.decode()
+        assert html.index('label="Supported"') < html.index(">MariaDB 11.4 (Long-term") < html.index(
+            'label="End of life"') < html.index(">MariaDB 5.5 (end of life)")  # fmt: skip
+        assert "mariadb-12.3.3-winx64.msi" in html
+
+    def test_series_index_groups_supported_and_end_of_life(
+        self, client, catalogue, django_assert_max_num_queries
+    ):
+        with django_assert_max_num_queries(5):
+            response = client.get("/download/series/")
+        html = response.content.decode()
+        supported, previews_and_eol = html.split('id="previews-title"')
+        previews, end_of_life = previews_and_eol.split('id="eol-title"')
+        today = timezone.localdate()
+        assert today < date(2028, 2, 16)  # the facts below hold until 10.11's end of life
+        for version in ["13.0", "12.3", "11.8", "11.4", "10.11"]:
+            assert f">MariaDB {version}</a>" in supported
+        assert ">MariaDB 13.1</a>" in previews and ">MariaDB 13.1</a>" not in supported
+        for version in ["12.2", "10.6", "10.0", "5.1"]:
+            assert f">MariaDB {version}</a>" in end_of_life
+        assertContains(
+            response,
+            '<td data-label="Latest release"><a href="/download/11.4/11.4.13/">11.4.13</a></td>',
+            html=True,
+        )
+
+    def test_series_page_lists_releases_with_maturity_and_dates_paginated(
+        self, client, catalogue, django_assert_max_num_queries
+    ):
+        # The page (series, releases, their count, usage rollups, download counts) plus the
+        # page cache's look-up of the next scheduled news post.
+        with django_assert_max_num_queries(10):
+            first = client.get("/download/10.1/")
+        assertContains(first, "48 releases, newest first.")
+        assertContains(
+            first,
+            '<a class="release-version" href="/download/10.1/10.1.48/">10.1.48</a>',
+            html=True,
+        )
+        assertContains(first, "Page 1 of 2")
+        with django_assert_max_num_queries(10):  # the same queries for any page
+            second = client.get("/download/10.1/", {"page": 2})
+        assertContains(second, '<span class="badge badge-alpha">Alpha</span>', html=True)
+        assert "/download/10.1/10.1.48/" not in second.content.decode()
+        assert client.get("/download/10.1/", {"page": "x"}).status_code == 200
+        assert client.get("/download/10.1/", {"page": "x\x00"}).status_code == 400

@@ -88,10 +88,3 @@ def test_rebuild_search_index_reports_progress_and_catches_bulk_changes(capsys):
     assert "Search index rebuilt: 2 entries." in out
     assert SearchDocument.objects.filter(kind="series", body="Tamarind").exists()
     assert Client().get("/search/?q=tamarind").content.count(b'class="search-result"') == 1
-
-
-def test_load_demo_leaves_a_filled_index():
-    call_command("load_demo", verbosity=0)
-    kinds = set(SearchDocument.objects.values_list("kind", flat=True))
-    assert kinds == set(SearchDocument.Kind.values)
-    assert not SearchDocument.objects.filter(vector__isnull=True).exists()

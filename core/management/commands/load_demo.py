@@ -24,11 +24,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, only=None, **options):
         modules = [m for m in demo.ordered() if not only or m in only]
-        for position, module_name in enumerate(modules, start=1):
-            self.stdout.write(f"[{position}/{len(modules)}] {module_name} ...")
-            module = importlib.import_module(module_name)
-            with transaction.atomic():
-                module.load(log=self._log)
+        with demo.running(modules):
+            for position, module_name in enumerate(modules, start=1):
+                self.stdout.write(f"[{position}/{len(modules)}] {module_name} ...")
+                module = importlib.import_module(module_name)
+                with transaction.atomic():
+                    module.load(log=self._log)
         self.stdout.write(self.style.SUCCESS("Demo content loaded."))
 
     def _log(self, message):

@@ -1,0 +1,106 @@
+"""Downloads by name (releases.downloads): the redirect's lookups kept with the content,
+each download counted in Redis and moved into the database by the beat task, and counted
+in the database straight away when Redis cannot be reached."""
+
+from datetime import date
+
+import pytest
+from django.core.cache import cache
+from django.db.models import Sum
+
+from releases import downloads, tasks
+from releases.models import DownloadCount
+from releases.repoconfig.models import Mirror
+from tests.core.test_outages import CLOSED_REDIS, cache_settings
+from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def msi():
+    Mirror.objects.create(mirror_id="agdsn", name="AG DSN, TU Dresden", country="DE",
+                          base_url="https://ftp.agdsn.de/pub/mirrors/mariadb/")  # fmt: skip
+    Mirror.objects.create(mirror_id="osuosl", name="Oregon State University Open Source Lab",
+                          country="US", base_url="https://ftp.osuosl.org/pub/mariadb/")  # fmt: skip
+    release = ReleaseFactory(series=SeriesFactory(version="12.3"), version="12.3.3",
+                             release_date=date(2026, 8, 24))  # fmt: skip
+    name = "mariadb-12.3.3-winx64.msi"
+    return ReleaseFileFactory(release=release, os="windows", architecture="x86_64",
+                              package_type="msi", file_name=name,
+                              path=f"mariadb-12.3.3/winx64-packages/{name}")  # fmt: skip
+
+
+def download(client, file, **query):
+    return client.get(f"/rest-api/mariadb/{file.release.version}/{file.file_name}", query)
+
+
+def total_counted():
+    return DownloadCount.objects.aggregate(total=Sum("count"))["total"] or 0
+
+
+def test_downloads_wait_in_redis_until_the_flush_moves_them_once(client, msi):
+    for _ in range(3):
+        assert download(client, msi)["Location"] == (
+            "https://ftp.agdsn.de/pub/mirrors/mariadb/mariadb-12.3.3/winx64-packages/"
+            "mariadb-12.3.3-winx64.msi"
+        )
+    assert total_counted() == 0  # still in Redis
+    assert tasks.flush_download_counts.delay().get() == {"moved": 3}
+    assert tasks.flush_download_counts.delay().get() == {"moved": 0}
+    download(client, msi)
+    assert tasks.flush_download_counts.delay().get() == {"moved": 1}
+    row = DownloadCount.objects.get()
+    assert (row.release, row.os, row.architecture, row.count) == (
+        msi.release, "windows", "x86_64", 4)  # fmt: skip
+
+
+def test_unpublishing_a_release_or_a_sick_mirror_changes_the_redirect_at_once(client, msi):
+    assert download(client, msi, mirror="osuosl").status_code == 302
+    # The lookups are kept now; each save below must replace them.
+    osuosl = Mirror.objects.get(mirror_id="osuosl")
+    osuosl.healthy = False
+    osuosl.save()
+    refused = download(client, msi, mirror="osuosl")
+    assert refused.status_code == 400
+    assert refused.json() == {"error": "No such usable mirror; see /rest-api/mirrors/."}
+    release = msi.release
+    release.is_published = False
+    release.save()
+    assert download(client, msi).status_code == 404
+
+
+def test_with_redis_unreachable_each_download_is_counted_in_the_database(client, msi, settings):
+    settings.CACHES = cache_settings(CLOSED_REDIS)
+    for _ in range(2):
+        assert download(client, msi).status_code == 302
+    assert total_counted() == 2
+
+
+def test_a_flush_the_database_refuses_keeps_the_counter_for_the_next(client, msi, monkeypatch):
+    download(client, msi)
+    download(client, msi)
+
+    def refuse(*args):
+        raise RuntimeError("database refused the row")
+
+    monkeypatch.setattr(downloads, "add_to_counts", refuse)
+    with pytest.raises(RuntimeError):
+        downloads.flush_download_counts()
+    monkeypatch.undo()
+    assert total_counted() == 0
+    assert downloads.flush_download_counts() == 2
+    assert total_counted() == 2
+
+
+def test_counters_expire_if_never_flushed(client, msi):
+    download(client, msi)
+    (key,) = cache.keys(f"{downloads.TALLY_PREFIX}:*")
+    assert 0 < cache.ttl(key) <= downloads.TALLY_KEEP_SECONDS
+
+
+def test_without_redis_as_in_development_each_download_is_counted_at_once(client, msi, settings):
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    assert download(client, msi).status_code == 302
+    assert total_counted() == 1
+    assert downloads.flush_download_counts() == 0
