@@ -19,7 +19,7 @@ def demo_data():
     demo.load(log=lambda m: None)
 
 
-def test_dashboard_charts_render_with_their_tables(live_server, page, screenshot, demo_data):
+def charts_render_with_their_tables(live_server, page, screenshot):
     page.goto(live_server.url + "/feedback/?period=week")
     page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
     charts = page.evaluate("Object.keys(window.portalCharts)")
@@ -39,7 +39,7 @@ def test_dashboard_charts_render_with_their_tables(live_server, page, screenshot
     screenshot("usage-dashboard-1280", full_page=True)
 
 
-def test_on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot, demo_data):
+def on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot):
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server.url + "/feedback/?window=90d")
     page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
@@ -56,10 +56,7 @@ def test_on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screensh
     screenshot("usage-dashboard-390", full_page=True)
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_at_320_px_nothing_is_wider_than_the_screen(
-    live_server, page, screenshot, demo_data, scheme
-):
+def at_320_px_nothing_is_wider_than_the_screen(live_server, page, screenshot, scheme):
     page.emulate_media(color_scheme=scheme)
     page.set_viewport_size({"width": 320, "height": 720})
     page.goto(live_server.url + "/feedback/")
@@ -83,9 +80,20 @@ def test_at_320_px_nothing_is_wider_than_the_screen(
     screenshot(f"usage-dashboard-320-{scheme}", full_page=True)
 
 
-def test_wide_screen_in_dark_mode(live_server, page, screenshot, demo_data):
+def wide_screen_in_dark_mode(live_server, page, screenshot):
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.emulate_media(color_scheme="dark")
     page.goto(live_server.url + "/feedback/")
     page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
     assert page.locator("nav.toc a").count() >= 6
     screenshot("usage-dashboard-1280-dark", full_page=True)
+
+
+def test_the_dashboard_at_each_width_and_in_both_schemes(live_server, page, screenshot, demo_data):
+    """One browser walk over the demo's dashboard (loaded once: the live server needs
+    committed rows, so a shared load cannot be rolled back per test)."""
+    charts_render_with_their_tables(live_server, page, screenshot)
+    on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot)
+    for scheme in ("light", "dark"):
+        at_320_px_nothing_is_wider_than_the_screen(live_server, page, screenshot, scheme)
+    wide_screen_in_dark_mode(live_server, page, screenshot)
