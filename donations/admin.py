@@ -82,8 +82,10 @@ class ExpenseAdmin(admin.ModelAdmin):
     """Every expense is one ledger entry; /funding/ shows them by month and category."""
 
     form = ExpenseForm
-    list_display = ["spent_on", "category", "description", "amount", "currency", "has_receipt"]
-    list_filter = ["category", "currency"]
+    list_display = [
+        "spent_on", "category", "description", "amount", "currency", "has_receipt", "is_demo",
+    ]  # fmt: skip
+    list_filter = ["category", "currency", "is_demo"]
     search_fields = ["description"]
     date_hierarchy = "spent_on"
     readonly_fields = ["recorded_by", "created_at"]

@@ -8,7 +8,7 @@ class DonationsConfig(AppConfig):
     def ready(self):
         # Registration with payments, which knows no app: the Stripe events this app
         # handles and the mails its services record in the outbox.
-        from core import pagecache
+        from core import demo, pagecache
         from core import sitemaps as site_map
         from donations import mail, sitemaps, webhooks
         from payments import dispatch, outbox
@@ -22,3 +22,4 @@ class DonationsConfig(AppConfig):
         # the cached funding page too.
         pagecache.watch_app(self)
         site_map.register("donations", sitemaps.donation_pages)
+        demo.register("donations.demo", after="sponsors.demo")

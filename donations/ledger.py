@@ -81,10 +81,10 @@ def entries(year: int) -> list[LedgerEntry]:
             )
         )
     expenses = Expense.objects.filter(spent_on__year=year).values_list(
-        "spent_on", "category", "amount", "currency"
+        "spent_on", "category", "amount", "currency", "is_demo"
     )
-    for spent_on, category, amount, currency in expenses:
-        found.append(LedgerEntry(spent_on, SPENDING, category, "", amount, currency.upper()))
+    for spent_on, category, amount, currency, demo in expenses:
+        found.append(LedgerEntry(spent_on, SPENDING, category, "", amount, currency.upper(), demo))
     return sorted(found, key=lambda entry: entry.on)
 
 

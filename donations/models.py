@@ -189,6 +189,9 @@ class Expense(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    is_demo = models.BooleanField(
+        default=False, editable=False, help_text="Demo content (load_demo): no money was spent."
+    )
 
     class Meta:
         ordering = ["-spent_on", "-id"]

@@ -80,7 +80,10 @@ class FundingReport:
     spending: list[SpendingTable] = field(default_factory=list)
     years: list[int] = field(default_factory=list)
     demo_payments: int = 0
-    demo_periods: set[str] = field(default_factory=set)  # months (and the year) with demo rows
+    demo_expenses: int = 0
+    # The months (and the year) whose income or spending rows include demo entries.
+    demo_periods: set[str] = field(default_factory=set)
+    demo_spending_periods: set[str] = field(default_factory=set)
 
     @property
     def column_keys(self) -> list[str]:
@@ -121,6 +124,11 @@ def spending_table(currency: str, items: list[LedgerEntry]) -> SpendingTable:
     return table
 
 
+def demo_periods(ledger: list[LedgerEntry], flow: str, year: int) -> set[str]:
+    months = {item.month for item in ledger if item.demo and item.flow == flow}
+    return months | {str(year)} if months else set()
+
+
 def funding_report(year: int) -> FundingReport:
     minimum = settings.FUNDING_MIN_CONTRIBUTORS
     report = FundingReport(year=year, minimum=minimum)
@@ -135,10 +143,10 @@ def funding_report(year: int) -> FundingReport:
             )
         elif item.flow == SPENDING:
             spent.setdefault(item.currency, []).append(item)
-    report.demo_payments = sum(1 for item in ledger if item.demo)
-    report.demo_periods = {item.month for item in ledger if item.demo}
-    if report.demo_periods:
-        report.demo_periods.add(str(year))
+    report.demo_payments = sum(1 for item in ledger if item.demo and item.flow == INCOME)
+    report.demo_expenses = sum(1 for item in ledger if item.demo and item.flow == SPENDING)
+    report.demo_periods = demo_periods(ledger, INCOME, year)
+    report.demo_spending_periods = demo_periods(ledger, SPENDING, year)
     report.spending = [spending_table(currency, spent[currency]) for currency in sorted(spent)]
     report.years = years_with_entries()
     for currency in sorted(set(contributions) | set(goals)):

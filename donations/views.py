@@ -127,9 +127,10 @@ def funding_csv(request):
             writer.writerow(["income", row.key, table.currency, "Total", _csv_value(total), demo])
     for table in report.spending:
         for period, amounts, total in [*table.rows, (str(report.year), *table.year)]:
+            demo = "yes" if period in report.demo_spending_periods else "no"
             for label, amount in amounts:
-                writer.writerow(["spending", period, table.currency, label, f"{amount:.2f}", "no"])
-            writer.writerow(["spending", period, table.currency, "Total", f"{total:.2f}", "no"])
+                writer.writerow(["spending", period, table.currency, label, f"{amount:.2f}", demo])
+            writer.writerow(["spending", period, table.currency, "Total", f"{total:.2f}", demo])
     return response
 
 

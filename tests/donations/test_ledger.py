@@ -11,6 +11,7 @@ from django.utils import timezone
 from PIL import Image
 from pytest_django.asserts import assertContains, assertInHTML, assertNotContains
 
+from donations import demo as donations_demo
 from donations.models import Expense
 from sponsors import demo as sponsors_demo
 from sponsors.models import Payment
@@ -130,3 +131,29 @@ def test_a_receipt_that_is_not_a_pdf_or_image_is_refused(staff_client):
     )
     assertContains(response, "A receipt must be a PDF, PNG or JPEG file.")
     assert not Expense.objects.exists()
+
+
+def test_demo_spending_sits_beside_the_demo_income_and_is_labelled_demo(client):
+    sponsors_demo.load(log=lambda message: None)
+    donations_demo.load(log=lambda message: None)
+    donations_demo.load(log=lambda message: None)  # idempotent
+    expenses = Expense.objects.all()
+    assert expenses.count() == 4 and all(e.is_demo for e in expenses)
+    year = timezone.localdate().year
+    page = client.get(f"/funding/?year={year}")
+    assertContains(
+        page,
+        "<strong>Demo data.</strong> 8 of the payments counted here are demo content",
+        html=False,
+    )
+    assertContains(page, "4 of the expenses are demo content too")
+    assertNotContains(page, "Staff have not recorded any spending")
+    csv = client.get(f"/funding.csv?year={year}").content.decode().splitlines()
+    assert f"spending,{year},EUR,Total,450000.00,yes" in csv
+    assert f"income,{year},EUR,Sponsors,600000.00,yes" in csv
+
+
+def test_a_real_expense_in_a_month_without_demo_rows_is_not_marked_demo(client):
+    ExpenseFactory(spent_on=date(2025, 3, 5), amount=Decimal("120.00"))
+    csv = client.get("/funding.csv?year=2025").content.decode().splitlines()
+    assert [line for line in csv if line.startswith("spending,2025-03,")][-1].endswith(",no")
