@@ -1,5 +1,6 @@
-"""Demo catalogue and the Platinum and Gold sponsors named in the seed: names only, so
-the public pages show each name as a wordmark, with no invented logo or website."""
+"""Demo catalogue and the Platinum and Gold sponsors named in the seed: their names and
+public websites (facts anyone can check), no logo, so the public pages show each name as
+a wordmark linked to its site, and invent no artwork."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -42,6 +43,16 @@ TIERS = [
 SPONSORS = {
     "Platinum": ["Alibaba Cloud", "Tencent Cloud", "Microsoft", "MariaDB Corporation"],
     "Gold": ["DBS", "Visma", "IBM", "Tencent Games"],
+}
+WEBSITES = {
+    "Alibaba Cloud": "https://www.alibabacloud.com/",
+    "Tencent Cloud": "https://www.tencentcloud.com/",
+    "Microsoft": "https://www.microsoft.com/",
+    "MariaDB Corporation": "https://mariadb.com/",
+    "DBS": "https://www.dbs.com/",
+    "Visma": "https://www.visma.com/",
+    "IBM": "https://www.ibm.com/",
+    "Tencent Games": "https://www.tencentgames.com/",
 }
 
 
@@ -105,11 +116,14 @@ def load(log):
             organisation, _ = Organisation.objects.get_or_create(
                 name=name,
                 defaults={
-                    "website": "",  # not known to the demo
+                    "website": WEBSITES[name],
                     "billing_name": f"{name} (demo)",
                     "billing_email": "billing@example.com",
                 },
             )
+            if not organisation.website:  # loaded before the demo knew the websites
+                organisation.website = WEBSITES[name]
+                organisation.save(update_fields=["website"])
             if not organisation.sponsorships.exists():
                 tier = tiers[tier_name]
                 sponsorship = Sponsorship.objects.create(

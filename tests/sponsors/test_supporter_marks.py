@@ -71,12 +71,19 @@ def test_a_logo_is_shown_as_an_image_with_the_name_as_its_text(client, settings,
     )
 
 
-def test_the_demo_invents_no_websites_or_logos():
+def test_the_demo_links_each_sponsor_to_its_site_and_invents_no_logo(client):
     demo.load(lambda message: None)
-    assert Organisation.objects.exists()
+    assert Organisation.objects.count() == 8
     for organisation in Organisation.objects.all():
-        assert organisation.public_website == "" and not organisation.logo
-        assert "example" not in organisation.website
+        assert not organisation.logo
+        assert organisation.public_website.startswith("https://")
+    page = client.get("/supporters/")
+    assertContains(
+        page,
+        '<a href="https://www.ibm.com/" rel="noopener"><span class="wordmark">IBM</span></a>',
+        html=True,
+    )
+    assertContains(page, '<a href="https://mariadb.com/" rel="noopener">', count=1)
 
 
 def test_the_home_page_sizes_each_mark_by_its_tier_highest_first(client):
