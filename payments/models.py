@@ -40,12 +40,14 @@ class OutboxItem(models.Model):
         PENDING = "pending", "Pending"
         DONE = "done", "Done"
         STUCK = "stuck", "Stuck (needs staff)"
+        WITHDRAWN = "withdrawn", "Withdrawn (undone before it was due)"
 
     # Which transitions the delivery and staff may make (see ``move_to``).
     ALLOWED = {
-        Status.PENDING: {Status.DONE, Status.STUCK},
+        Status.PENDING: {Status.DONE, Status.STUCK, Status.WITHDRAWN},
         Status.STUCK: {Status.PENDING},
         Status.DONE: set(),
+        Status.WITHDRAWN: set(),
     }
 
     kind = models.CharField(max_length=80, help_text="The registered side effect")

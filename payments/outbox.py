@@ -45,13 +45,32 @@ def registered_kinds() -> list[str]:
     return sorted(_registry)
 
 
-def add(kind: str, **payload) -> OutboxItem:
-    """Record a side effect in the current transaction; it is delivered after the commit."""
+def add(kind: str, *, not_before=None, **payload) -> OutboxItem:
+    """Record a side effect in the current transaction; it is delivered after the commit,
+    or, with ``not_before`` (a datetime), by the sweep once that time has come: until
+    then ``withdraw`` can take it back (an undo window)."""
     if kind not in _registry:
         raise LookupError(f"no side effect is registered as {kind!r}")
-    item = OutboxItem.objects.create(kind=kind, payload=payload)
-    transaction.on_commit(lambda: deliver.delay(item.pk))
+    item = OutboxItem.objects.create(
+        kind=kind, payload=payload, next_attempt_at=not_before or timezone.now()
+    )
+    if not_before is None:
+        transaction.on_commit(lambda: deliver.delay(item.pk))
     return item
+
+
+def withdraw(kind: str, **payload) -> bool:
+    """Take back the pending, never attempted items of ``kind`` with this payload; False
+    when there was none (already delivered, being delivered, or never recorded)."""
+    items = list(
+        OutboxItem.objects.select_for_update(skip_locked=True).filter(
+            kind=kind, status=S.PENDING, attempts=0, payload__contains=payload
+        )
+    )
+    for item in items:
+        item.move_to(S.WITHDRAWN)
+        item.save(update_fields=["status"])
+    return bool(items)
 
 
 def backoff(attempts: int) -> timedelta:
@@ -61,12 +80,11 @@ def backoff(attempts: int) -> timedelta:
 
 @shared_task
 def deliver(item_id: int) -> str | None:
-    """Carry out one pending item; returns its new status (None: done or taken elsewhere)."""
+    """Carry out one pending item that is due; returns its new status (None: done, taken
+    elsewhere, withdrawn, or not due yet)."""
     with transaction.atomic():
         item = (
-            OutboxItem.objects.select_for_update(skip_locked=True)
-            .filter(pk=item_id, status=S.PENDING)
-            .first()
+            OutboxItem.objects.select_for_update(skip_locked=True).due().filter(pk=item_id).first()
         )
         if item is None:
             return None

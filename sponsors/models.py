@@ -272,10 +272,12 @@ class Sponsorship(models.Model):
         self.status = status
 
     # A withdrawn application (cancelled before anything was paid) may be put back.
-    REOPENABLE = {Status.APPLIED, Status.APPROVED, Status.AWAITING_PAYMENT}
+    REOPENABLE = {
+        Status.APPLIED, Status.APPROVED, Status.AWAITING_PAYMENT, Status.ACTIVE, Status.EXPIRING,
+    }  # fmt: skip
 
     def reopen(self, status: str):
-        """Undo a withdrawal: the only way out of Cancelled, and only to an unpaid state."""
+        """Undo a cancellation: the only way out of Cancelled, back to an open state."""
         if self.status != self.Status.CANCELLED or status not in self.REOPENABLE:
             raise StatusError(
                 f"A {self.get_status_display()} sponsorship cannot be reopened as "

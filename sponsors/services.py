@@ -382,19 +382,25 @@ def record_payment(
 
 
 @transaction.atomic
-def cancel(sponsorship: Sponsorship, actor, note="cancelled"):
+def cancel(sponsorship: Sponsorship, actor, note="cancelled", stripe_not_before=None):
+    """Cancel; Stripe is asked to end the subscription after the commit, or from
+    ``stripe_not_before`` on (an undo window: ``undo_cancel`` withdraws the request)."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if sponsorship.status == S.CANCELLED:
         return sponsorship
     _move(sponsorship, S.CANCELLED, actor, note)
     if sponsorship.stripe_subscription_id:
         outbox.add(
-            stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
+            stripe_tasks.CANCEL_SUBSCRIPTION,
+            not_before=stripe_not_before,
+            subscription_id=sponsorship.stripe_subscription_id,
         )
     return sponsorship
 
 
 WITHDRAWN_NOTE = "application withdrawn by the sponsor"
+CANCELLED_NOTE = "cancelled by the sponsor"
+UNDOABLE_NOTES = {WITHDRAWN_NOTE, CANCELLED_NOTE}
 
 
 def is_withdrawal(sponsorship: Sponsorship) -> bool:
@@ -409,44 +415,60 @@ def is_withdrawal(sponsorship: Sponsorship) -> bool:
 
 @transaction.atomic
 def cancel_by_sponsor(sponsorship: Sponsorship, actor) -> bool:
-    """Cancel (or withdraw) on the sponsor's confirmed request; True if it can be undone."""
+    """Cancel (or withdraw) on the sponsor's confirmed request. Either can be undone for
+    SPONSORSHIP_UNDO_MINUTES: Stripe is asked to end a subscription only once that window
+    has passed. Answers whether it was a withdrawal (nothing paid)."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     withdrawal = is_withdrawal(sponsorship)
     if sponsorship.status == S.CANCELLED:
         raise InvalidTransition("This sponsorship is already cancelled.")
-    cancel(sponsorship, actor, WITHDRAWN_NOTE if withdrawal else "cancelled by the sponsor")
+    window_ends = timezone.now() + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
+    cancel(sponsorship, actor, WITHDRAWN_NOTE if withdrawal else CANCELLED_NOTE, window_ends)
     return withdrawal
 
 
 def undo_deadline(sponsorship: Sponsorship):
-    """When the sponsor's withdrawal stops being reversible, or None if it is not."""
-    if sponsorship.status != S.CANCELLED or sponsorship.is_paid:
+    """When the sponsor's cancellation or withdrawal stops being reversible, or None."""
+    if sponsorship.status != S.CANCELLED:
         return None
     last = sponsorship.events.order_by("-at", "-id").first()
-    if last is None or last.note != WITHDRAWN_NOTE:
+    if last is None or last.note not in UNDOABLE_NOTES:
         return None
     deadline = last.at + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
     return deadline if timezone.now() < deadline else None
 
 
 @transaction.atomic
-def undo_withdrawal(sponsorship: Sponsorship, actor) -> Sponsorship:
-    """Put back an application withdrawn a moment ago, if its tier still has room."""
+def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """Put back a sponsorship cancelled (or an application withdrawn) a moment ago: the
+    request to Stripe that was waiting for the window to pass is withdrawn."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if undo_deadline(sponsorship) is None:
         raise InvalidTransition(
-            "This withdrawal can no longer be undone: please apply again from the programmes page."
+            "This can no longer be undone: please apply again from the programmes page."
         )
     tier = Tier.objects.select_for_update().get(pk=sponsorship.tier_id)
     if tier.capacity is not None and tier.sponsorships.open().count() >= tier.capacity:
         raise TierFull(f"The {tier.name} tier filled up in the meantime.")
-    previous = sponsorship.events.order_by("-at", "-id").first().from_status
+    if sponsorship.stripe_subscription_id and not outbox.withdraw(
+        stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
+    ):
+        raise InvalidTransition(
+            "Stripe has already ended the subscription: please apply again from the "
+            "programmes page."
+        )
+    last = sponsorship.events.order_by("-at", "-id").first()
+    previous = last.from_status
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship,
         from_status=S.CANCELLED,
         to_status=previous,
         actor=actor,
-        note="withdrawal undone by the sponsor",
+        note=(
+            "withdrawal undone by the sponsor"
+            if last.note == WITHDRAWN_NOTE
+            else "cancellation undone by the sponsor"
+        ),
     )
     try:
         sponsorship.reopen(previous)

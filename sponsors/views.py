@@ -380,21 +380,23 @@ def cancel(request, pk):
         }
         return render(request, "sponsors/confirm_cancel.html", context)
     try:
-        undoable = services.cancel_by_sponsor(sponsorship, request.user)
+        withdrawal = services.cancel_by_sponsor(sponsorship, request.user)
     except services.InvalidTransition as error:
         messages.error(request, str(error))
         return redirect(back)
-    if undoable:
+    minutes = settings.SPONSORSHIP_UNDO_MINUTES
+    if withdrawal:
         messages.success(
             request,
             f"Your application for {sponsorship.terms['tier']} was withdrawn. "
-            f"You can undo this for {settings.SPONSORSHIP_UNDO_MINUTES} minutes below.",
+            f"You can undo this for {minutes} minutes below.",
         )
     else:
         messages.success(
             request,
             f"The {sponsorship.terms['tier']} sponsorship was cancelled: it no longer appears "
-            "on the supporters page and will not renew.",
+            f"on the supporters page and will not renew. You can undo this for {minutes} "
+            "minutes below.",
         )
     return redirect(back)
 
@@ -404,11 +406,12 @@ def cancel(request, pk):
 def undo_cancel(request, pk):
     sponsorship = _own_sponsorship(request, pk)
     try:
-        services.undo_withdrawal(sponsorship, request.user)
+        sponsorship = services.undo_cancel(sponsorship, request.user)
     except services.SponsorshipError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Your application is back, exactly as it was.")
+        what = "sponsorship" if sponsorship.is_paid else "application"
+        messages.success(request, f"Your {what} is back, exactly as it was.")
     return redirect(sponsorship.organisation.get_absolute_url())
 
 

@@ -1,6 +1,7 @@
 """No destructive action happens on one click: a page says what will happen, a second
-POST does it, a message says it was done, and a withdrawn application can be taken back
-for a while (nothing was paid, so nothing at Stripe stands in the way)."""
+POST does it, a message says it was done, and a withdrawn application or a cancelled
+sponsorship can be taken back for a while (Stripe is asked to end a subscription only
+once that window has passed)."""
 
 from datetime import timedelta
 
@@ -9,8 +10,11 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
+from payments import outbox
+from payments.models import OutboxItem
 from sponsors import services
 from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.stripe_tasks import CANCEL_SUBSCRIPTION
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -90,23 +94,61 @@ def test_undo_is_refused_when_the_tier_filled_up_meanwhile(client, owner):
     assert sponsorship.status == S.CANCELLED
 
 
-def test_cancelling_a_paid_sponsorship_warns_it_cannot_be_undone(client, owner):
+def paid_by_card(owner):
     sponsorship = applied(owner)
     Sponsorship.objects.filter(pk=sponsorship.pk).update(
         status=S.ACTIVE, paid_at=timezone.now(), stripe_subscription_id="sub_1"
     )
+    return sponsorship
+
+
+def stripe_cancellations():
+    return OutboxItem.objects.filter(kind=CANCEL_SUBSCRIPTION, payload={"subscription_id": "sub_1"})
+
+
+def test_a_paid_sponsorships_cancellation_waits_for_the_undo_window_before_stripe(client, owner):
+    sponsorship = paid_by_card(owner)
     url = f"/sponsors/sponsorships/{sponsorship.pk}/cancel/"
     page = client.get(url)
     assertContains(page, "Stripe stops the yearly renewal: no further payment is taken.")
-    assertContains(page, "This cannot be undone here")
+    assertContains(
+        page,
+        "You can undo this for 15 minutes (Stripe is asked to stop the renewal only after that)",
+    )
     done = client.post(url, follow=True)
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.CANCELLED
-    assert any("sponsorship was cancelled" in m for m in messages_of(done))
-    assertNotContains(done, "Undo the withdrawal")
-    assert client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/").status_code == 302
+    assert any(
+        "sponsorship was cancelled" in m and "undo this for 15 minutes" in m
+        for m in messages_of(done)
+    )
+    assertContains(done, "Undo the cancellation")
+    (request,) = stripe_cancellations()
+    assert request.status == OutboxItem.Status.PENDING
+    assert not OutboxItem.objects.due().filter(pk=request.pk).exists()  # not yet
+    assert (
+        OutboxItem.objects.due(timezone.now() + timedelta(minutes=16))
+        .filter(pk=request.pk)
+        .exists()
+    )
+    assert outbox.deliver(request.pk) is None  # a sweep before the window ends does nothing
+
+    undone = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.ACTIVE
+    assert "Your sponsorship is back, exactly as it was." in messages_of(undone)
+    request.refresh_from_db()
+    assert request.status == OutboxItem.Status.WITHDRAWN  # Stripe is never asked
+
+
+def test_once_stripe_was_asked_the_cancellation_cannot_be_undone(client, owner):
+    sponsorship = paid_by_card(owner)
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
+    stripe_cancellations().update(status=OutboxItem.Status.DONE, attempts=1)
+    refused = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.CANCELLED
+    assert any("Stripe has already ended the subscription" in m for m in messages_of(refused))
 
 
 def test_removing_a_logo_asks_first_then_shows_the_wordmark(client, owner):
