@@ -164,6 +164,9 @@ PAGE_CACHE_BUILD_WAIT = env.float("PAGE_CACHE_BUILD_WAIT", default=5.0)
 # Longest life of a stored API answer computed from data that changes without a watched
 # save (the feedback summary counts reports as they arrive); 0 stores none.
 API_CACHE_LIVE_SECONDS = env.int("API_CACHE_LIVE_SECONDS", default=5 if PRODUCTION else 0)
+# Counters of hot URLs (downloads) are added up in each process and handed to Redis at most
+# this often (core.cache.tally); 0 hands each count over at once.
+TALLY_BUFFER_SECONDS = env.float("TALLY_BUFFER_SECONDS", default=1.0 if PRODUCTION else 0)
 
 # Celery: Redis is the broker when configured; without it tasks run in-process.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")

@@ -286,10 +286,20 @@ class AnonymousPageCacheMiddleware:
             and _is_anonymous(request)
         ):
             # Answers stored by @shared_response views; a miss goes on to the view.
-            stored = _stored_or_none(_address_digest(request))
+            address = _address_digest(request)
+            generation, stored = None, None
+            try:
+                generation, stored = _lookup(address)
+            except Exception as error:
+                _warn_unavailable("read", error)
             if _is_answer(stored):
                 return _replay(request, stored)
-            return self.get_response(request)
+            response = self.get_response(request)
+            if stored is None and generation and "no-store" in response.get("Cache-Control", ""):
+                # Never stored (the download redirect counts each request): this process
+                # skips the lookup for it while the generation lasts.
+                _remember(address, generation, _NOT_SHARED)
+            return response
         if (
             settings.PAGE_CACHE_TIMEOUT <= 0
             or request.method != "GET"

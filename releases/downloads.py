@@ -24,7 +24,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from core.cache import take_from_tally, tally, tally_keys
+from core.cache import hand_over_tallies, take_from_tally, tally, tally_keys
 from core.pagecache import kept_with_content
 from releases.models import DownloadCount, ReleaseFile
 from releases.repoconfig.models import Mirror
@@ -94,11 +94,16 @@ def _place_of(key: str) -> tuple[FilePlace, date]:
 
 
 def record_download(place: FilePlace) -> None:
-    """One more download of the file's release, OS and architecture today: in Redis, or
-    in the database at once when there is no Redis to count in."""
-    today = timezone.localdate()
-    if tally(_tally_key(place, today), TALLY_KEEP_SECONDS) is None:
-        add_to_counts(place, today, 1)
+    """One more download of the file's release, OS and architecture today: counted in
+    Redis (core.cache.tally), or in the database at once when there is no Redis."""
+    for key, count in tally(_tally_key(place, timezone.localdate()), TALLY_KEEP_SECONDS):
+        add_to_counts(*_place_of(key), count)
+
+
+def hand_over_counts() -> None:
+    """At a worker's exit: this process's counts to Redis, or else to the database."""
+    for key, count in hand_over_tallies(TALLY_KEEP_SECONDS):
+        add_to_counts(*_place_of(key), count)
 
 
 def add_to_counts(place: FilePlace, day: date, count: int) -> None:

@@ -104,3 +104,25 @@ def test_without_redis_as_in_development_each_download_is_counted_at_once(client
     assert download(client, msi).status_code == 302
     assert total_counted() == 1
     assert downloads.flush_download_counts() == 0
+
+
+def test_a_busy_worker_adds_up_counts_and_hands_them_over_at_exit(client, msi, settings):
+    """In production each process hands its counts to Redis at most every
+    TALLY_BUFFER_SECONDS, and when gunicorn stops it (the worker_exit hook)."""
+    settings.TALLY_BUFFER_SECONDS = 3600
+    downloads.hand_over_counts()  # start the interval now
+    for _ in range(3):
+        assert download(client, msi).status_code == 302
+    assert cache.keys(f"{downloads.TALLY_PREFIX}:*") == []  # still in this process
+    downloads.hand_over_counts()
+    assert downloads.flush_download_counts() == 3
+
+
+def test_counts_handed_over_while_redis_is_away_go_to_the_database(client, msi, settings):
+    settings.TALLY_BUFFER_SECONDS = 3600
+    downloads.hand_over_counts()
+    download(client, msi)
+    download(client, msi)
+    settings.CACHES = cache_settings(CLOSED_REDIS)
+    downloads.hand_over_counts()
+    assert total_counted() == 2
