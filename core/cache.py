@@ -140,17 +140,21 @@ def tally(key: str, keep_seconds: int) -> list[tuple[str, int]]:
         _Buffered.counts[key] += 1
         if time.monotonic() - _Buffered.handed_at < settings.TALLY_BUFFER_SECONDS:
             return []
-        counts, _Buffered.counts = _Buffered.counts, Counter()
-        _Buffered.handed_at = time.monotonic()
+        counts = _take_buffered()
     return _hand_to_redis(counts, keep_seconds)
 
 
 def hand_over_tallies(keep_seconds: int) -> list[tuple[str, int]]:
     """Add this process's counts to Redis now (at exit); answers those that found none."""
     with _Buffered.lock:
-        counts, _Buffered.counts = _Buffered.counts, Counter()
-        _Buffered.handed_at = time.monotonic()
+        counts = _take_buffered()
     return _hand_to_redis(counts, keep_seconds)
+
+
+def _take_buffered() -> Counter:
+    counts, _Buffered.counts = _Buffered.counts, Counter()
+    _Buffered.handed_at = time.monotonic()
+    return counts
 
 
 def _hand_to_redis(counts: Counter, keep_seconds: int) -> list[tuple[str, int]]:

@@ -201,6 +201,25 @@ def _lookup(address: str) -> tuple[str, dict | None]:
     return current, stored
 
 
+def _lookup_or_none(address: str) -> tuple[str | None, dict | None]:
+    """``_lookup``, or (None, None) when the cache cannot be read (logged once)."""
+    try:
+        return _lookup(address)
+    except Exception as error:
+        _warn_unavailable("read", error)
+        return None, None
+
+
+def _store(address: str, generation: str, entry: dict, lifetime: int) -> None:
+    """Keep ``entry`` under the generation, and in this process; a failed write is logged."""
+    try:
+        cache.set(_page_key(generation, address), entry, timeout=lifetime)
+    except Exception as error:
+        _warn_unavailable("write", error)
+    else:
+        _remember(address, generation, entry)
+
+
 def _remember(address: str, generation: str, stored: dict) -> None:
     if settings.PAGE_CACHE_LOCAL_SECONDS <= 0:
         return
@@ -287,11 +306,7 @@ class AnonymousPageCacheMiddleware:
         ):
             # Answers stored by @shared_response views; a miss goes on to the view.
             address = _address_digest(request)
-            generation, stored = None, None
-            try:
-                generation, stored = _lookup(address)
-            except Exception as error:
-                _warn_unavailable("read", error)
+            generation, stored = _lookup_or_none(address)
             if _is_answer(stored):
                 return _replay(request, stored)
             response = self.get_response(request)
@@ -313,12 +328,7 @@ class AnonymousPageCacheMiddleware:
             return response
 
         address = _address_digest(request)
-        generation = None
-        try:
-            generation, stored = _lookup(address)
-        except Exception as error:
-            _warn_unavailable("read", error)
-            stored = None
+        generation, stored = _lookup_or_none(address)
         if _is_answer(stored):
             return _replay(request, stored)
         leading = False
@@ -361,12 +371,7 @@ def _keep_and_answer(request, response, key, validators, lifetime):
             "etag": etag,
             "last_modified": last_modified,
         }
-        try:
-            cache.set(_page_key(generation, address), entry, timeout=lifetime)
-        except Exception as error:
-            _warn_unavailable("write", error)
-        else:
-            _remember(address, generation, entry)
+        _store(address, generation, entry, lifetime)
     response[HIT_HEADER] = "miss"
     return get_conditional_response(
         request, etag=etag, last_modified=last_modified, response=response
@@ -392,22 +397,12 @@ def kept_with_content(name: str, build: Callable[[], object]) -> object:
     if settings.PAGE_CACHE_TIMEOUT <= 0:
         return build()
     address = "value:" + hashlib.blake2b(name.encode(), digest_size=16).hexdigest()
-    generation = stored = None
-    try:
-        generation, stored = _lookup(address)
-    except Exception as error:
-        _warn_unavailable("read", error)
+    generation, stored = _lookup_or_none(address)
     if stored is not None and "value" in stored:
         return stored["value"]
     value = build()
     if generation is not None:
-        entry = {"value": value}
-        try:
-            cache.set(_page_key(generation, address), entry, timeout=settings.PAGE_CACHE_TIMEOUT)
-        except Exception as error:
-            _warn_unavailable("write", error)
-        else:
-            _remember(address, generation, entry)
+        _store(address, generation, {"value": value}, settings.PAGE_CACHE_TIMEOUT)
     return value
 
 
@@ -437,11 +432,7 @@ def _is_answer(stored) -> bool:
 
 
 def _stored_or_none(address: str) -> dict | None:
-    try:
-        return _lookup(address)[1]
-    except Exception as error:
-        _warn_unavailable("read", error)
-        return None
+    return _lookup_or_none(address)[1]
 
 
 def _lock_key(generation: str, address: str) -> str:

@@ -8,10 +8,11 @@ no database query while the content is unchanged:
   country are kept under the page cache's content generation (``core.pagecache``):
   publishing a release, adding a file or a mirror check that changes a mirror's health
   replaces them at once;
-- each download adds one to a counter in Redis (one per release, OS, architecture and
-  day); the beat task ``releases.tasks.flush_download_counts`` moves the counters into
-  ``DownloadCount`` every minute. When Redis cannot be reached the download is counted
-  in the database straight away, so none is lost.
+- each download adds one to a counter (one per release, OS, architecture and day) that
+  the process hands to Redis at most every TALLY_BUFFER_SECONDS and when its worker
+  exits (``core.cache.tally``); the beat task ``releases.tasks.flush_download_counts``
+  moves the Redis counters into ``DownloadCount`` every minute. Counts that find no
+  Redis are written to the database at once.
 """
 
 import re
