@@ -50,6 +50,20 @@ register_converter(FileRefConverter, "file_ref")
 app_name = "releases"
 
 urlpatterns = [
+    # The mariadb.org downloads REST API (releases/compat.py), first: installers call it.
+    # Its clients call some paths without the trailing slash; those spellings answer too
+    # but stay out of the schema.
+    path("rest-api/mariadb/", shared_response(compat.MajorReleasesAPI.as_view()), name="compat-majors"),
+    path("rest-api/mirrors/", shared_response(compat.MirrorsAPI.as_view()), name="compat-mirrors"),
+    path("rest-api/mirrors", shared_response(compat.MirrorsAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<release_id:release_id>/latest/", shared_response(compat.LatestReleaseAPI.as_view()), name="compat-latest"),
+    path("rest-api/mariadb/<release_id:release_id>/latest", shared_response(compat.LatestReleaseAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<file_id:file_ref>/checksum/", shared_response(compat.ChecksumByIdAPI.as_view()), name="compat-checksum-id"),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum/", shared_response(compat.ChecksumAPI.as_view()), name="compat-checksum"),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum", shared_response(compat.ChecksumAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<release_id:release_id>/", shared_response(compat.ReleasesAPI.as_view()), name="compat-releases"),
+    path("rest-api/mariadb/<release_id:release_id>", shared_response(compat.ReleasesAPI.as_view(schema=None))),
+    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", compat.DownloadAPI.as_view(), name="compat-download"),
     path("download/", views.DownloadView.as_view(), name="download"),
     path("download/feed/", views.ReleaseFeed(), name="feed"),
     path("download/subscribe/", views.subscribe, name="subscribe"),
@@ -65,18 +79,5 @@ urlpatterns = [
     path("api/releases/<series:series>/", shared_response(api.SeriesDetailAPI.as_view()), name="api-series"),
     path("api/releases/<series:series>/latest", shared_response(api.LatestReleaseAPI.as_view()), name="api-latest"),
     path("api/releases/<series:series>/<version:version>/", shared_response(api.ReleaseDetailAPI.as_view()), name="api-release"),
-    # The mariadb.org downloads REST API (releases/compat.py). Its clients call some paths
-    # without the trailing slash; those spellings answer too but stay out of the schema.
-    path("rest-api/mariadb/", shared_response(compat.MajorReleasesAPI.as_view()), name="compat-majors"),
-    path("rest-api/mirrors/", shared_response(compat.MirrorsAPI.as_view()), name="compat-mirrors"),
-    path("rest-api/mirrors", shared_response(compat.MirrorsAPI.as_view(schema=None))),
-    path("rest-api/mariadb/<release_id:release_id>/latest/", shared_response(compat.LatestReleaseAPI.as_view()), name="compat-latest"),
-    path("rest-api/mariadb/<release_id:release_id>/latest", shared_response(compat.LatestReleaseAPI.as_view(schema=None))),
-    path("rest-api/mariadb/<file_id:file_ref>/checksum/", shared_response(compat.ChecksumByIdAPI.as_view()), name="compat-checksum-id"),
-    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum/", shared_response(compat.ChecksumAPI.as_view()), name="compat-checksum"),
-    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum", shared_response(compat.ChecksumAPI.as_view(schema=None))),
-    path("rest-api/mariadb/<release_id:release_id>/", shared_response(compat.ReleasesAPI.as_view()), name="compat-releases"),
-    path("rest-api/mariadb/<release_id:release_id>", shared_response(compat.ReleasesAPI.as_view(schema=None))),
-    path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>", compat.DownloadAPI.as_view(), name="compat-download"),
     re_path(r"^(?:rest-api|api/releases)/(?P<rest>.*)$", compat.not_found),
 ]  # fmt: skip
