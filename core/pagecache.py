@@ -32,7 +32,8 @@ from django.core.cache import cache
 from django.core.signals import setting_changed
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.urls import Resolver404, ResolverMatch, resolve
 from django.utils import timezone
 from django.utils.cache import (
     get_conditional_response,
@@ -304,12 +305,13 @@ class AnonymousPageCacheMiddleware:
             and request.path.startswith(SHARED_API_PATH_PREFIXES)
             and _is_anonymous(request)
         ):
-            # Answers stored by @shared_response views; a miss goes on to the view.
+            # Answers stored by @shared_response views; a miss goes on to the view, or to
+            # the early answer registered for its URL.
             address = _address_digest(request)
             generation, stored = _lookup_or_none(address)
             if _is_answer(stored):
                 return _replay(request, stored)
-            response = self.get_response(request)
+            response = _answer_early(request) or self.get_response(request)
             if stored is None and generation and "no-store" in response.get("Cache-Control", ""):
                 # Never stored (the download redirect counts each request): this process
                 # skips the lookup for it while the generation lasts.
@@ -386,6 +388,31 @@ def _replay(request, stored):
     return get_conditional_response(
         request, etag=stored["etag"], last_modified=stored["last_modified"], response=response
     )
+
+
+_early_answers: dict[str, Callable[[HttpRequest, ResolverMatch], HttpResponse | None]] = {}
+
+
+def answer_early(
+    view_name: str, answer: Callable[[HttpRequest, ResolverMatch], HttpResponse | None]
+):
+    """Let ``answer(request, match)`` reply to anonymous GETs of the API URL named
+    ``view_name`` (``"releases:compat-download"``) right after the page cache, before
+    sessions, CSRF, CSP and the view's framework: for hot answers that cannot be stored
+    but need none of those. It returns None to let the request go on to the view (which
+    words the errors). Apps register from ``AppConfig.ready()``."""
+    _early_answers[view_name] = answer
+
+
+def _answer_early(request) -> HttpResponse | None:
+    if not _early_answers:
+        return None
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    answer = _early_answers.get(match.view_name)
+    return answer(request, match) if answer else None
 
 
 def kept_with_content(name: str, build: Callable[[], object]) -> object:

@@ -7,7 +7,7 @@ class ReleasesConfig(AppConfig):
     def ready(self):
         from core import demo, pagecache
         from core import sitemaps as site_map
-        from releases import search_sources, sitemaps
+        from releases import compat, search_sources, sitemaps
 
         # No public page shows who subscribed to the announcements.
         pagecache.watch_app(self, except_for=("announcementsubscriber",))
@@ -16,3 +16,5 @@ class ReleasesConfig(AppConfig):
         site_map.register("series", sitemaps.SeriesSitemap)
         site_map.register("releases", sitemaps.ReleaseSitemap)
         search_sources.register_sources()
+        # The download redirect, hottest of all and never stored, skips the middleware.
+        pagecache.answer_early("releases:compat-download", compat.early_download)

@@ -310,19 +310,35 @@ class DownloadAPI(PublicAPIView):
         responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR},
     )  # fmt: skip
     def get(self, request, release_id, file_ref):
-        place = downloads.file_place(release_id, file_ref)
-        if place is None:
+        response = download_redirect(request, release_id, file_ref)
+        if response is not None:
+            return response
+        if downloads.file_place(release_id, file_ref) is None:
             return Response({"error": "No such file."}, status=404)
-        wanted = request.query_params.get("mirror")
-        # The visitor's country first (the address is only looked up, never kept).
-        mirrors = downloads.usable_mirrors(country_of(client_address(request)))
-        mirror = services.choose_mirror(mirrors, wanted)
-        if mirror is None or (wanted and mirror.mirror_id != wanted):
-            return Response({"error": "No such usable mirror; see /rest-api/mirrors/."}, status=400)
-        downloads.record_download(place)
-        response = HttpResponseRedirect(mirror.base_url + place.path)
-        patch_cache_control(response, no_store=True)  # each download is counted
-        return response
+        return Response({"error": "No such usable mirror; see /rest-api/mirrors/."}, status=400)
+
+
+def download_redirect(request, release_id, file_ref):
+    """The redirect to the file on the chosen mirror (?mirror=, else the closest usable
+    one), counted; None when the file or the mirror asked for is not there. Also answers
+    anonymous requests before the middleware stack (core.pagecache.answer_early)."""
+    place = downloads.file_place(release_id, file_ref)
+    if place is None:
+        return None
+    wanted = request.GET.get("mirror")
+    # The visitor's country first (the address is only looked up, never kept).
+    mirrors = downloads.usable_mirrors(country_of(client_address(request)))
+    mirror = services.choose_mirror(mirrors, wanted)
+    if mirror is None or (wanted and mirror.mirror_id != wanted):
+        return None
+    downloads.record_download(place)
+    response = HttpResponseRedirect(mirror.base_url + place.path)
+    patch_cache_control(response, no_store=True)  # each download is counted
+    return response
+
+
+def early_download(request, match):
+    return download_redirect(request, **match.kwargs)
 
 
 class MirrorsAPI(PublicAPIView):

@@ -12,6 +12,7 @@ from releases import downloads, tasks
 from releases.models import DownloadCount
 from releases.repoconfig.models import Mirror
 from tests.core.test_outages import CLOSED_REDIS, cache_settings
+from tests.foundation.factories import UserFactory
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
@@ -126,3 +127,20 @@ def test_counts_handed_over_while_redis_is_away_go_to_the_database(client, msi, 
     settings.CACHES = cache_settings(CLOSED_REDIS)
     downloads.hand_over_counts()
     assert total_counted() == 2
+
+
+def test_the_redirect_is_the_same_for_strangers_and_members_and_errors_are_worded(client, msi):
+    """Anonymous requests are answered before the middleware stack
+    (core.pagecache.answer_early); members go through the view; both count."""
+    stranger = download(client, msi)
+    client.force_login(UserFactory())
+    member = download(client, msi)
+    assert stranger.status_code == member.status_code == 302
+    assert stranger["Location"] == member["Location"]
+    assert tasks.flush_download_counts.delay().get() == {"moved": 2}
+    client.logout()
+    missing = client.get("/rest-api/mariadb/12.3.3/no-such-file.zip")
+    assert (missing.status_code, missing.json()) == (404, {"error": "No such file."})
+    sick = download(client, msi, mirror="no-such-mirror")
+    assert sick.status_code == 400
+    assert sick.json() == {"error": "No such usable mirror; see /rest-api/mirrors/."}
