@@ -165,11 +165,13 @@ def _start_generation() -> str:
 class _LastSeen:
     """What this process saw last. A hit needs one round trip (MGET of the generation and
     the page under it) while the generation is unchanged, and none at all for a page
-    this process served within the last PAGE_CACHE_LOCAL_SECONDS."""
+    this process found in the cache (or stored) within the last PAGE_CACHE_LOCAL_SECONDS:
+    each page's own time counts, so a copy is never older than that beside the cache's
+    (an answer stored for API_CACHE_LIVE_SECONDS expires here too)."""
 
     generation = ""
     checked_at = -math.inf
-    pages: dict[str, tuple[str, dict]] = {}
+    pages: dict[str, tuple[str, dict, float]] = {}
 
     @classmethod
     def forget(cls):
@@ -184,9 +186,10 @@ def _lookup(address: str) -> tuple[str, dict | None]:
     """The current generation, and the page at this address digest if stored."""
     now = time.monotonic()
     generation = _LastSeen.generation
-    if now - _LastSeen.checked_at < settings.PAGE_CACHE_LOCAL_SECONDS:
+    fresh = settings.PAGE_CACHE_LOCAL_SECONDS
+    if now - _LastSeen.checked_at < fresh:
         local = _LastSeen.pages.get(address)
-        if local is not None and local[0] == generation:
+        if local is not None and local[0] == generation and now - local[2] < fresh:
             return generation, local[1]
     guessed = _page_key(generation, address)
     found = cache.get_many([GENERATION_KEY, guessed])
@@ -226,7 +229,7 @@ def _remember(address: str, generation: str, stored: dict) -> None:
         return
     if len(_LastSeen.pages) >= LOCAL_MAX_PAGES:
         _LastSeen.pages = {}
-    _LastSeen.pages[address] = (generation, stored)
+    _LastSeen.pages[address] = (generation, stored, time.monotonic())
 
 
 def _is_anonymous(request) -> bool:

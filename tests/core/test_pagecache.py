@@ -1,5 +1,6 @@
 """The anonymous page cache: shared pages are fresh, never personal, and CDN-friendly."""
 
+import json
 import math
 import time
 from datetime import date, timedelta
@@ -8,12 +9,14 @@ from pathlib import Path
 import pytest
 from django.contrib.messages import constants as message_levels
 from django.contrib.messages.storage.cookie import CookieStorage
-from django.http import HttpRequest
-from django.test import Client
+from django.core.cache import cache
+from django.http import HttpRequest, JsonResponse
+from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from benchmarks.models import Suite
 from benchmarks.services import import_run, publish_run
+from core import pagecache
 from core.pagecache import HIT_HEADER
 from foundation.models import NewsPost
 from sponsors import services as sponsor_services
@@ -328,3 +331,28 @@ def test_stored_pages_are_served_while_the_database_is_down(monkeypatch):
     response = anonymous_get("/news/")
     assert response.status_code == 200 and response[HIT_HEADER] == "hit"
     assert "Served from the cache" in response.content.decode()
+
+
+def test_under_steady_traffic_a_copy_in_process_memory_is_never_older_than_a_second(
+    settings, monkeypatch
+):
+    """Other pages keep the process's generation check fresh; a live answer that expired
+    in the cache must still not be served from this process's memory (the feedback
+    summary once stayed stale this way for as long as traffic went on)."""
+    settings.PAGE_CACHE_LOCAL_SECONDS = 1
+    settings.API_CACHE_LIVE_SECONDS = 5
+    clock = ManualClock()
+    monkeypatch.setattr(pagecache, "time", clock)
+    builds = iter(range(1, 100))
+    view = pagecache.shared_response(
+        lambda request: JsonResponse({"build": next(builds)}), live=True
+    )
+    factory = RequestFactory()
+    summary = lambda: json.loads(view(factory.get("/api/summary")).content)["build"]  # noqa: E731
+    assert summary() == 1
+    cache.delete_pattern(f"{pagecache.PAGE_KEY_PREFIX}:*")  # the stored answer expired
+    clock.advance(0.6)
+    other = pagecache.shared_response(lambda request: JsonResponse({}), live=True)
+    other(factory.get("/api/other"))  # another answer: the generation is checked again
+    clock.advance(0.6)
+    assert summary() == 2  # 1.2 s old in memory: asked of the cache, found gone, rebuilt
