@@ -5,20 +5,11 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from releases import tasks
 from releases.models import DownloadCount
-from releases.repoconfig.models import Mirror
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
 
 FINGERPRINT = "177F 4010 FE56 CA33 3630 0305 F165 6F24 C74C D1D8"
-
-
-@pytest.fixture
-def mirrors():
-    Mirror.objects.create(mirror_id="agdsn", name="AG DSN, TU Dresden", country="DE",
-                          base_url="https://ftp.agdsn.de/pub/mirrors/mariadb/")  # fmt: skip
-    Mirror.objects.create(mirror_id="osuosl", name="Oregon State University Open Source Lab",
-                          country="US", base_url="https://ftp.osuosl.org/pub/mariadb/")  # fmt: skip
 
 
 @pytest.fixture

@@ -19,11 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def msi():
-    Mirror.objects.create(mirror_id="agdsn", name="AG DSN, TU Dresden", country="DE",
-                          base_url="https://ftp.agdsn.de/pub/mirrors/mariadb/")  # fmt: skip
-    Mirror.objects.create(mirror_id="osuosl", name="Oregon State University Open Source Lab",
-                          country="US", base_url="https://ftp.osuosl.org/pub/mariadb/")  # fmt: skip
+def msi(mirrors):
     release = ReleaseFactory(series=SeriesFactory(version="12.3"), version="12.3.3",
                              release_date=date(2026, 8, 24))  # fmt: skip
     name = "mariadb-12.3.3-winx64.msi"
