@@ -461,10 +461,6 @@ def _is_answer(stored) -> bool:
     return stored is not None and stored.get("shared", True)
 
 
-def _stored_or_none(address: str) -> dict | None:
-    return _lookup_or_none(address)[1]
-
-
 def _lock_key(generation: str, address: str) -> str:
     return f"{BUILD_LOCK_PREFIX}:{generation}:{address}"
 
