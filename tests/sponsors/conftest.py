@@ -21,21 +21,36 @@ def free_port():
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def localstripe_url():
-    """A real stateful Stripe fake (localstripe) for the card flow."""
-    port = free_port()
+def start_localstripe(log_path: Path) -> tuple[subprocess.Popen, str]:
+    """localstripe on a free port, once it answers; a port taken between choosing it and
+    binding it costs one more try, not a suite of connection errors."""
     binary = Path(sys.executable).with_name("localstripe")
-    process = subprocess.Popen(
-        [str(binary), "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(100):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    for _ in range(3):
+        port = free_port()
+        with log_path.open("ab") as log:
+            # --from-scratch: without it localstripe loads /tmp/localstripe.pickle, a file
+            # every running localstripe rewrites on each change; read half-written by a
+            # second test worker's localstripe, it stops that one from starting.
+            process = subprocess.Popen(
+                [str(binary), "--port", str(port), "--from-scratch"],
+                stdout=log, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        deadline = time.monotonic() + 30
+        while process.poll() is None and time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return process, f"http://127.0.0.1:{port}"
+            except OSError:
+                time.sleep(0.1)
+        process.kill()
+        process.wait(10)
+    pytest.fail("localstripe did not start:\n" + log_path.read_text(errors="replace"))
+
+
+@pytest.fixture(scope="session")
+def localstripe_url(tmp_path_factory):
+    """A real stateful Stripe fake (localstripe) for the card flow."""
+    process, url = start_localstripe(tmp_path_factory.mktemp("localstripe") / "log")
     yield url
     process.terminate()
     process.wait(10)
