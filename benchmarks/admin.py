@@ -1,6 +1,6 @@
 from django.contrib import admin, messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import format_html_join
 
 from benchmarks import services
@@ -149,7 +149,10 @@ class RunAdmin(admin.ModelAdmin):
         files = list(run.attachments.all())
         if not files:
             return "none (figures typed from the source)"
-        return format_html_join(", ", '<a href="{}">{}</a>', ((f.file.url, str(f)) for f in files))
+        links = (
+            (reverse("benchmarks:attachment", args=[run.suite.slug, f.pk]), str(f)) for f in files
+        )
+        return format_html_join(", ", '<a href="{}">{}</a>', links)
 
     @admin.action(description="Publish the selected runs", permissions=["publish"])
     def publish(self, request, queryset):

@@ -5,6 +5,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from core.storage import private
+
 
 class SuiteQuerySet(models.QuerySet):
     def published(self):
@@ -197,8 +199,7 @@ class Measurement(models.Model):
 
 
 def raw_file_path(attachment, filename):
-    """An unguessable folder per file: the media server hands out a draft's raw file only
-    to whoever was given its address (reviewers, through the admin)."""
+    """A folder per file, so two uploads of ``sysbench.txt`` never meet."""
     return f"benchmarks/raw/{timezone.now():%Y}/{secrets.token_urlsafe(12)}/{filename}"
 
 
@@ -209,13 +210,24 @@ class AttachmentQuerySet(models.QuerySet):
             models.Q(run__isnull=True) | models.Q(run__status=Run.Status.PUBLISHED)
         )
 
+    def reviewable_by(self, user):
+        """Files ``user`` may read before they are public: every file for whoever sees
+        runs in the admin (the reviewers), the files of their own uploads for others."""
+        if user.has_perm("benchmarks.view_run"):
+            return self.all()
+        if user.is_authenticated:
+            return self.filter(run__uploaded_by=user)
+        return self.none()
+
 
 class Attachment(models.Model):
     run = models.ForeignKey(
         Run, null=True, blank=True, on_delete=models.CASCADE, related_name="attachments"
     )
     suite = models.ForeignKey(Suite, on_delete=models.CASCADE, related_name="attachments")
-    file = models.FileField(upload_to=raw_file_path, max_length=200)
+    # Private: a draft's raw output must not be one leaked address away from the public;
+    # every file is handed out by the ``attachment`` view, which checks who asks.
+    file = models.FileField(upload_to=raw_file_path, storage=private, max_length=200)
     kind = models.CharField(max_length=20, default="raw", help_text="raw output, script or other")
     parser = models.CharField(
         max_length=40, blank=True, help_text="Importer and version that read it"

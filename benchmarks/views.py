@@ -306,8 +306,17 @@ def export_csv(request, slug):
 
 
 def download_attachment(request, slug, pk):
-    attachment = get_object_or_404(Attachment.objects.published(), pk=pk, suite__slug=slug)
+    """A raw file: anyone's once its run is public; before, only its uploader's and the
+    reviewers' (to anyone else a draft's file is as absent as a missing one)."""
+    found = Attachment.objects.filter(pk=pk, suite__slug=slug)
+    attachment = found.published().first()
+    public = attachment is not None
+    if not public:
+        attachment = get_object_or_404(found.reviewable_by(request.user))
     name = attachment.file.name.rsplit("/", 1)[-1]
-    return FileResponse(
+    response = FileResponse(
         attachment.file.open("rb"), as_attachment=True, filename=name, content_type="text/plain"
     )
+    if not public:
+        patch_cache_control(response, private=True, no_store=True)
+    return response

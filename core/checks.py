@@ -51,3 +51,19 @@ def check_secrets_are_real(app_configs, **kwargs):
     values = {name: getattr(settings, name, "") for name in SECRET_SETTINGS}
     problems = refused_secrets(values, stripe_test_mode=settings.STRIPE_TEST_MODE)
     return [Error(problem, id="core.E003") for problem in problems]
+
+
+@register(Tags.security, deploy=True)
+def check_private_uploads_are_not_served(app_configs, **kwargs):
+    private = settings.PRIVATE_MEDIA_ROOT.resolve()
+    public = settings.MEDIA_ROOT.resolve()
+    if private == public or public in private.parents:
+        return [
+            Error(
+                f"PRIVATE_MEDIA_ROOT ({private}) lies inside MEDIA_ROOT ({public}), which the "
+                "web server hands to anyone: draft benchmark files would be public.",
+                hint="Give PRIVATE_MEDIA_ROOT a folder of its own, e.g. /var/lib/portal/private.",
+                id="core.E004",
+            )
+        ]
+    return []

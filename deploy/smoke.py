@@ -250,6 +250,7 @@ def environment(work: Path) -> dict:
         EMAIL_URL="smtp://127.0.0.1:18025",  # nothing listens: mail tasks fail and retry
         STATIC_ROOT=str(work / "var" / "static"),
         MEDIA_ROOT=str(work / "var" / "media"),
+        PRIVATE_MEDIA_ROOT=str(work / "var" / "private"),
         GUNICORN_BIND=f"127.0.0.1:{GUNICORN_PORT}",
         LOG_FORMAT="plain",
         PYTHONUNBUFFERED="1",

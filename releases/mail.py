@@ -76,4 +76,11 @@ def mail_release_announcement(release_id: int, subscriber_id: int):
         "source": source,
         "unsubscribe_url": _unsubscribe_url(subscriber),
     }
-    send_templated_mail("releases/email/release_announcement", context, [subscriber.email])
+    # RFC 8058: mail programs offer their own unsubscribe button, which posts to the link.
+    headers = {
+        "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    send_templated_mail(
+        "releases/email/release_announcement", context, [subscriber.email], headers=headers
+    )

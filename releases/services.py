@@ -101,6 +101,15 @@ def subscribe_to_announcements(email: str) -> None:
         transaction.on_commit(lambda: mail.mail_subscription_confirmation.delay(subscriber.pk))
 
 
+def is_confirmation_link(token: str) -> bool:
+    """Whether ``token`` confirms a subscription that still exists (nothing is changed)."""
+    subscriber_id = subscriber_to_confirm(token)
+    return (
+        subscriber_id is not None
+        and AnnouncementSubscriber.objects.filter(pk=subscriber_id).exists()
+    )
+
+
 def confirm_subscription(token: str) -> AnnouncementSubscriber | None:
     """The confirmed subscriber, or None when the link was tampered with, has expired or
     its subscription is gone."""
@@ -114,16 +123,17 @@ def confirm_subscription(token: str) -> AnnouncementSubscriber | None:
     return subscriber
 
 
-class InvalidLink(Exception):
-    pass
+def is_unsubscribe_link(token: str) -> bool:
+    """Whether ``token`` is an unsubscribe link of this site (its subscriber may be gone)."""
+    return subscriber_to_unsubscribe(token) is not None
 
 
 def unsubscribe(token: str) -> None:
-    """Delete the subscriber the link was made for (already gone: nothing to do)."""
+    """Delete the subscriber the link was made for (already gone or not a valid link:
+    nothing to do; views check the link with ``is_unsubscribe_link`` first)."""
     subscriber_id = subscriber_to_unsubscribe(token)
-    if subscriber_id is None:
-        raise InvalidLink("the unsubscribe link is not valid (was it copied whole?).")
-    AnnouncementSubscriber.objects.filter(pk=subscriber_id).delete()
+    if subscriber_id is not None:
+        AnnouncementSubscriber.objects.filter(pk=subscriber_id).delete()
 
 
 def mirrors_with(release: Release, mirrors) -> list[tuple]:

@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
 from django.views.generic import TemplateView
 from django_ratelimit.decorators import ratelimit
 
@@ -291,21 +292,35 @@ def subscribe(request):
     return render(request, "releases/subscribe.html", context, status=status)
 
 
+SUBSCRIPTION_LINK_INVALID = {
+    "confirm": "this confirmation link is not valid or has expired: please subscribe again.",
+    "unsubscribe": "the unsubscribe link is not valid (was it copied whole?).",
+}
+
+
 @never_cache
-@require_GET
+@require_http_methods(["GET", "POST"])
 def confirm_subscription(request, token):
-    if services.confirm_subscription(token) is None:
-        return bad_request(
-            request, "this confirmation link is not valid or has expired: please subscribe again."
-        )
+    """A link in a mail only asks; the button posts. Mail scanners follow links, so a GET
+    that acted would confirm an address its owner never saw."""
+    if not services.is_confirmation_link(token):
+        return bad_request(request, SUBSCRIPTION_LINK_INVALID["confirm"])
+    if request.method == "GET":
+        return render(request, "releases/subscription_ask.html", {"step": "confirm"})
+    if services.confirm_subscription(token) is None:  # deleted since the page was shown
+        return bad_request(request, SUBSCRIPTION_LINK_INVALID["confirm"])
     return render(request, "releases/subscription_done.html", {"confirmed": True})
 
 
+# RFC 8058 one-click unsubscribe: mail providers post to the List-Unsubscribe address with
+# no form and no cookie; the signed token in the address is what authorises the request.
+@csrf_exempt
 @never_cache
-@require_GET
+@require_http_methods(["GET", "POST"])
 def unsubscribe(request, token):
-    try:
-        services.unsubscribe(token)
-    except services.InvalidLink as error:
-        return bad_request(request, str(error))
+    if not services.is_unsubscribe_link(token):
+        return bad_request(request, SUBSCRIPTION_LINK_INVALID["unsubscribe"])
+    if request.method == "GET":
+        return render(request, "releases/subscription_ask.html", {"step": "unsubscribe"})
+    services.unsubscribe(token)
     return render(request, "releases/subscription_done.html", {"confirmed": False})

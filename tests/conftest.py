@@ -11,7 +11,7 @@ import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
-from tests.shared_data import group_media_root
+from tests.shared_data import group_upload_roots
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -28,8 +28,9 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture(autouse=True)
 def _media_in_tmp(settings, tmp_path):
-    """Uploads go to a folder of the test's own, or of its group (tests/shared_data.py)."""
-    settings.MEDIA_ROOT = group_media_root() or tmp_path / "media"
+    """Uploads go to folders of the test's own, or of its group (tests/shared_data.py)."""
+    roots = group_upload_roots() or (tmp_path / "media", tmp_path / "private-media")
+    settings.MEDIA_ROOT, settings.PRIVATE_MEDIA_ROOT = roots
 
 
 @pytest.fixture(autouse=True)

@@ -2,17 +2,25 @@
 axis, images with context. Issue 24 (finding 7): the upload API answers 400 with a reason,
 never 500, and a refusal stores nothing."""
 
+import importlib
 from datetime import date, datetime
+from pathlib import Path
 
 import pytest
+from django.apps import apps as django_apps
+from django.conf import settings
 from django.contrib.auth.models import Permission
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import override_settings
+from pytest_django.asserts import assertContains
 from rest_framework.authtoken.models import Token
 
 from benchmarks import services
 from benchmarks.charts import describe_change
 from benchmarks.models import Attachment, Measurement, Run, Suite
+from core.checks import check_private_uploads_are_not_served
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
 
@@ -91,8 +99,10 @@ def test_an_upload_without_publish_run_is_a_draft_that_the_public_never_sees(
         assert answer.status_code == code, url
         assert DRAFT_LABEL.encode() not in answer.content, url
         assert b"contributed.txt" not in answer.content, url
-    # The raw file is stored under an address nobody can guess from its name.
-    assert attachment.file.name != "benchmarks/raw/2026/contributed.txt"
+    # The raw file is kept in the private folder, which the web server does not serve.
+    stored = Path(attachment.file.path)
+    assert stored.is_relative_to(settings.PRIVATE_MEDIA_ROOT) and stored.is_file()
+    assert not any(Path(settings.MEDIA_ROOT).rglob("contributed.txt"))
 
     # The uploader reads the state; another account is told nothing about it.
     with django_assert_max_num_queries(6):
@@ -101,6 +111,52 @@ def test_an_upload_without_publish_run_is_a_draft_that_the_public_never_sees(
     assert state["waiting_for"] == "review by the foundation's staff"
     stranger = _user(django_user_model, "stranger")
     assert client.get(body["status_url"], **_token(stranger)).status_code == 404
+
+
+def test_a_drafts_raw_file_is_read_by_its_uploader_and_the_reviewers_only(
+    client, suite, django_user_model
+):
+    uploader = _user(django_user_model, "contributor")
+    draft = Run.objects.get(pk=_upload(client, _token(uploader)).json()["run"])
+    url = f"/benchmarks/reviewed/files/{draft.attachments.get().pk}/"
+    with pytest.raises(ValueError):  # no address under /media/ exists for it
+        _ = draft.attachments.get().file.url
+
+    readers = {
+        "anonymous": (None, 404),
+        "another account": (_user(django_user_model, "stranger"), 404),
+        "its uploader": (uploader, 200),
+        "a reviewer": (_user(django_user_model, "reviewer", publish=True), 200),
+    }
+    for who, (user, code) in readers.items():
+        client.logout()
+        if user is not None:
+            client.force_login(user)
+        response = client.get(url)
+        assert response.status_code == code, who
+        if code == 200:
+            assert b"".join(response.streaming_content) == OLTP_RW.read_bytes()
+            assert "no-store" in response["Cache-Control"], who
+
+    # The reviewer's admin page links to that view, not to a file address.
+    client.force_login(readers["a reviewer"][0])
+    page = client.get(f"/admin/benchmarks/run/{draft.pk}/change/")
+    assertContains(page, f'<a href="{url}">contributed.txt</a>', html=True)
+
+    client.logout()
+    services.publish_run(draft, readers["a reviewer"][0])
+    response = client.get(url)
+    assert response.status_code == 200
+    assert "no-store" not in response.get("Cache-Control", "")
+
+
+def test_the_deploy_check_refuses_a_private_folder_inside_the_public_one(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.PRIVATE_MEDIA_ROOT = tmp_path / "media" / "private"
+    (error,) = check_private_uploads_are_not_served(None)
+    assert error.id == "core.E004"
+    settings.PRIVATE_MEDIA_ROOT = tmp_path / "private"
+    assert check_private_uploads_are_not_served(None) == []
 
 
 def test_a_reviewer_publishes_a_complete_draft_and_rejects_with_a_reason(
@@ -346,3 +402,15 @@ def test_measured_at_orders_a_history_on_one_day(client):
     page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
     assert "it appeared between the runs of 2026-11-23 08:34 and 2026-11-23 08:35" in page
     assert services.may_publish(None) is False
+
+
+def test_the_migration_moves_files_uploaded_before_it_out_of_the_public_folder(suite):
+    migration = importlib.import_module("benchmarks.migrations.0004_raw_files_private")
+    name = default_storage.save("benchmarks/raw/2025/old/sysbench.txt", ContentFile(b"tps 1"))
+    attachment = Attachment.objects.create(suite=suite, file=name)
+
+    migration.into_the_private_folder(django_apps, None)
+    assert not default_storage.exists(name)
+    attachment.refresh_from_db()
+    assert attachment.file.name == name
+    assert attachment.file.read() == b"tps 1"

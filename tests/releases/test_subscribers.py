@@ -1,9 +1,11 @@
-"""Release announcements by mail: double opt-in, one mail per release, one-click unsubscribe."""
+"""Release announcements by mail: double opt-in, one mail per release, unsubscribing from
+the page or with a mail program's one-click button; links in mails act only when posted."""
 
 import re
 from datetime import date
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.test import Client
 from pytest_django.asserts import assertContains
@@ -30,7 +32,7 @@ def subscribe_and_confirm(client, email, capture_on_commit):
     with capture_on_commit(execute=True):
         client.post(SUBSCRIBE, {"email": email})
     (confirmation,) = mail.outbox
-    response = client.get(link_in(confirmation, "/download/subscribe/confirm/"))
+    response = client.post(link_in(confirmation, "/download/subscribe/confirm/"))
     assert response.status_code == 200
     mail.outbox.clear()
 
@@ -71,7 +73,13 @@ def test_subscribe_confirm_announce_and_unsubscribe(
         client.post(SUBSCRIBE, {"email": "waiting@example.org"})
     mail.outbox.clear()
 
-    confirmed = client.get(link_in(confirmation, "/download/subscribe/confirm/"))
+    # Following the link (as a mail scanner would) only asks; the button confirms.
+    confirm_path = link_in(confirmation, "/download/subscribe/confirm/")
+    asked = client.get(confirm_path)
+    assertContains(asked, '<button class="button" type="submit">Confirm the subscription</button>', html=True)  # fmt: skip
+    subscriber.refresh_from_db()
+    assert subscriber.confirmed_at is None
+    confirmed = client.post(confirm_path)
     assertContains(confirmed, "<h1>Subscription confirmed</h1>", html=True)
     subscriber.refresh_from_db()
     assert subscriber.confirmed_at is not None
@@ -92,12 +100,36 @@ def test_subscribe_confirm_announce_and_unsubscribe(
     # Each subscriber gets their own link; following it deletes only that subscriber.
     links = {m.to[0]: link_in(m, "/download/unsubscribe/") for m in mail.outbox}
     assert links["dba@example.org"] != links["ops@example.org"]
-    response = client.get(links["dba@example.org"])
+    assert announcement.extra_headers == {
+        "List-Unsubscribe": f"<{settings.SITE_URL}{links['dba@example.org']}>",
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    asked = client.get(links["dba@example.org"])
+    assertContains(asked, '<button class="button button-danger" type="submit">Unsubscribe</button>', html=True)  # fmt: skip
+    assert AnnouncementSubscriber.objects.count() == 3
+    response = client.post(links["dba@example.org"])
     assertContains(response, "<h1>Unsubscribed</h1>", html=True)
     assert set(AnnouncementSubscriber.objects.values_list("email", flat=True)) == {
         "ops@example.org",
         "waiting@example.org",
     }
+
+
+def test_a_mail_programs_one_click_unsubscribe_needs_no_cookie(
+    client, new_release, django_capture_on_commit_callbacks
+):
+    subscribe_and_confirm(client, "dba@example.org", django_capture_on_commit_callbacks)
+    publish(new_release, django_capture_on_commit_callbacks)
+    (announcement,) = mail.outbox
+    url = announcement.extra_headers["List-Unsubscribe"].strip("<>")
+
+    # RFC 8058: the provider posts this body to the header's address, with no CSRF cookie.
+    provider = Client(enforce_csrf_checks=True)
+    response = provider.post(
+        url, "List-Unsubscribe=One-Click", content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 200
+    assert not AnnouncementSubscriber.objects.exists()
 
 
 def test_publishing_again_mails_nothing(client, new_release, django_capture_on_commit_callbacks):
@@ -119,20 +151,22 @@ def test_tampered_links_are_refused_and_change_nothing(
     subscriber = AnnouncementSubscriber.objects.get()
     other_id = confirm_path.replace(f"/confirm/{subscriber.pk}:", f"/confirm/{subscriber.pk + 1}:")
 
-    response = client.get(other_id)
-    assertContains(response, "not valid or has expired", status_code=400)
-    response = client.get(confirm_path.rstrip("/") + "x/")
-    assert response.status_code == 400
+    for send in (client.get, client.post):
+        response = send(other_id)
+        assertContains(response, "not valid or has expired", status_code=400)
+        response = send(confirm_path.rstrip("/") + "x/")
+        assert response.status_code == 400
     subscriber.refresh_from_db()
     assert subscriber.confirmed_at is None
 
-    client.get(confirm_path)
+    client.post(confirm_path)
     publish(new_release, django_capture_on_commit_callbacks)
     unsubscribe_path = link_in(mail.outbox[-1], "/download/unsubscribe/")
     # A confirmation token is not an unsubscribe token, and a tampered one is refused.
     token = confirm_path.split("/")[-2]
     for path in (f"/download/unsubscribe/{token}/", unsubscribe_path.rstrip("/") + "x/"):
         assertContains(client.get(path), "unsubscribe link is not valid", status_code=400)
+        assertContains(client.post(path), "unsubscribe link is not valid", status_code=400)
     assert AnnouncementSubscriber.objects.filter(pk=subscriber.pk).exists()
 
 
