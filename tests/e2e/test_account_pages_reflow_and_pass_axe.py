@@ -2,7 +2,8 @@
 
 The sitemap walk (test_every_page_reflows_and_passes_axe.py) sees what the public sees.
 This walk covers the rest of what a person does on a phone: signing in and up, asking
-for a lost donation link, and, signed in as a sponsor's manager who also gave a gift,
+for a lost donation link, the pages a release mail's confirm and unsubscribe links open,
+and, signed in as a sponsor's manager who also gave a gift,
 the account pages, the sponsor dashboard, the organisation with its profile form, the
 benefits of a sponsorship, an application and its payment page, and "my gifts". Same
 checks: reflow at 320 and 390 px, axe at 320 px in light and dark (tests/e2e/page_audit.py).
@@ -12,6 +13,8 @@ import pytest
 from django.test import Client
 
 from donations.models import Donation
+from releases.models import AnnouncementSubscriber
+from releases.subscriptions import confirm_token, unsubscribe_token
 from sponsors import services as sponsorships
 from sponsors.benefits.models import Benefit
 from sponsors.models import Sponsorship
@@ -29,6 +32,15 @@ ANONYMOUS = [
     "/accounts/password/reset/",
     "/donate/manage/",
 ]
+
+
+@pytest.fixture
+def mail_link_pages():
+    subscriber = AnnouncementSubscriber.objects.create(email="dba@example.org")
+    return [
+        f"/download/subscribe/confirm/{confirm_token(subscriber)}/",
+        f"/download/unsubscribe/{unsubscribe_token(subscriber)}/",
+    ]
 
 
 @pytest.fixture
@@ -63,8 +75,11 @@ def manager_pages(django_user_model):
     return manager, paths
 
 
-def test_account_and_sponsor_pages_reflow_and_pass_axe(live_server, browser, manager_pages):
+def test_account_and_sponsor_pages_reflow_and_pass_axe(
+    live_server, browser, manager_pages, mail_link_pages
+):
     manager, signed_in = manager_pages
+    anonymous = [*ANONYMOUS, *mail_link_pages]
     client = Client()
     client.force_login(manager)
     session = client.cookies["sessionid"].value
@@ -73,7 +88,7 @@ def test_account_and_sponsor_pages_reflow_and_pass_axe(live_server, browser, man
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 800})
         page = context.new_page()
-        for path in [*ANONYMOUS, None, *signed_in]:
+        for path in [*anonymous, None, *signed_in]:
             if path is None:  # from here on, signed in
                 context.add_cookies(
                     [{"name": "sessionid", "value": session, "url": live_server.url}]
@@ -88,6 +103,6 @@ def test_account_and_sponsor_pages_reflow_and_pass_axe(live_server, browser, man
             violations += blocking
             axe_runs += runs
         context.close()
-    assert axe_runs == len(SCHEMES) * (len(ANONYMOUS) + len(signed_in))  # axe at AXE_WIDTH
+    assert axe_runs == len(SCHEMES) * (len(anonymous) + len(signed_in))  # axe at AXE_WIDTH
     assert overflowing == [], "\n".join(overflowing)
     assert violations == [], "\n".join(violations)
