@@ -1,6 +1,7 @@
 """The agreement text: the standard wording staff start from, and filling in its placeholders."""
 
 from core.formatting import money
+from sponsors.models import tier_title
 
 # Staff replace this in the admin (Agreement templates); it is the first version of a
 # tier's agreement until they do.
@@ -29,6 +30,10 @@ PAYMENT_WORDS = {
 }
 
 
+def _programme_word(terms: dict) -> str:
+    return "member" if terms.get("programme") == "member" else "sponsor"
+
+
 class _Keep(dict):
     def __missing__(self, key):
         return "{" + key + "}"
@@ -36,10 +41,13 @@ class _Keep(dict):
 
 def render(text: str, *, organisation: str, terms: dict, payment_method: str) -> str:
     """The agreement with its placeholders filled; unknown braces are left as written."""
+    # "as a {tier} {programme}" would read "as a Corporate member member".
+    text = text.replace("{tier} {programme}", "{tier_title}")
     values = _Keep(
         organisation=organisation,
+        tier_title=tier_title(terms["tier"], _programme_word(terms)),
         tier=terms["tier"],
-        programme="member" if terms.get("programme") == "member" else "sponsor",
+        programme=_programme_word(terms),
         year=terms["year"],
         price=money(terms["annual_price"], terms["currency"]),
         payment=PAYMENT_WORDS.get(payment_method, payment_method),

@@ -36,7 +36,7 @@ TIERS = [
         "Corporate member",
         Decimal("50000"),
         90,
-        "Advisory list seat; helps identify half of the board",
+        "Large logo on the supporters page",
         True,
     ),
 ]
@@ -107,7 +107,11 @@ def load(log):
                 "advisory_seat": seat,
                 "order": order,
                 "benefits": f"- {placement}\n- Thanks in the foundation's news"
-                + ("\n- A seat on the advisory list" if seat else ""),
+                + (
+                    "\n- A seat on the advisory list\n- A part in identifying up to half of the board"
+                    if seat
+                    else ""
+                ),
             },
         )
     today = timezone.localdate()

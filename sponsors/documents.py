@@ -92,7 +92,7 @@ def payment_pdf(payment: Payment) -> bytes:
             *([organisation.billing_address] if organisation.billing_address else []),
             *([f"VAT id: {organisation.vat_id}"] if organisation.vat_id else []),
             "",
-            f"For: {sponsorship.terms['tier']} sponsorship {sponsorship.terms['year']}",
+            f"For: {sponsorship.title}",
             *(["DEMO DATA: no money moved."] if payment.is_demo else []),
         ],
     )

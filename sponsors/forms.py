@@ -3,6 +3,7 @@ from decimal import Decimal, InvalidOperation
 from django import forms
 
 from core.formatting import money
+from sponsors import agreements
 from sponsors.models import Organisation, Sponsorship
 
 
@@ -49,6 +50,10 @@ class ApplicationForm(forms.Form):
         initial=Sponsorship.Payment.CARD_ANNUAL,
     )
     agreement_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    # The payment the agreement on the page was written for: its fee clause names it.
+    agreement_payment = forms.ChoiceField(
+        choices=Sponsorship.Payment.choices, widget=forms.HiddenInput, required=False
+    )
     accept_agreement = forms.BooleanField(
         label="I have read the agreement above and accept it on behalf of the organisation",
         error_messages={"required": "Accept the agreement to apply; nothing was recorded."},
@@ -69,6 +74,25 @@ class ApplicationForm(forms.Form):
                 "the agreement below and accept it again."
             )
         return version
+
+    def clean(self):
+        cleaned = super().clean()
+        chosen, read = cleaned.get("payment_method"), cleaned.get("agreement_payment")
+        if chosen and read != chosen:
+            self.add_error(
+                None,
+                "The agreement you read says the fee is paid "
+                f"{agreements.PAYMENT_WORDS.get(read, 'in another way')}; you chose "
+                f"{Sponsorship.Payment(chosen).label.lower()}. Nothing was recorded: the "
+                "agreement below now says how you chose to pay; please read it and accept it.",
+            )
+        return cleaned
+
+    def shown_payment(self) -> str:
+        """The payment the agreement on the page is written for: the one chosen."""
+        chosen = self["payment_method"].value()
+        valid = chosen in Sponsorship.Payment.values
+        return chosen if valid else Sponsorship.Payment.CARD_ANNUAL
 
 
 def price_label(sponsorship: Sponsorship) -> str:

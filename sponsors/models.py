@@ -35,6 +35,13 @@ def current_year():
     return settings.SPONSORSHIP_YEAR or timezone.localdate().year
 
 
+def tier_title(tier: str, programme: str) -> str:
+    """ "Gold sponsor"; a tier already named for its programme stays "Corporate member"."""
+    if tier.lower().split()[-1:] == [programme.lower()]:
+        return tier
+    return f"{tier} {programme}"
+
+
 class Tier(models.Model):
     programme = models.ForeignKey(Programme, on_delete=models.PROTECT, related_name="tiers")
     name = models.CharField(max_length=60)
@@ -67,6 +74,11 @@ class Tier(models.Model):
 
     def __str__(self):
         return f"{self.name} {self.programme.get_kind_display().lower()} ({self.year})"
+
+    @property
+    def plural_title(self) -> str:
+        """The heading over its supporters: "Gold sponsors", "Corporate members"."""
+        return tier_title(self.name, self.programme.kind) + "s"
 
     def terms(self):
         """What a sponsorship copies when it is applied for."""
@@ -253,6 +265,12 @@ class Sponsorship(models.Model):
 
     def __str__(self):
         return f"{self.organisation}: {self.terms.get('tier')} {self.terms.get('year')} ({self.get_status_display()})"
+
+    @property
+    def title(self) -> str:
+        """What was applied for, as agreed: "Gold sponsor 2026"."""
+        terms = self.terms
+        return f"{tier_title(terms['tier'], terms['programme'])} {terms['year']}"
 
     @property
     def is_paid(self):

@@ -254,7 +254,7 @@ def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: st
             session.update(
                 amount=Decimal(terms["annual_price"]),
                 currency=terms["currency"],
-                description=f"{terms['tier']} {terms['programme']} {terms['year']}",
+                description=sponsorship.title,
             )
         return stripe_gateway.checkout_url(**session)
     except stripe_gateway.StripeError as error:
@@ -273,13 +273,26 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
         return sponsorship
     sponsorship.payment_method = Sponsorship.Payment.INVOICE
-    sponsorship.save(update_fields=["payment_method"])
+    changed, note = ["payment_method"], "payment by invoice instead of card"
+    if sponsorship.agreement_id is not None:
+        # The accepted text names the way to pay: the pay page showed the invoice wording,
+        # and pressing its button accepts the agreement with it.
+        sponsorship.agreement_text = agreements.render(
+            sponsorship.agreement.text,
+            organisation=sponsorship.organisation.name,
+            terms=sponsorship.terms,
+            payment_method=Sponsorship.Payment.INVOICE,
+        )
+        sponsorship.accepted_by, sponsorship.accepted_at = actor, timezone.now()
+        changed += ["agreement_text", "accepted_by", "accepted_at"]
+        note += "; agreement accepted with the invoice wording"
+    sponsorship.save(update_fields=changed)
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship,
         from_status=sponsorship.status,
         to_status=sponsorship.status,
         actor=actor,
-        note="payment by invoice instead of card",
+        note=note,
     )
     if sponsorship.status == S.AWAITING_PAYMENT:
         outbox.add(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)

@@ -25,7 +25,7 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
         Decimal(terms["annual_price"]),
         terms["currency"],
         sponsorship.pk,
-        f"{terms['tier']} {terms['programme']} {terms['year']}",
+        sponsorship.title,
         idempotency_key,
     )
     SponsorshipEvent.objects.create(

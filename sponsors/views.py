@@ -98,7 +98,13 @@ def apply(request, tier_id):
     form = ApplicationForm(
         request.POST or None, user=request.user, agreement_version=agreement.version
     )
-    organisation_form = OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
+    # An existing organisation chosen: the new one's fields were not meant to be sent.
+    for_new_organisation = not (request.method == "POST" and request.POST.get("organisation"))
+    organisation_form = (
+        OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
+        if for_new_organisation
+        else OrganisationForm(prefix="org")
+    )
     if request.method == "POST" and form.is_valid():
         organisation = form.cleaned_data["organisation"]
         if organisation is None and organisation_form.is_valid():
@@ -136,17 +142,27 @@ def apply(request, tier_id):
             if sponsorship is not None:
                 return redirect("sponsors:pay", pk=sponsorship.pk)
     status = 400 if request.method == "POST" else 200
+    terms = tier.terms()
     context = {
         "tier": tier,
         "form": form,
         "organisation_form": organisation_form,
+        "new_organisation_hidden": not for_new_organisation,
         "agreement": agreement,
-        "agreement_text": agreements.render(
-            agreement.text,
-            organisation="[your organisation]",
-            terms=tier.terms(),
-            payment_method=form["payment_method"].value() or Sponsorship.Payment.CARD_ANNUAL,
-        ),
+        "shown_payment": form.shown_payment(),
+        # One text per way to pay; the page shows the one chosen (apply.js swaps them).
+        "agreement_texts": [
+            (
+                method,
+                agreements.render(
+                    agreement.text,
+                    organisation="[your organisation]",
+                    terms=terms,
+                    payment_method=method,
+                ),
+            )
+            for method in Sponsorship.Payment.values
+        ],
         "benefit_items": tier.benefit_items.all(),
     }
     return render(request, "sponsors/apply.html", context, status=status)
@@ -193,6 +209,18 @@ def pay(request, pk):
     if sponsorship.is_paid or sponsorship.status not in services.PAYABLE:
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
+    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+        when = (
+            "has emailed it"
+            if sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT
+            else "emails it once staff approve"
+        )
+        messages.info(
+            request,
+            f"This sponsorship is paid by invoice: Stripe {when} to the billing contact, "
+            "and it is paid from that mail.",
+        )
+        return redirect("sponsors:dashboard")
     # The fake Stripe of the tests only; check --deploy refuses STRIPE_API_BASE in production.
     test_mode = bool(settings.STRIPE_API_BASE) and not settings.PRODUCTION
     form = CardForm(request.POST or None) if test_mode else None
@@ -236,6 +264,7 @@ def pay(request, pk):
         "test_mode": test_mode,
         "error": error,
         "offer_invoice": unavailable,
+        "invoice_wording": agreements.PAYMENT_WORDS[Sponsorship.Payment.INVOICE],
     }
     failed = bool(error or (form is not None and form.errors))
     status = 503 if unavailable else 400 if failed else 200

@@ -4,26 +4,31 @@ billing address, records who accepted which version when, and both the agreement
 each payment are downloadable as PDFs."""
 
 import io
+import re
 from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 from django.utils import timezone
 from pypdf import PdfReader
-from pytest_django.asserts import assertContains, assertInHTML
+from pytest_django.asserts import assertContains, assertInHTML, assertNotContains
 
 from sponsors.benefits.models import Benefit
 from sponsors.models import AgreementTemplate, Organisation, Payment, Sponsorship
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
+from tests.sponsors.helpers import price_fields
 
 pytestmark = pytest.mark.django_db
 
 
 def application(tier, **extra):
+    """The form as sent after reading the agreement written for the payment chosen."""
+    payment = extra.get("payment_method", "invoice")
     return {
         "organisation": "",
-        "payment_method": "invoice",
+        "payment_method": payment,
+        "agreement_payment": payment,
         "agreement_version": "1",
         "accept_agreement": "on",
         "org-name": "Acme Databases",
@@ -167,6 +172,46 @@ def test_the_dashboard_shows_term_next_step_and_benefits_before_activation(clien
     assertContains(page, "Thanks in the news: due by 1 December 2026")
 
 
+def test_the_agreement_shown_is_written_for_the_payment_chosen(client, applicant):
+    tier = TierFactory(name="Gold")
+    page = client.get(f"/sponsors/apply/{tier.pk}/")
+    card = "€50,000 for one year of sponsorship, paid by card, renewed every year until cancelled"
+    invoice = "€50,000 for one year of sponsorship, paid against an invoice due in 30 days"
+    assertContains(page, f"<strong>Fee.</strong> {card}.", html=False)
+    assertContains(page, f"<strong>Fee.</strong> {invoice}.", html=False)
+    assertContains(page, '<input type="hidden" name="agreement_payment" value="card_annual">', html=True)  # fmt: skip
+    shown = re.findall(r'<div class="prose agreement-text" data-payment="(\w+)"( hidden)?>', page.content.decode())  # fmt: skip
+    assert shown == [("card_annual", ""), ("card_once", " hidden"), ("invoice", " hidden")]
+
+    # Accepting the card text while choosing an invoice records nothing, and the page
+    # then shows the invoice text to read and accept.
+    read_card = application(tier, payment_method="invoice", agreement_payment="card_annual")
+    refused = client.post(f"/sponsors/apply/{tier.pk}/", read_card)
+    assertContains(refused, "The agreement you read says the fee is paid by card, renewed every year until cancelled; you chose invoice", status_code=400)  # fmt: skip
+    assert not Sponsorship.objects.exists()
+    assertContains(refused, '<input type="hidden" name="agreement_payment" value="invoice">', html=True, status_code=400)  # fmt: skip
+    assert '<div class="prose agreement-text" data-payment="invoice">' in refused.content.decode()
+
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier, payment_method="invoice"))
+    assert "paid against an invoice due in 30 days" in Sponsorship.objects.get().agreement_text
+
+
+def test_choosing_an_existing_organisation_reports_only_what_is_missing(client, applicant):
+    organisation = OrganisationFactory(managers=[applicant])
+    tier = TierFactory()
+    data = {
+        "organisation": str(organisation.pk),
+        "payment_method": "invoice",
+        "agreement_payment": "invoice",
+        "agreement_version": "1",
+    }
+    response = client.post(f"/sponsors/apply/{tier.pk}/", data)
+    assertContains(response, "Accept the agreement to apply; nothing was recorded.", status_code=400)  # fmt: skip
+    assertNotContains(response, "This field is required.", status_code=400)
+    assertContains(response, '<fieldset class="new-organisation" hidden>', status_code=400)
+    assert not Sponsorship.objects.exists()
+
+
 def test_an_existing_organisation_can_apply_with_its_details(client, applicant):
     organisation = OrganisationFactory(managers=[applicant])
     tier = TierFactory()
@@ -182,3 +227,34 @@ def test_without_the_font_the_pdf_still_reads_in_latin_1(client, applicant, sett
     sponsorship = Sponsorship.objects.get()
     text = pdf_text(client.get(f"/sponsors/sponsorships/{sponsorship.pk}/agreement.pdf"))
     assert "Acme Databases" in text and "EUR 50,000" in text
+
+
+def test_paying_by_invoice_instead_accepts_the_agreement_with_the_invoice_wording(
+    client, applicant, settings
+):
+    settings.STRIPE_API_BASE = "http://127.0.0.1:9"  # Stripe unreachable: invoice offered
+    tier = TierFactory(name="Gold")
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier, payment_method="card_annual"))
+    sponsorship = Sponsorship.objects.get()
+    assert "paid by card, renewed every year" in sponsorship.agreement_text
+
+    card = {"number": "4242424242424242", "exp_month": "12", "exp_year": "2030", "cvc": "123"}
+    page = client.post(
+        f"/sponsors/sponsorships/{sponsorship.pk}/pay/", {**price_fields(sponsorship), **card}
+    )
+    assertContains(page, '<button class="button" type="submit">Accept and pay by invoice</button>', html=True, status_code=503)  # fmt: skip
+    assertContains(page, "paid <strong>against an invoice due in 30 days</strong>", status_code=503)
+
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay-by-invoice/")
+    sponsorship.refresh_from_db()
+    assert sponsorship.payment_method == "invoice"
+    assert "paid against an invoice due in 30 days" in sponsorship.agreement_text
+    assert "by card" not in sponsorship.agreement_text
+    assert sponsorship.accepted_by == applicant
+    text = pdf_text(client.get(f"/sponsors/sponsorships/{sponsorship.pk}/agreement.pdf"))
+    assert "against an invoice due in 30 days" in text
+
+    # Its payment page no longer offers a card.
+    response = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", follow=True)
+    assertContains(response, "This sponsorship is paid by invoice")
+    assertNotContains(response, "Continue to pay")

@@ -39,7 +39,12 @@ def test_sponsor_journey(live_server, browser, fake_stripe, django_user_model):
     page.fill("#id_org-billing_name", "Acme accounts")
     page.fill("#id_org-billing_email", "billing@acme.example")
     page.fill("#id_org-billing_address", "1 Example Street\n00100 Helsinki\nFinland")
-    page.check("input[value=card_annual]")
+    # The agreement on the page follows the payment chosen.
+    fee = page.locator(".agreement-text:visible")
+    page.check("input[name=payment_method][value=invoice]")
+    assert "paid against an invoice due in 30 days" in fee.inner_text()
+    page.check("input[name=payment_method][value=card_annual]")
+    assert "paid by card, renewed every year until cancelled" in fee.inner_text()
     page.check("#id_accept_agreement")
     page.get_by_role("button", name="Accept and apply").click()
     page.fill("#id_number", "4242 4242 4242 4242")

@@ -254,6 +254,7 @@ def test_an_application_with_an_oversized_logo_is_refused_before_it_is_parsed(cl
         f"/sponsors/apply/{tier.pk}/",
         {
             "payment_method": "invoice",
+            "agreement_payment": "invoice",
             "org-name": "Big Logo Ltd",
             "org-website": "https://big.example",
             "org-billing_name": "Accounts",
