@@ -2,10 +2,11 @@
 
 import json
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from defusedxml import ElementTree
+from django.test import override_settings
 
 from benchmarks import stats
 from benchmarks.models import Run, Suite
@@ -206,3 +207,44 @@ class TestOnTheDemoRuns:
         )
         feed = client.get("/benchmarks/regressions.atom").content.decode()
         assert "Regression: transactions per second" in feed and "in run 09" in feed
+
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@override_settings(SITE_URL="https://mariadb.example.org")
+def test_feed_entries_have_absolute_unique_ids_and_the_date_the_change_was_measured(client):
+    suite = SuiteFactory()
+    for index, value in enumerate([1000, 1012, 995, 1004, 998, 1007, 1001, 640, 652]):
+        run = RunFactory(
+            suite=suite,
+            label=f"build {index + 1}",
+            order=index,
+            run_date=date(2026, 11, 1 + index),
+            # build 8 was recorded with its start time; the others with their date only
+            measured_at=datetime(2026, 11, 8, 9, 30, 15, tzinfo=UTC) if index == 7 else None,
+        )
+        _measure(run, value, threads=8)
+        _measure(run, value / 2, threads=16)
+    for url in [f"/benchmarks/{suite.slug}/regressions.atom", "/benchmarks/regressions.atom"]:
+        entries = ElementTree.fromstring(client.get(url).content).findall(f"{ATOM}entry")
+        ids = [entry.find(f"{ATOM}id").text for entry in entries]
+        assert len(ids) == 2 and len(set(ids)) == 2
+        run = Run.objects.get(suite=suite, label="build 8")
+        page = f"https://mariadb.example.org/benchmarks/{suite.slug}/runs/{run.pk}/"
+        assert sorted(ids) == [
+            f"{page}#transactions-per-second-threads-16",
+            f"{page}#transactions-per-second-threads-8",
+        ]
+        for entry in entries:
+            assert entry.find(f"{ATOM}published").text == "2026-11-08T09:30:15+00:00"
+            assert entry.find(f"{ATOM}updated").text == "2026-11-08T09:30:15+00:00"
+            assert "Measured on 2026-11-08 at 09:30:15 UTC" in entry.find(f"{ATOM}summary").text
+
+
+def test_a_feed_entry_of_a_run_measured_on_a_date_is_dated_that_day(client):
+    suite = _history_suite([1000, 1012, 995, 1004, 998, 1007, 1001, 640])
+    feed = client.get(f"/benchmarks/{suite.slug}/regressions.atom").content
+    (entry,) = ElementTree.fromstring(feed).findall(f"{ATOM}entry")
+    assert entry.find(f"{ATOM}updated").text == "2026-11-08T00:00:00+00:00"
+    assert entry.find(f"{ATOM}id").text.startswith("http://")
