@@ -91,6 +91,8 @@ def suite(request, slug):
         "x_options": x_options if len(x_options) > 1 else [],
         "other_metrics": [(m, slugs[m]) for m in all_metrics if m not in headline],
         "history_charts": history_charts,
+        "history_rule": history.RULE,
+        "history_axis": history.AXIS_TITLES[suite.history_axis],
         "changes": history.changes(runs, axis=suite.history_axis),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),

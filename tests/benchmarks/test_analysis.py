@@ -7,6 +7,7 @@ from datetime import UTC, date, datetime
 import pytest
 from defusedxml import ElementTree
 from django.test import override_settings
+from pytest_django.asserts import assertContains
 
 from benchmarks import stats
 from benchmarks.models import Run, Suite
@@ -248,3 +249,25 @@ def test_a_feed_entry_of_a_run_measured_on_a_date_is_dated_that_day(client):
     (entry,) = ElementTree.fromstring(feed).findall(f"{ATOM}entry")
     assert entry.find(f"{ATOM}updated").text == "2026-11-08T00:00:00+00:00"
     assert entry.find(f"{ATOM}id").text.startswith("http://")
+
+
+def test_no_noise_band_is_drawn_where_the_detector_does_not_judge(client):
+    # Build 3 is half the two before it: too few runs before it for the lookback z-score,
+    # so it is not flagged; the table must not show a band it seems to leave unflagged.
+    suite = _history_suite([1000, 1010, 500, 1005, 995, 1002])
+    response = client.get(f"/benchmarks/{suite.slug}/")
+    assertContains(
+        response,
+        '<tr><th scope="row">2026-11-03</th><td class="num">build 3</td>'
+        '<td class="num">500</td><td class="num">none: 2 runs before, 3 needed</td>'
+        '<td class="num"></td><td class="num"></td></tr>',
+        html=True,
+    )
+    assertContains(
+        response,
+        "<p>Each point is one run, along the date measured. The band is the mean ± 2 standard "
+        "deviations of the runs before it (at most 10, since the last flagged change); a run "
+        "more than 5 standard deviations from that mean is flagged as a change beyond the "
+        "noise. A run with fewer than 3 runs before it is not judged and has no band.</p>",
+        html=True,
+    )
