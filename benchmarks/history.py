@@ -53,8 +53,8 @@ def axis_label(run, axis="date") -> str:
         return run.server_version
     if axis == "commit":
         return run.server_commit[:10]
-    if run.measured_at:
-        return f"{run.measured_at:%Y-%m-%d %H:%M}"
+    if run.measured_at:  # to the second: runs a minute apart would read the same
+        return f"{run.measured_at:%Y-%m-%d %H:%M:%S}"
     return f"{run.run_date:%Y-%m-%d}"
 
 

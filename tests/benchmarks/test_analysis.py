@@ -271,3 +271,30 @@ def test_no_noise_band_is_drawn_where_the_detector_does_not_judge(client):
         "noise. A run with fewer than 3 runs before it is not judged and has no band.</p>",
         html=True,
     )
+
+
+def test_history_labels_tell_runs_in_the_same_minute_apart(client):
+    suite = SuiteFactory()
+    # run-01 and run-02 of the demo history: 31 s apart, in the same minute
+    for index, second in enumerate([15, 46, 18, 49]):
+        minute = 35 + index // 2
+        run = RunFactory(
+            suite=suite,
+            label=f"run {index + 1:02d}",
+            order=index,
+            run_date=date(2026, 11, 23),
+            measured_at=datetime(2026, 11, 23, 8, minute, second, tzinfo=UTC),
+        )
+        _measure(run, 1000 + index, threads=8)
+    page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
+    spec = json.loads(
+        page.split('id="history-transactions-per-second-0-data" type="application/json">')[1].split(
+            "</script>"
+        )[0]
+    )
+    assert spec["labels"] == [
+        "2026-11-23 08:35:15",
+        "2026-11-23 08:35:46",
+        "2026-11-23 08:36:18",
+        "2026-11-23 08:36:49",
+    ]
