@@ -237,13 +237,13 @@ def describe_change(a, b, higher_is_better, unit="") -> dict | None:
     if a in (None, 0) or b is None:
         return None
     percent = (b - a) / abs(a) * 100
-    if b == a:
-        return {"text": "no change (0%)", "better": None, "percent": 0.0}
+    shown = f"{abs(percent):.0f}" if abs(percent) >= 100 else f"{abs(percent):.1f}"
+    if shown == "0.0":  # equal, or too close to show which way it went
+        return {"text": "no change", "better": None, "percent": percent}
     better = (b > a) == higher_is_better
     speed = unit.endswith("/s") or unit in _SPEED_UNITS
     word = ("faster" if better else "slower") if speed else ("better" if better else "worse")
     factor = max(b / a, a / b) if a > 0 and b > 0 else None
-    shown = f"{abs(percent):.0f}" if abs(percent) >= 100 else f"{abs(percent):.1f}"
     sign = "+" if percent > 0 else "−"
     factor_text = "" if factor is None else (f"{factor:.2f}× " if factor < 2 else f"{factor:.1f}× ")
     return {"text": f"{factor_text}{word} ({sign}{shown}%)", "better": better, "percent": percent}

@@ -7,6 +7,7 @@ row says so. Where both sides have repetitions or samples, Mann-Whitney decides
 
 import json
 from collections import OrderedDict
+from datetime import date
 
 from benchmarks import charts, stats, units
 
@@ -36,11 +37,34 @@ CONFIGURATION = [
 UNSTATED = "not stated by the source"
 
 
+# Where, when and on what a run was measured, as the downloads carry it (CSV columns and
+# the JSON's "provenance", named as the upload API names them), in this order.
+DOWNLOAD_FIELDS = [
+    "run_date",
+    "measured_at",
+    "server_version",
+    "server_commit",
+    "server_config",
+    "hardware",
+    "os",
+    "client",
+    "source",
+    "source_url",
+]
+
+
 def fact(run, field) -> str:
+    """A provenance field as a person reads it: the value (dates in ISO 8601), else "not
+    stated by the source" where a cited source leaves it unsaid, else "not recorded"."""
     value = getattr(run, field)
     if value not in (None, ""):
-        return f"{value:%Y-%m-%d}" if field == "run_date" else str(value)
+        return value.isoformat() if isinstance(value, date) else str(value)
     return UNSTATED if field in (run.unstated or []) else "not recorded"
+
+
+def download_facts(run) -> dict:
+    """The run page's provenance for the downloads: field name -> ``fact``."""
+    return {field: fact(run, field) for field in DOWNLOAD_FIELDS}
 
 
 def provenance(run) -> list[dict]:

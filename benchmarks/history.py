@@ -53,8 +53,8 @@ def axis_label(run, axis="date") -> str:
         return run.server_version
     if axis == "commit":
         return run.server_commit[:10]
-    if run.measured_at:
-        return f"{run.measured_at:%Y-%m-%d %H:%M}"
+    if run.measured_at:  # to the second: runs a minute apart would read the same
+        return f"{run.measured_at:%Y-%m-%d %H:%M:%S}"
     return f"{run.run_date:%Y-%m-%d}"
 
 
@@ -160,12 +160,29 @@ def changes(runs, axis="date"):
     return found
 
 
+# How the history judges a run, for the page that shows it (the numbers live in stats).
+RULE = {
+    "band_sd": stats.BAND_SD,
+    "window": stats.LOOKBACK,
+    "threshold": f"{stats.Z_THRESHOLD:g}",
+    "min_history": stats.MIN_HISTORY,
+}
+
+
+def _unjudged(judged) -> str:
+    """Why a run has no band: too few runs before it for the detector to judge it."""
+    where = "since the change" if judged.since_change else "before"
+    runs = {0: "no run", 1: "1 run"}.get(judged.count, f"{judged.count} runs")
+    return f"none: {runs} {where}, {stats.MIN_HISTORY} needed"
+
+
 def history_chart(history, index: int = 0) -> dict:
     """A metric's history as a chart spec: one point per run, the band the mean ± 2 standard
     deviations of the runs before it, the flagged runs marked."""
     values = history["values"]
     factor, unit = units.scale(values, history["unit"])
-    bands = stats.noise_bands(values, history["steps"])
+    bands = stats.noise_bands(values)
+    judged = stats.lookback(values)
     slug = f"history-{history['slug']}-{index}"
     title = f"{history['metric']} ({unit})" if unit else history["metric"]
     where = ", ".join(
@@ -191,7 +208,7 @@ def history_chart(history, index: int = 0) -> dict:
                 label,
                 run.label,
                 charts.cell(m, factor),
-                "–"
+                _unjudged(judged[i])
                 if band is None
                 else f"{units.format_in(band[0], factor)}–{units.format_in(band[1], factor)}",
                 "flagged" if i in flagged else "",
@@ -208,7 +225,7 @@ def history_chart(history, index: int = 0) -> dict:
         "unit": unit,
         "factor": factor,
         "subtitle": ("higher is better" if history["higher_is_better"] else "lower is better")
-        + "; band: mean ± 2 sd of the runs before, since the last change",
+        + f"; band: mean ± {stats.BAND_SD} sd of the runs before, since the last change",
         "x_title": AXIS_TITLES[axis],
         "x_options": [],
         "labels": labels,

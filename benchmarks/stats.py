@@ -110,6 +110,7 @@ def compare_samples(a, b, alpha: float = ALPHA) -> Verdict:
 LOOKBACK = 10
 MIN_HISTORY = 3
 Z_THRESHOLD = 5.0
+BAND_SD = 2  # the noise band drawn on a history: the baseline's mean ± this many sd
 
 
 @dataclass(frozen=True)
@@ -120,43 +121,63 @@ class Step:
     spread: float
 
 
-def lookback_z(
+@dataclass(frozen=True)
+class Judged:
+    """How one value of a history was judged: ``count`` values before it (since the last
+    flagged change, at most the window) and, when there were enough, their mean, spread
+    and the value's z-score. ``mean`` is None when the value was not judged."""
+
+    index: int
+    count: int
+    since_change: bool
+    mean: float | None = None
+    spread: float | None = None
+    z: float | None = None
+    flagged: bool = False
+
+
+def lookback(
     values, window: int = LOOKBACK, threshold: float = Z_THRESHOLD, min_history: int = MIN_HISTORY
-) -> list[Step]:
-    """Each value compared with the mean and standard deviation of up to ``window`` values
-    before it; a |z| above ``threshold`` is a change beyond the noise. After a flagged
-    change the baseline starts again from the new level, so one step is flagged once."""
-    steps = []
+) -> list[Judged]:
+    """The one rule of the history (Conbench's lookback z-score): each value against the
+    mean and standard deviation of up to ``window`` values before it, once there are at
+    least ``min_history`` of them; a |z| above ``threshold`` is a change beyond the noise.
+    After a flagged change the baseline starts again from the new level, so one step is
+    flagged once. The detector and the band drawn both read this."""
+    judged = []
     start = 0
     for index, value in enumerate(values):
         history = values[max(start, index - window) : index]
         if len(history) < min_history:
+            judged.append(Judged(index, len(history), start > 0))
             continue
         baseline = statistics.fmean(history)
         spread = statistics.stdev(history)
         if spread == 0:
             spread = abs(baseline) * 1e-3 or 1e-12
         z = (value - baseline) / spread
-        if abs(z) > threshold:
-            steps.append(Step(index, z, baseline, spread))
+        flagged = abs(z) > threshold
+        judged.append(Judged(index, len(history), start > 0, baseline, spread, z, flagged))
+        if flagged:
             start = index
-    return steps
+    return judged
 
 
-def noise_bands(values, steps=(), window: int = LOOKBACK):
-    """For each value, the mean ± 2 standard deviations of the values before it since the
-    last flagged step (None without two such values); never below zero for values that
-    never are."""
-    starts = sorted(step.index for step in steps)
+def lookback_z(values, **options) -> list[Step]:
+    """The flagged changes of ``lookback``."""
+    return [Step(j.index, j.z, j.mean, j.spread) for j in lookback(values, **options) if j.flagged]
+
+
+def noise_bands(values, **options):
+    """For each value, the band its judge used: the mean ± ``BAND_SD`` standard deviations
+    of the values ``lookback`` compared it with (None where it judged nothing, so a band is
+    never drawn that the detector did not use); never below zero for values that never are."""
     floor = 0.0 if all(v >= 0 for v in values) else None
     bands = []
-    for index in range(len(values)):
-        start = max([s for s in starts if s < index], default=0)
-        history = values[max(start, index - window) : index]
-        if len(history) < 2:
+    for j in lookback(values, **options):
+        if j.mean is None:
             bands.append(None)
             continue
-        mean, spread = statistics.fmean(history), statistics.stdev(history)
-        low = mean - 2 * spread
-        bands.append((low if floor is None else max(low, floor), mean + 2 * spread))
+        low = j.mean - BAND_SD * j.spread
+        bands.append((low if floor is None else max(low, floor), j.mean + BAND_SD * j.spread))
     return bands

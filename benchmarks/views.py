@@ -91,6 +91,8 @@ def suite(request, slug):
         "x_options": x_options if len(x_options) > 1 else [],
         "other_metrics": [(m, slugs[m]) for m in all_metrics if m not in headline],
         "history_charts": history_charts,
+        "history_rule": history.RULE,
+        "history_axis": history.AXIS_TITLES[suite.history_axis],
         "changes": history.changes(runs, axis=suite.history_axis),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),
@@ -236,7 +238,15 @@ def export_json(request, slug):
                     "server_config": run.server_config,
                     "client": run.client,
                     "date": run.run_date.isoformat() if run.run_date else None,
+                    "measured_at": run.measured_at.isoformat() if run.measured_at else None,
+                    "server_commit": run.server_commit,
+                    "source": run.source,
+                    "source_url": run.source_url,
+                    # provenance fields the cited source does not state (not missing data)
+                    "unstated": run.unstated or [],
                 },
+                # as the run's page shows it: a value or "not stated by the source"
+                "provenance": comparison.download_facts(run),
                 "details": run.details,
                 "measurements": [
                     {
@@ -282,6 +292,7 @@ def export_csv(request, slug):
             "max",
             "stddev",
             "samples",
+            *comparison.DOWNLOAD_FIELDS,  # added after the original columns, which keep their place
         ]
     )
     for run, m in _rows(suite):
@@ -299,6 +310,7 @@ def export_csv(request, slug):
                 m.maximum,
                 m.stddev,
                 json.dumps(m.samples),
+                *comparison.download_facts(run).values(),
             ]
         )
     patch_cache_control(response, public=True, max_age=300)

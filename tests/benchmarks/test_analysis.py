@@ -2,10 +2,12 @@
 
 import json
 import re
-from datetime import date
+from datetime import UTC, date, datetime
 
 import pytest
 from defusedxml import ElementTree
+from django.test import override_settings
+from pytest_django.asserts import assertContains
 
 from benchmarks import stats
 from benchmarks.models import Run, Suite
@@ -206,3 +208,93 @@ class TestOnTheDemoRuns:
         )
         feed = client.get("/benchmarks/regressions.atom").content.decode()
         assert "Regression: transactions per second" in feed and "in run 09" in feed
+
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@override_settings(SITE_URL="https://mariadb.example.org")
+def test_feed_entries_have_absolute_unique_ids_and_the_date_the_change_was_measured(client):
+    suite = SuiteFactory()
+    for index, value in enumerate([1000, 1012, 995, 1004, 998, 1007, 1001, 640, 652]):
+        run = RunFactory(
+            suite=suite,
+            label=f"build {index + 1}",
+            order=index,
+            run_date=date(2026, 11, 1 + index),
+            # build 8 was recorded with its start time; the others with their date only
+            measured_at=datetime(2026, 11, 8, 9, 30, 15, tzinfo=UTC) if index == 7 else None,
+        )
+        _measure(run, value, threads=8)
+        _measure(run, value / 2, threads=16)
+    for url in [f"/benchmarks/{suite.slug}/regressions.atom", "/benchmarks/regressions.atom"]:
+        entries = ElementTree.fromstring(client.get(url).content).findall(f"{ATOM}entry")
+        ids = [entry.find(f"{ATOM}id").text for entry in entries]
+        assert len(ids) == 2 and len(set(ids)) == 2
+        run = Run.objects.get(suite=suite, label="build 8")
+        page = f"https://mariadb.example.org/benchmarks/{suite.slug}/runs/{run.pk}/"
+        assert sorted(ids) == [
+            f"{page}#transactions-per-second-threads-16",
+            f"{page}#transactions-per-second-threads-8",
+        ]
+        for entry in entries:
+            assert entry.find(f"{ATOM}published").text == "2026-11-08T09:30:15+00:00"
+            assert entry.find(f"{ATOM}updated").text == "2026-11-08T09:30:15+00:00"
+            assert "Measured on 2026-11-08 at 09:30:15 UTC" in entry.find(f"{ATOM}summary").text
+
+
+def test_a_feed_entry_of_a_run_measured_on_a_date_is_dated_that_day(client):
+    suite = _history_suite([1000, 1012, 995, 1004, 998, 1007, 1001, 640])
+    feed = client.get(f"/benchmarks/{suite.slug}/regressions.atom").content
+    (entry,) = ElementTree.fromstring(feed).findall(f"{ATOM}entry")
+    assert entry.find(f"{ATOM}updated").text == "2026-11-08T00:00:00+00:00"
+    assert entry.find(f"{ATOM}id").text.startswith("http://")
+
+
+def test_no_noise_band_is_drawn_where_the_detector_does_not_judge(client):
+    # Build 3 is half the two before it: too few runs before it for the lookback z-score,
+    # so it is not flagged; the table must not show a band it seems to leave unflagged.
+    suite = _history_suite([1000, 1010, 500, 1005, 995, 1002])
+    response = client.get(f"/benchmarks/{suite.slug}/")
+    assertContains(
+        response,
+        '<tr><th scope="row">2026-11-03</th><td class="num">build 3</td>'
+        '<td class="num">500</td><td class="num">none: 2 runs before, 3 needed</td>'
+        '<td class="num"></td><td class="num"></td></tr>',
+        html=True,
+    )
+    assertContains(
+        response,
+        "<p>Each point is one run, along the date measured. The band is the mean ± 2 standard "
+        "deviations of the runs before it (at most 10, since the last flagged change); a run "
+        "more than 5 standard deviations from that mean is flagged as a change beyond the "
+        "noise. A run with fewer than 3 runs before it is not judged and has no band.</p>",
+        html=True,
+    )
+
+
+def test_history_labels_tell_runs_in_the_same_minute_apart(client):
+    suite = SuiteFactory()
+    # run-01 and run-02 of the demo history: 31 s apart, in the same minute
+    for index, second in enumerate([15, 46, 18, 49]):
+        minute = 35 + index // 2
+        run = RunFactory(
+            suite=suite,
+            label=f"run {index + 1:02d}",
+            order=index,
+            run_date=date(2026, 11, 23),
+            measured_at=datetime(2026, 11, 23, 8, minute, second, tzinfo=UTC),
+        )
+        _measure(run, 1000 + index, threads=8)
+    page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
+    spec = json.loads(
+        page.split('id="history-transactions-per-second-0-data" type="application/json">')[1].split(
+            "</script>"
+        )[0]
+    )
+    assert spec["labels"] == [
+        "2026-11-23 08:35:15",
+        "2026-11-23 08:35:46",
+        "2026-11-23 08:36:18",
+        "2026-11-23 08:36:49",
+    ]

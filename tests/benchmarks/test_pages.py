@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from pytest_django.asserts import assertContains
 from rest_framework.authtoken.models import Token
 
 from benchmarks.importers import ImportFailed
@@ -31,6 +32,20 @@ class TestOnTheDemoRuns:
         assert "20h24" in engines and "13h14" in engines
         micro = client.get("/api/benchmarks/micro-benchmarks.csv").content.decode()
         assert "46.9" in micro and "17.6" in micro
+
+    def test_seed_figures_keep_the_precision_the_article_gives(self, client, demo):
+        # "Static linking 2.54 6", "Dynamic linking 3.38 8": six and eight cycles, not 6.00
+        response = client.get("/benchmarks/micro-benchmarks/charts/cpu-cycles-per-iteration/")
+        assertContains(
+            response,
+            '<tr><th scope="row">Static linking</th><td class="num">6</td></tr>',
+            html=True,
+        )
+        assertContains(
+            response,
+            '<tr><th scope="row">Dynamic linking</th><td class="num">8</td></tr>',
+            html=True,
+        )
 
     def test_real_sysbench_runs_are_imported_with_their_environment(self, client, demo):
         suite = Suite.objects.get(slug="thread-pool")

@@ -321,6 +321,14 @@ def test_a_change_reads_as_a_factor_and_a_percentage_by_direction():
     assert describe_change(0, 5, True, "tps") is None
 
 
+def test_a_change_too_small_to_show_reads_no_change():
+    # 0.03% reads "+0.0%" at the precision shown: "1.00 times slower" claims a direction
+    assert describe_change(1000, 1000.3, False, "ms")["text"] == "no change"
+    assert describe_change(1000, 999.8, True, "tps")["text"] == "no change"
+    assert describe_change(1000, 1000, True, "tps")["text"] == "no change"
+    assert describe_change(1000, 1000.6, True, "tps")["text"] == "1.00× faster (+0.1%)"
+
+
 def test_compare_lists_every_difference_first_and_says_when_not_like_for_like(
     client, django_assert_max_num_queries
 ):
@@ -400,7 +408,7 @@ def test_measured_at_orders_a_history_on_one_day(client):
         )
         MeasurementFactory(run=run, value=value)
     page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
-    assert "it appeared between the runs of 2026-11-23 08:34 and 2026-11-23 08:35" in page
+    assert "it appeared between the runs of 2026-11-23 08:34:00 and 2026-11-23 08:35:00" in page
     assert services.may_publish(None) is False
 
 

@@ -89,13 +89,33 @@ def test_one_unit_for_a_column():
 
 
 def test_noise_bands_restart_after_a_flagged_step():
-    values = [100, 102, 98, 101, 99, 100, 50, 51, 49]
-    steps = lookback_z(values)
-    bands = noise_bands(values, steps)
-    assert bands[0] is None and bands[1] is None
+    values = [100, 102, 98, 101, 99, 100, 50, 51, 49, 50]
+    assert [step.index for step in lookback_z(values)] == [6]
+    bands = noise_bands(values)
+    assert bands[:3] == [None, None, None]  # fewer than 3 values before: not judged, no band
     low, high = bands[6]
     assert 95 < low < 100 < high < 105  # the band before the step: the old level only
-    assert bands[7] is None  # one value since the step: no band yet
-    low, high = bands[8]
+    assert bands[7] is None and bands[8] is None  # one, then two values since the step
+    low, high = bands[9]
     assert 45 < low < 50 < high < 56
     assert all(band is None or band[0] >= 0 for band in noise_bands([1, 50, 2, 60, 1]))
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [1000, 1010, 500, 1005, 995, 1002],
+        [1601, 1414, 1409, 1605, 1703, 1526, 1642, 1617, 303, 278, 153, 187],  # the demo's
+        [5, 5, 5, 5, 9, 9, 9],
+    ],
+)
+def test_a_band_is_drawn_exactly_where_the_detector_judges_a_run(values):
+    bands, steps = noise_bands(values), lookback_z(values)
+    flagged = {step.index for step in steps}
+    for index, band in enumerate(bands):
+        start = max([s for s in flagged if s < index], default=0)
+        judged = index - max(start, index - 10) >= 3
+        assert (band is not None) == judged, index
+        if band is not None and index not in flagged:
+            mean, half = (band[0] + band[1]) / 2, (band[1] - band[0]) / 2
+            assert abs(values[index] - mean) <= half / 2 * 5  # within 5 sd of the mean
