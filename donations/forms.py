@@ -9,6 +9,20 @@ from donations.models import Donation
 CUSTOM = "custom"
 
 
+def giftable(amount) -> bool:
+    """Whether ``amount`` (text or Decimal) is a gift the form takes: a number of whole
+    cents between the minimum and the maximum. The button names no other amount."""
+    try:
+        amount = Decimal(amount)
+    except ArithmeticError:
+        return False
+    return (
+        amount.is_finite()
+        and amount.as_tuple().exponent >= -2
+        and settings.DONATION_MINIMUM_AMOUNT <= amount <= settings.DONATION_MAXIMUM_AMOUNT
+    )
+
+
 def _preset_choices():
     presets = [(str(amount), f"{amount:,}") for amount in settings.DONATION_PRESET_AMOUNTS]
     return [*presets, (CUSTOM, "Another amount")]
@@ -53,6 +67,10 @@ class DonationForm(forms.Form):
         self.fields["currency"].choices = [(code, code) for code in currencies]
         self.fields["currency"].initial = currencies[0]
         self.fields["preset"].initial = str(settings.DONATION_PRESET_AMOUNTS[1])
+        # donate.js names an amount on the button only within these bounds.
+        self.fields["custom_amount"].widget.attrs.update(
+            min=settings.DONATION_MINIMUM_AMOUNT, max=settings.DONATION_MAXIMUM_AMOUNT
+        )
 
     def button_label(self) -> str:
         """What the submit button says: the amount, currency and frequency that will be charged."""
@@ -63,10 +81,7 @@ class DonationForm(forms.Form):
         amount = values.get("custom_amount") if preset == CUSTOM else preset
         if currency not in settings.DONATION_CURRENCIES:
             return gift_label("", monthly)
-        try:
-            shown = money(amount, currency) if amount and Decimal(amount).is_finite() else ""
-        except ArithmeticError:
-            shown = ""
+        shown = money(amount, currency) if amount and giftable(amount) else ""
         return gift_label(shown, monthly)
 
     def currency_symbols(self) -> dict[str, str]:

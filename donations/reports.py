@@ -124,9 +124,13 @@ def spending_table(currency: str, items: list[LedgerEntry]) -> SpendingTable:
     return table
 
 
-def demo_periods(ledger: list[LedgerEntry], flow: str, year: int) -> set[str]:
-    months = {item.month for item in ledger if item.demo and item.flow == flow}
-    return months | {str(year)} if months else set()
+def demo_periods(ledger: list[LedgerEntry], flow: str, year: int) -> set[tuple[str, str]]:
+    """(currency, month or year) of the figures of ``flow`` that include demo entries."""
+    found = set()
+    for item in ledger:
+        if item.demo and item.flow == flow:
+            found |= {(item.currency, item.month), (item.currency, str(year))}
+    return found
 
 
 def funding_report(year: int) -> FundingReport:
@@ -153,7 +157,10 @@ def funding_report(year: int) -> FundingReport:
         items = contributions.get(currency, [])
         monthly = [Contribution(month, kind, who, amount) for month, kind, who, amount in items]
         yearly = [Contribution(str(year), kind, who, amount) for _, kind, who, amount in items]
-        [year_row] = publishable_rows(yearly, programmes(), minimum) or [Row(key=str(year))]
+        # No income in this currency (a goal set, nothing given yet): a true nought.
+        [year_row] = publishable_rows(yearly, programmes(), minimum) or [
+            Row(key=str(year), total=Decimal(0))
+        ]
         table = CurrencyTable(
             currency=currency,
             rows=publishable_rows(monthly, programmes(), minimum),

@@ -32,16 +32,19 @@ def donate(request):
                 cancel_url=request.build_absolute_uri(reverse("donations:donate")),
             )
         except services.PaymentServiceUnavailable:
-            context = {"form": form, "unavailable": True, "minimum": _minimum()}
+            context = {"form": form, "unavailable": True, **_bounds()}
             return render(request, "donations/donate.html", context, status=503)
         return redirect(url)
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, "minimum": _minimum()}
+    context = {"form": form, **_bounds()}
     return render(request, "donations/donate.html", context, status=status)
 
 
-def _minimum():
-    return settings.DONATION_MINIMUM_AMOUNT
+def _bounds():
+    return {
+        "minimum": settings.DONATION_MINIMUM_AMOUNT,
+        "maximum": settings.DONATION_MAXIMUM_AMOUNT,
+    }
 
 
 def thanks(request):
@@ -117,7 +120,7 @@ def funding_csv(request):
     writer.writerow(["flow", "period", "currency", "category", "amount", "includes_demo_data"])
     for table in report.tables:
         for row, cells in [*table.display_rows, (table.year, table.display_year)]:
-            demo = "yes" if row.key in report.demo_periods else "no"
+            demo = "yes" if (table.currency, row.key) in report.demo_periods else "no"
             for cell in cells:
                 if cell.state != "none":
                     writer.writerow(
@@ -127,7 +130,7 @@ def funding_csv(request):
             writer.writerow(["income", row.key, table.currency, "Total", _csv_value(total), demo])
     for table in report.spending:
         for period, amounts, total in [*table.rows, (str(report.year), *table.year)]:
-            demo = "yes" if period in report.demo_spending_periods else "no"
+            demo = "yes" if (table.currency, period) in report.demo_spending_periods else "no"
             for label, amount in amounts:
                 writer.writerow(["spending", period, table.currency, label, f"{amount:.2f}", demo])
             writer.writerow(["spending", period, table.currency, "Total", f"{total:.2f}", demo])

@@ -10,9 +10,16 @@ if (form) {
   const presets = form.querySelectorAll('input[name="preset"]');
   const custom = form.querySelector('input[name="preset"][value="custom"]');
 
+  const minimum = Number.parseFloat(typed.min);
+  const maximum = Number.parseFloat(typed.max);
+
+  // Only an amount the server takes is named on the button (whole cents, within bounds);
+  // anything else leaves it saying "Give", and the server's message explains.
   const formatted = (value, currency) => {
-    const amount = Number.parseFloat(value);
-    if (!Number.isFinite(amount) || amount <= 0) return "";
+    const text = String(value).trim();
+    if (!/^\d+(\.\d{1,2})?$/.test(text)) return "";
+    const amount = Number.parseFloat(text);
+    if (!(amount >= minimum && amount <= maximum)) return "";
     const cents = Math.round(amount * 100) % 100 !== 0;
     const number = amount.toLocaleString("en", {
       minimumFractionDigits: cents ? 2 : 0,

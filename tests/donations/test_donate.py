@@ -133,6 +133,12 @@ def test_a_typed_amount_equal_to_the_picked_preset_is_not_ambiguous(client, sess
         ),
         ({"preset": "custom", "custom_amount": "12.5", "currency": "USD"}, "Give $12.50 once"),
         ({"preset": "custom", "custom_amount": ""}, "Give"),
+        # Amounts the form refuses are never named as if they would be charged.
+        ({"preset": "custom", "custom_amount": "4.5"}, "Give"),
+        ({"preset": "custom", "custom_amount": "-5"}, "Give"),
+        ({"preset": "custom", "custom_amount": "12.345"}, "Give"),
+        ({"preset": "custom", "custom_amount": "20000"}, "Give"),
+        ({"preset": "custom", "custom_amount": "1e30"}, "Give"),
     ],
 )
 def test_a_form_sent_back_states_amount_currency_and_frequency(client, sessions, fields, label):

@@ -38,6 +38,10 @@ def test_a_monthly_gift_from_the_form_to_the_thank_you_page(
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.get_by_role("button", name="Give €25 once").is_visible()
     page.get_by_label("Monthly").check()
+    # An amount the form would refuse is not stated on the button.
+    for refused in ("4.5", "20000", "12.345"):
+        page.locator("[data-custom-amount]").fill(refused)
+        assert page.locator("[data-give-button]").inner_text() == "Give", refused
     page.locator("[data-custom-amount]").fill("42")
     # Typing an amount chose it: the preset is no longer selected, and the button says so.
     assert page.get_by_label("25", exact=True).is_checked() is False

@@ -125,6 +125,14 @@ class FundingPageTests(TestCase):
         self.assertNotIn("5000.00", response.content.decode())
         self.assertNotIn("500.00", response.content.decode())
 
+    def test_a_goal_in_a_currency_nobody_gave_in_reads_as_nothing_given(self):
+        FundingGoalFactory(currency="USD", amount=Decimal("1000"), description="a USD goal")
+        page = self.client.get("/funding/?year=2026")
+        self.assertContains(page, "No income recorded in USD for 2026 yet.")
+        lines = self.client.get("/funding.csv?year=2026").content.decode().splitlines()
+        usd = [line for line in lines if ",USD," in line]
+        self.assertEqual(usd, ["income,2026,USD,Total,0.00,no"])
+
     def test_the_page_reads_a_bounded_number_of_queries(self):
         for amount in range(60, 100):
             GiftFactory(donation__amount=amount, paid_at=APRIL)
