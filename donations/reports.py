@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.conf import settings
+from django.utils import timezone
 
 from donations.funding import OTHER, Contribution, Row, goal_progress, publishable_rows
 from donations.ledger import DONORS, INCOME, SPENDING, LedgerEntry, entries, years_with_entries
@@ -81,9 +82,14 @@ class FundingReport:
     years: list[int] = field(default_factory=list)
     demo_payments: int = 0
     demo_expenses: int = 0
-    # The months (and the year) whose income or spending rows include demo entries.
-    demo_periods: set[str] = field(default_factory=set)
-    demo_spending_periods: set[str] = field(default_factory=set)
+    # (currency, month or year) of the income or spending rows that include demo entries.
+    demo_periods: set[tuple[str, str]] = field(default_factory=set)
+    demo_spending_periods: set[tuple[str, str]] = field(default_factory=set)
+
+    @property
+    def is_current_year(self) -> bool:
+        """Whether the year is still under way (so "yet" and "be the first" are true)."""
+        return self.year == timezone.localdate().year
 
     @property
     def column_keys(self) -> list[str]:
@@ -152,7 +158,7 @@ def funding_report(year: int) -> FundingReport:
     report.demo_periods = demo_periods(ledger, INCOME, year)
     report.demo_spending_periods = demo_periods(ledger, SPENDING, year)
     report.spending = [spending_table(currency, spent[currency]) for currency in sorted(spent)]
-    report.years = years_with_entries()
+    report.years = sorted({year, *years_with_entries()}, reverse=True)
     for currency in sorted(set(contributions) | set(goals)):
         items = contributions.get(currency, [])
         monthly = [Contribution(month, kind, who, amount) for month, kind, who, amount in items]

@@ -96,7 +96,15 @@
           maintainAspectRatio: false,
           indexAxis: spec.horizontal ? "y" : "x",
           animation: false,
-          plugins: { legend: { display: datasets.length > 1, position: "bottom" } },
+          // A stacked chart always names its parts; a small colour box leaves the
+          // longest label room on a 320 px phone.
+          plugins: {
+            legend: {
+              display: datasets.length > 1 || Boolean(spec.stacked),
+              position: "bottom",
+              labels: { boxWidth: 12 },
+            },
+          },
           scales: spec.horizontal ? { y: categoryAxis, x: valueAxis } : { x: categoryAxis, y: valueAxis },
         },
       });

@@ -133,6 +133,14 @@ class FundingPageTests(TestCase):
         usd = [line for line in lines if ",USD," in line]
         self.assertEqual(usd, ["income,2026,USD,Total,0.00,no"])
 
+    def test_a_past_year_is_offered_and_spoken_of_in_the_past(self):
+        page = self.client.get("/funding/?year=2024")
+        self.assertContains(page, "<h1>Funding in 2024</h1>", html=True)
+        self.assertContains(page, '<option value="2024" selected>2024</option>', html=True)
+        self.assertContains(page, "No gift from an individual was recorded in 2024.")
+        self.assertNotContains(page, "Be the first")
+        self.assertContains(page, "No income recorded for 2024.")
+
     def test_the_page_reads_a_bounded_number_of_queries(self):
         for amount in range(60, 100):
             GiftFactory(donation__amount=amount, paid_at=APRIL)
