@@ -2,6 +2,7 @@
 null in JSON and "fewer than N" in files, and ordered ranges keep one set of columns."""
 
 import csv
+import hashlib
 import io
 import math
 import re
@@ -10,7 +11,9 @@ from itertools import pairwise
 
 import pytest
 
+from feedback.trends.models import Snapshot
 from feedback.trends.rollups import update_rollups
+from feedback.trends.snapshots import publish_complete_months
 from tests.feedback.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -107,3 +110,19 @@ def test_cpu_ranges_over_time_are_one_ordered_disjoint_set(client, settings):
     assert trend["values"] == {"1–2": [5, 5], "more than 2": [5, 5]}
     header = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=week"))[0]
     assert header == ["period_start", "complete", "1–2", "more than 2"]
+
+
+def test_snapshot_etag_is_its_published_sha256(client, settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    ReportFactory(received_at=at(date(2026, 9, 28)))
+    ReportFactory(received_at=at(date(2026, 10, 5)))
+    update_rollups(today=TODAY)
+    publish_complete_months(today=TODAY)
+    snapshot = Snapshot.objects.get()
+    for fmt, digest in (("csv", snapshot.csv_sha256), ("json", snapshot.sha256)):
+        url = f"/api/feedback/snapshots/2026-10.{fmt}"
+        response = client.get(url)
+        assert response["ETag"] == f'"{digest}"', fmt
+        assert hashlib.sha256(response.content).hexdigest() == digest, fmt
+        again = client.get(url, headers={"if-none-match": f'"{digest}"'})  # a cache hit
+        assert again.status_code == 304 and again["ETag"] == f'"{digest}"', fmt
