@@ -6,10 +6,12 @@ import hashlib
 import io
 import math
 import re
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 
 import pytest
+from django.utils import timezone
+from pytest_django.asserts import assertContains
 
 from feedback.trends.models import Snapshot
 from feedback.trends.rollups import update_rollups
@@ -126,3 +128,20 @@ def test_snapshot_etag_is_its_published_sha256(client, settings):
         assert hashlib.sha256(response.content).hexdigest() == digest, fmt
         again = client.get(url, headers={"if-none-match": f'"{digest}"'})  # a cache hit
         assert again.status_code == 304 and again["ETag"] == f'"{digest}"', fmt
+
+
+def test_the_key_figure_says_when_reports_begin_inside_its_window(client, settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    yesterday = timezone.localdate() - timedelta(days=1)
+    first = yesterday - timedelta(days=20)
+    ReportFactory(received_at=at(first))
+    ReportFactory(received_at=at(yesterday))
+    update_rollups()
+    response = client.get("/feedback/?window=365d")
+    start = yesterday - timedelta(days=364)
+    assertContains(
+        response,
+        f"<li><strong>2</strong> servers sent a report in the 365 complete days from {start} "
+        f'to {yesterday}; reports begin <time datetime="{first}">{first}</time></li>',
+        html=True,
+    )
