@@ -1,15 +1,16 @@
 """What the feedback reports say about a series: the share of reporting servers that run it
 and how soon its releases were picked up.
 
-The feedback app's rollups are read in exactly one place, ``server_counts``; everything
-else here is plain arithmetic on what it returns, so a change to the rollups touches one
-function.
+The feedback app's rollups are read by ``server_counts``, ``version_counts`` and
+``Rollup.objects.first_report_day`` (the dashboard's first report day); everything else
+here is plain arithmetic on what they return.
 """
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from django.conf import settings
+from django.db.models import Q
 
 from feedback.anonymity import publishable
 from feedback.trends.models import Rollup
@@ -31,6 +32,17 @@ def server_counts(period: str, dimension: str, values=None, since: date | None =
     if since is not None:
         rows = rows.filter(period_start__gte=since)
     return list(rows.order_by("period_start").values_list("period_start", "value", "servers"))
+
+
+def version_counts(versions, window_end: date):
+    """In one query: servers per release per week, and in the 7 days to ``window_end``:
+    ``[(period, period_start, value, servers), ...]``, oldest first."""
+    rows = Rollup.objects.filter(dimension="version", value__in=list(versions)).filter(
+        Q(period="week") | Q(period=ADOPTION_WINDOW, period_start=window_end)
+    )
+    return list(
+        rows.order_by("period_start").values_list("period", "period_start", "value", "servers")
+    )
 
 
 @dataclass
@@ -107,12 +119,12 @@ def series_usage(series_version: str, releases, today: date) -> SeriesUsage:
     usage.latest = next((m for m in usage.months if m.month == chosen), None)
     recent = sorted(releases, key=lambda r: r.release_date, reverse=True)[:RELEASES_SHOWN]
     versions = [r.version for r in recent]
-    weekly = server_counts("week", "version", versions)
-    last_seven = {
-        value: n
-        for day, value, n in server_counts(ADOPTION_WINDOW, "version", versions, window_end)
-        if day == window_end
-    }
+    weekly, last_seven = [], {}
+    for period, start, value, n in version_counts(versions, window_end):
+        if period == "week":
+            weekly.append((start, value, n))
+        elif start == window_end:
+            last_seven[value] = n
     for release in recent:
         weeks = [(start, n) for start, value, n in weekly if value == release.version]
         first = next((start for start, n in weeks if n >= minimum), None)
