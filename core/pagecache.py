@@ -359,8 +359,11 @@ class AnonymousPageCacheMiddleware:
 
 
 def _validators(response) -> tuple[str, float]:
-    """The ETag (a digest of the body) and Last-Modified (now) of an answer to store."""
-    etag = '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
+    """The ETag and Last-Modified (now) of an answer to store: the view's own ETag when
+    it set one (a published file's checksum), else a digest of the body."""
+    etag = response.get("ETag") or (
+        '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
+    )
     return etag, float(int(time.time()))
 
 

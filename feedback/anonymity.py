@@ -26,6 +26,13 @@ def publishable(servers: int, minimum: int | None = None) -> bool:
     return servers >= (minimum_servers() if minimum is None else minimum)
 
 
+def published(servers: int | None, minimum: int | None = None) -> int | None:
+    """A count of servers as a figure over time may show it: ``None`` ("fewer than N",
+    a gap in charts, null in JSON) under the minimum, and for no servers at all, since a
+    0 beside the withheld counts would tell them apart."""
+    return servers if servers and publishable(servers, minimum) else None
+
+
 def withheld_label(minimum: int | None = None) -> str:
     """What tables and files say instead of a count too small to publish (never 0)."""
     return f"fewer than {minimum_servers() if minimum is None else minimum}"
@@ -64,17 +71,11 @@ def merge_small_buckets(
     return merged
 
 
-def merge_neighbours(
-    counts: dict[str, int],
-    buckets: list[str],
-    range_label: Callable[[int, int], str],
-    minimum: int | None = None,
-) -> dict[str, int]:
-    """Ordered buckets, each under the minimum merged with the next (the last with the
-    one before), labelled ``range_label(first, last)``; values outside ``buckets``
-    (unknown) go to "other". The result keeps the buckets' order."""
-    minimum = minimum_servers() if minimum is None else minimum
-    groups: list[list[int]] = []  # [first index, last index, servers]
+def _neighbour_groups(counts: dict[str, int], buckets: list[str], minimum: int) -> list[list[int]]:
+    """Ordered buckets grouped so each group reaches the minimum: ``[first index, last
+    index, servers]``; a small bucket joins the next (the last the one before). Only the
+    last group can stay under the minimum, when all servers together are too few."""
+    groups: list[list[int]] = []
     current: list[int] | None = None
     for index, bucket in enumerate(buckets):
         servers = counts.get(bucket, 0)
@@ -92,9 +93,22 @@ def merge_neighbours(
             groups[-1][1], groups[-1][2] = current[1], groups[-1][2] + current[2]
         else:
             groups.append(current)
+    return groups
+
+
+def merge_neighbours(
+    counts: dict[str, int],
+    buckets: list[str],
+    range_label: Callable[[int, int], str],
+    minimum: int | None = None,
+) -> dict[str, int]:
+    """Ordered buckets, each under the minimum merged with the next (the last with the
+    one before), labelled ``range_label(first, last)``; values outside ``buckets``
+    (unknown) go to "other". The result keeps the buckets' order."""
+    minimum = minimum_servers() if minimum is None else minimum
     merged: dict[str, int] = {}
     other = sum(n for value, n in counts.items() if value not in buckets)
-    for first, last, servers in groups:
+    for first, last, servers in _neighbour_groups(counts, buckets, minimum):
         used = [i for i in range(first, last + 1) if counts.get(buckets[i], 0)]
         if servers < minimum:  # all servers together are still too few to name a range
             other += servers
@@ -103,3 +117,35 @@ def merge_neighbours(
     if other:
         merged[OTHER] = other
     return merged
+
+
+def publish_ranges_over_time(
+    per_period: list[dict[str, int]],
+    dimension: str,
+    basis: dict[str, int],
+    minimum: int | None = None,
+) -> dict[str, list[int | None]]:
+    """Servers per ordered range (CPU count, memory) in each period, with **one** set of
+    ordered, non-overlapping ranges for every period: the ranges that ``basis`` (the
+    default period's counts) is merged into, each widened up to the next so that
+    together they cover every size. Each period's count of a range is ``published``
+    (``None`` under the minimum); unknown values are "other" (last). Ranges without
+    servers in any period are left out."""
+    minimum = minimum_servers() if minimum is None else minimum
+    buckets = ORDERED_BUCKETS[dimension]
+    lasts = [last for _, last, _ in _neighbour_groups(basis, buckets, minimum)][:-1]
+    columns: dict[str, list[str]] = {}
+    first = 0
+    for last in [*lasts, len(buckets) - 1]:
+        columns[bucket_range(dimension, first, last)] = buckets[first : last + 1]
+        first = last + 1
+    columns[OTHER] = sorted({value for counts in per_period for value in counts} - set(buckets))
+    totals = {
+        label: [sum(counts.get(value, 0) for value in members) for counts in per_period]
+        for label, members in columns.items()
+    }
+    return {
+        label: [published(servers, minimum) for servers in counts]
+        for label, counts in totals.items()
+        if any(counts)
+    }

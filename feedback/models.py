@@ -88,6 +88,12 @@ class Server(models.Model):
         return self.uid
 
 
+class ReportQuerySet(models.QuerySet):
+    def counted(self):
+        """Reports that count in public figures: not test traffic."""
+        return self.filter(is_test=False)
+
+
 class Report(models.Model):
     class Kind(models.TextChoices):
         STARTUP = "startup", "Startup"
@@ -126,6 +132,8 @@ class Report(models.Model):
     features = ReportJSONField(default=dict, blank=True, help_text="FEATURE_* name to counter.")
     collations = ReportJSONField(default=dict, blank=True, help_text="Collation to use count.")
     extra = ReportJSONField(default=dict, blank=True, help_text="Every other row of the report.")
+
+    objects = ReportQuerySet.as_manager()
 
     class Meta:
         indexes = [models.Index(fields=["kind", "received_at"])]

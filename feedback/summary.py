@@ -34,7 +34,7 @@ def summary_name(dimension: str) -> str:
 
 def latest_full_reports(since=None, until=None):
     """Each server's most recent processed full report (not test traffic)."""
-    full = Report.objects.filter(kind=Report.Kind.FULL, is_test=False)
+    full = Report.objects.counted().filter(kind=Report.Kind.FULL)
     if since:
         full = full.filter(received_at__gte=since)
     if until:
@@ -69,6 +69,33 @@ COUNTS = (
 )
 
 
+class MonthNotCounted(ValueError):
+    """A month the summary does not answer for: not over yet, or wholly before the first
+    report (the API answers 400 with this reason, never a 0 that reads as a fact)."""
+
+
+def _next_month(month: date) -> date:
+    return (month.replace(day=28) + timedelta(days=4)).replace(day=1)
+
+
+def check_month(month: date, today: date) -> None:
+    """Raise MonthNotCounted unless ``month`` is complete and has reports to count."""
+    current = today.replace(day=1)
+    if month >= current:
+        last = (current - timedelta(days=1)).replace(day=1)
+        raise MonthNotCounted(
+            f"{month:%Y-%m} is not complete yet; the last complete month is {last:%Y-%m}"
+        )
+    first = Report.objects.counted().aggregate(first=Min("received_at"))["first"]
+    if first is None:
+        raise MonthNotCounted("no report has been counted yet")
+    if _next_month(month) <= first.date():
+        raise MonthNotCounted(
+            f"{month:%Y-%m} is before the reports begin ({first.date().isoformat()}); "
+            f"the first month with reports is {first:%Y-%m}"
+        )
+
+
 def _midnight(day: date) -> datetime:
     return datetime.combine(day, datetime.min.time(), tzinfo=UTC)
 
@@ -85,10 +112,10 @@ def build_summary(
         since = until - timedelta(days=WINDOWS[window])
     elif month:
         since = _midnight(month)
-        until = _midnight((month.replace(day=28) + timedelta(days=4)).replace(day=1))
+        until = _midnight(_next_month(month))
     elif days:
         since = timezone.now() - timedelta(days=days)
-    counted = Report.objects.filter(is_test=False)
+    counted = Report.objects.counted()
     reports = counted
     if since:
         reports = reports.filter(received_at__gte=since)

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from django.http import HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
@@ -18,7 +19,7 @@ from feedback.ingest import StorageUnavailable
 from feedback.limits import BodySizeError, checked_body_size
 from feedback.parser import ReportError
 from feedback.ratelimit import too_many_reports
-from feedback.summary import cached_summary
+from feedback.summary import MonthNotCounted, cached_summary, check_month
 
 logger = logging.getLogger(__name__)
 
@@ -103,6 +104,11 @@ def summary(request):
         return JsonResponse({"error": "window must be one of 30d, 90d, 365d"}, status=400)
     if sum(bool(choice) for choice in (days, window, month)) > 1:
         return JsonResponse({"error": "give one of days, window or month"}, status=400)
+    if month is not None:
+        try:
+            check_month(month, timezone.localdate())
+        except MonthNotCounted as error:
+            return JsonResponse({"error": str(error)}, status=400)
     response = JsonResponse(cached_summary(int(days) if days else None, window, month))
     patch_cache_control(response, public=True, max_age=60)
     return response

@@ -13,11 +13,19 @@ from datetime import date, timedelta
 from django.core.cache import cache
 from django.utils import timezone
 
-from feedback.anonymity import OTHER, minimum_servers, publish_counts, publishable
+from feedback.anonymity import (
+    OTHER,
+    minimum_servers,
+    publish_counts,
+    publish_ranges_over_time,
+    publishable,
+    published,
+)
 from feedback.dimensions import (
     DIMENSIONS,
     MANY_VALUES,
     ONE_VALUE,
+    ORDERED_BUCKETS,
     PAIR_SEPARATOR,
     value_order,
     version_key,
@@ -27,6 +35,7 @@ from feedback.trends.periods import (
     ADOPTION_WINDOW,
     PERIODS,
     WINDOWS,
+    default_period,
     is_complete,
     last_complete_day,
     period_begin,
@@ -82,11 +91,18 @@ def load_window(window: str) -> tuple[date | None, dict[str, dict[str, int]]]:
     return end, counts
 
 
-def time_series(starts, table, dimension, top=8):
-    """Per period, the merged counts; the ``top`` largest values by total, the rest "other"."""
-    per_period = {
-        start: merged(table.get(dimension, {}).get(start, {}), dimension) for start in starts
-    }
+def time_series(starts, table, dimension, top=8, basis: date | None = None):
+    """Per period, the merged counts; the ``top`` largest values by total, the rest "other".
+
+    Ordered ranges (CPU count, memory) get one set of ranges for every period instead,
+    those of the ``basis`` period (``publish_ranges_over_time``), so the columns stay in
+    order and never overlap."""
+    rows = table.get(dimension, {})
+    if dimension in ORDERED_BUCKETS:
+        return publish_ranges_over_time(
+            [rows.get(start, {}) for start in starts], dimension, rows.get(basis, {})
+        )
+    per_period = {start: merged(rows.get(start, {}), dimension) for start in starts}
     totals: dict[str, int] = defaultdict(int)
     for counts in per_period.values():
         for value, count in counts.items():
@@ -97,13 +113,13 @@ def time_series(starts, table, dimension, top=8):
     if order:
         keep.sort(key=order)
     # A value without its own figure in a period (none, or too few to publish) is a gap
-    # ("fewer than N" in tables and files), never 0.
-    series = {value: [per_period[start].get(value) for start in starts] for value in keep}
-    series[OTHER] = [
-        sum(c for v, c in per_period[start].items() if v not in keep) for start in starts
-    ]
-    if not any(series[OTHER]):
-        del series[OTHER]
+    # ("fewer than N" in tables and files), never 0; "other" too.
+    series = {
+        value: [published(per_period[start].get(value)) for start in starts] for value in keep
+    }
+    other = [sum(c for v, c in per_period[start].items() if v not in keep) for start in starts]
+    if any(other):
+        series[OTHER] = [published(count) for count in other]
     return series
 
 
@@ -146,12 +162,7 @@ def eol_by_distribution(pair_counts: dict[str, int], eol_series: set[str]) -> li
 
 def first_report_day() -> date | None:
     """The first day with a counted report: no figure is given for time before it."""
-    return (
-        Rollup.objects.filter(period="day", dimension="servers")
-        .order_by("period_start")
-        .values_list("period_start", flat=True)
-        .first()
-    )
+    return Rollup.objects.first_report_day()
 
 
 def load_adoption(today: date):
@@ -181,19 +192,19 @@ def release_adoption(releases, adoption, end: date, first_day: date | None):
     series, released = {}, {}
     for release in releases:
         counts = [versions.get(day, {}).get(release.version, 0) for day in days]
-        published = [
+        shown = [
             count if day >= release.release_date and publishable(count) else None
             for day, count in zip(days, counts, strict=True)
         ]
-        if any(count is not None for count in published):
-            series[release.version] = published
+        if any(count is not None for count in shown):
+            series[release.version] = shown
             released[release.version] = release.release_date.isoformat()
     active = adoption.get("servers", {})
     return {
         "labels": [day.isoformat() for day in days],
         "series": series,
         "released": released,
-        "servers": [active.get(day, {}).get("", 0) for day in days],
+        "servers": [published(active.get(day, {}).get("")) for day in days],
     }
 
 
@@ -295,9 +306,6 @@ def dashboard(period: str = "month", window: str | None = None, today: date | No
 def _dashboard(period: str, window: str | None, today: date) -> dict:
     starts, table = load_rows(period, DEFAULT_SPANS[period], today)
     first_day = first_report_day()
-    complete = [start for start in starts if is_complete(period, start, today)]
-    # A period that began before the first report holds only part of its time's data.
-    whole = [start for start in complete if first_day is None or start >= first_day]
     labels = [start.isoformat() for start in starts]
     incomplete = bool(starts) and not is_complete(period, starts[-1], today)
     display_labels = list(labels)
@@ -305,7 +313,8 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
         display_labels[0] = f"{labels[0]} (reports begin {first_day.isoformat()})"
     if incomplete:
         display_labels[-1] = f"{display_labels[-1]} (incomplete)"
-    active = [table.get("servers", {}).get(start, {}).get("", 0) for start in starts]
+    # Under the minimum, a total is withheld like any count ("fewer than N"), never shown.
+    active = [published(table.get("servers", {}).get(start, {}).get("")) for start in starts]
 
     if window:
         window_end, counts = load_window(window)
@@ -317,15 +326,18 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
             "complete": True,
         }
     else:
-        chosen = (whole or complete or starts or [None])[-1]
+        chosen = default_period(period, starts, today, first_day)
         counts = {d: values.get(chosen, {}) for d, values in table.items()} if chosen else {}
         selected = {
             "kind": "period",
             "name": period,
             "from": chosen.isoformat() if chosen else None,
             "to": (period_end(period, chosen) - timedelta(days=1)).isoformat() if chosen else None,
-            "complete": chosen in complete,
-            "whole": chosen in whole,
+            "complete": chosen is not None and is_complete(period, chosen, today),
+            # A period that began before the first report holds only part of its data.
+            "whole": chosen is not None
+            and is_complete(period, chosen, today)
+            and (first_day is None or chosen >= first_day),
         }
     total = counts.get("servers", {}).get("", 0)
     selected["servers"] = total
@@ -401,7 +413,7 @@ def trend(
         total = counts.get("servers", {}).get("", 0)
         data["servers"] = total
         if dimension == "servers":
-            data["values"] = {"servers": total}
+            data["values"] = {"servers": published(total)}
         else:
             data["values"] = merged(counts.get(dimension, {}), dimension)
             data["share_percent"] = {
@@ -412,11 +424,12 @@ def trend(
         starts, table = load_rows(period, DEFAULT_SPANS[period], today)
         data["periods"] = [s.isoformat() for s in starts]
         data["complete"] = [is_complete(period, s, today) for s in starts]
+        basis = default_period(period, starts, today, first_report_day())
         if dimension == "servers":
             data["values"] = {
-                "servers": [table.get("servers", {}).get(s, {}).get("", 0) for s in starts]
+                "servers": [published(table.get("servers", {}).get(s, {}).get("")) for s in starts]
             }
         else:
-            data["values"] = time_series(starts, table, dimension, top=50)
+            data["values"] = time_series(starts, table, dimension, top=50, basis=basis)
     cache.set(key, data, timeout=3600)
     return data

@@ -1,6 +1,18 @@
 from django.db import models
 
 
+class RollupQuerySet(models.QuerySet):
+    def first_report_day(self):
+        """The first day with a counted report (the first day rollup): no figure is given
+        for time before it. The dashboard, the APIs and the series pages all use it."""
+        return (
+            self.filter(period="day", dimension="servers")
+            .order_by("period_start")
+            .values_list("period_start", flat=True)
+            .first()
+        )
+
+
 class Rollup(models.Model):
     """Distinct servers that reported in one period, overall or with one dimension value."""
 
@@ -18,6 +30,8 @@ class Rollup(models.Model):
     dimension = models.CharField(max_length=30, help_text='"servers" for the overall count')
     value = models.CharField(max_length=200, blank=True)
     servers = models.PositiveIntegerField()
+
+    objects = RollupQuerySet.as_manager()
 
     class Meta:
         constraints = [

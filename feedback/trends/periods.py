@@ -48,3 +48,14 @@ def is_complete(period: str, start: date, today: date) -> bool:
 
 def last_complete_day(today: date) -> date:
     return today - timedelta(days=1)
+
+
+def default_period(
+    period: str, starts: list[date], today: date, first_day: date | None
+) -> date | None:
+    """The period figures default to (the dashboard's breakdowns, the series pages): the
+    last complete one that began on or after the first report, else the last complete
+    one, else the latest."""
+    complete = [start for start in starts if is_complete(period, start, today)]
+    whole = [start for start in complete if first_day is None or start >= first_day]
+    return (whole or complete or starts or [None])[-1]

@@ -45,7 +45,7 @@ def _midnight(day: date) -> datetime:
 
 def compute_period(period: str, start: date) -> list[Rollup]:
     begin, end = _midnight(period_begin(period, start)), _midnight(period_end(period, start))
-    reports = Report.objects.filter(is_test=False, received_at__gte=begin, received_at__lt=end)
+    reports = Report.objects.counted().filter(received_at__gte=begin, received_at__lt=end)
     servers = reports.values("server_id").distinct().count()
     if not servers:
         return []
@@ -82,7 +82,8 @@ def recompute(period: str, start: date) -> int:
 
 def touched_days(since_id: int, up_to_id: int) -> set[date]:
     return set(
-        Report.objects.filter(id__gt=since_id, id__lte=up_to_id, is_test=False)
+        Report.objects.counted()
+        .filter(id__gt=since_id, id__lte=up_to_id)
         .annotate(day=TruncDate("received_at"))
         .values_list("day", flat=True)
         .distinct()

@@ -1,17 +1,20 @@
 """What the feedback reports say about a series: the share of reporting servers that run it
 and how soon its releases were picked up.
 
-The feedback app's rollups are read in exactly one place, ``server_counts``; everything
-else here is plain arithmetic on what it returns, so a change to the rollups touches one
-function.
+The feedback app's rollups are read by ``server_counts``, ``version_counts`` and
+``Rollup.objects.first_report_day`` (the dashboard's first report day); everything else
+here is plain arithmetic on what they return.
 """
 
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
 from django.conf import settings
+from django.db.models import Q
 
+from feedback.anonymity import publishable
 from feedback.trends.models import Rollup
+from feedback.trends.periods import ADOPTION_WINDOW, default_period, is_complete, last_complete_day
 
 # Below this many reporting servers in a month, a share is shown but called thin.
 REPRESENTATIVE_SERVERS = 100
@@ -31,12 +34,32 @@ def server_counts(period: str, dimension: str, values=None, since: date | None =
     return list(rows.order_by("period_start").values_list("period_start", "value", "servers"))
 
 
+def version_counts(versions, window_end: date):
+    """In one query: servers per release per week, and in the 7 days to ``window_end``:
+    ``[(period, period_start, value, servers), ...]``, oldest first."""
+    rows = Rollup.objects.filter(dimension="version", value__in=list(versions)).filter(
+        Q(period="week") | Q(period=ADOPTION_WINDOW, period_start=window_end)
+    )
+    return list(
+        rows.order_by("period_start").values_list("period", "period_start", "value", "servers")
+    )
+
+
 @dataclass
 class MonthShare:
     month: date
     servers: int
     total: int
-    hidden: bool  # fewer servers than the anonymity minimum: not published
+    minimum: int
+
+    @property
+    def hidden(self):
+        """Fewer servers than the anonymity minimum, none at all included: not published."""
+        return not publishable(self.servers, self.minimum)
+
+    @property
+    def total_hidden(self):
+        return not publishable(self.total, self.minimum)
 
     @property
     def percent(self):
@@ -48,7 +71,7 @@ class Adoption:
     version: str
     release_date: date
     first_week: date | None  # first week with at least the minimum of servers on it
-    latest_servers: int | None  # in the latest week with data; None when under the minimum
+    latest_servers: int | None  # in the last complete 7 days; None when under the minimum
     before_data: bool  # released before the reports begin: no adoption speed to tell
 
     @property
@@ -60,14 +83,12 @@ class Adoption:
 
 @dataclass
 class SeriesUsage:
-    months: list[MonthShare] = field(default_factory=list)
+    months: list[MonthShare] = field(default_factory=list)  # complete months only
+    latest: MonthShare | None = None  # the dashboard's default month
     adoption: list[Adoption] = field(default_factory=list)
     minimum: int = 0
-    first_data_week: date | None = None
-
-    @property
-    def latest(self):
-        return self.months[-1] if self.months else None
+    reports_begin: date | None = None  # the first report counted, as on the dashboard
+    window_end: date | None = None  # the last day of the 7 days "latest_servers" counts
 
     @property
     def is_thin(self):
@@ -75,34 +96,46 @@ class SeriesUsage:
 
 
 def series_usage(series_version: str, releases, today: date) -> SeriesUsage:
-    """``releases``: the series' GA releases (objects with version and release_date)."""
+    """``releases``: the series' GA releases (objects with version and release_date).
+
+    The same periods as the dashboard: complete months, the headline from the month its
+    breakdowns default to, and the last complete 7 days; the same first report day."""
     minimum = settings.FEEDBACK_MIN_BUCKET_SERVERS
-    since = (today.replace(day=1) - timedelta(days=31 * (MONTHS_SHOWN - 1))).replace(day=1)
-    totals = {start: n for start, _, n in server_counts("month", "servers", since=since)}
+    first_day = Rollup.objects.first_report_day()
+    since = (today.replace(day=1) - timedelta(days=31 * MONTHS_SHOWN)).replace(day=1)
+    totals = {
+        start: n
+        for start, _, n in server_counts("month", "servers", since=since)
+        if is_complete("month", start, today)
+    }
     running = {
         start: n for start, _, n in server_counts("month", "series", [series_version], since)
     }
-    usage = SeriesUsage(minimum=minimum)
-    for month, total in sorted(totals.items()):
-        servers = running.get(month, 0)
-        usage.months.append(MonthShare(month, servers, total, hidden=0 < servers < minimum))
+    window_end = last_complete_day(today)
+    usage = SeriesUsage(minimum=minimum, reports_begin=first_day, window_end=window_end)
+    for month, total in sorted(totals.items())[-MONTHS_SHOWN:]:
+        usage.months.append(MonthShare(month, running.get(month, 0), total, minimum))
+    chosen = default_period("month", [m.month for m in usage.months], today, first_day)
+    usage.latest = next((m for m in usage.months if m.month == chosen), None)
     recent = sorted(releases, key=lambda r: r.release_date, reverse=True)[:RELEASES_SHOWN]
-    weekly = server_counts("week", "version", [r.version for r in recent])
-    all_weeks = [start for start, _, _ in server_counts("week", "servers")]
-    usage.first_data_week = all_weeks[0] if all_weeks else None
-    latest_week = all_weeks[-1] if all_weeks else None
+    versions = [r.version for r in recent]
+    weekly, last_seven = [], {}
+    for period, start, value, n in version_counts(versions, window_end):
+        if period == "week":
+            weekly.append((start, value, n))
+        elif start == window_end:
+            last_seven[value] = n
     for release in recent:
         weeks = [(start, n) for start, value, n in weekly if value == release.version]
         first = next((start for start, n in weeks if n >= minimum), None)
-        latest = next((n for start, n in weeks if start == latest_week), 0)
+        latest = last_seven.get(release.version, 0)
         usage.adoption.append(
             Adoption(
                 version=release.version,
                 release_date=release.release_date,
                 first_week=first,
-                latest_servers=latest if latest >= minimum else None,
-                before_data=usage.first_data_week is None
-                or release.release_date < usage.first_data_week,
+                latest_servers=latest if publishable(latest, minimum) else None,
+                before_data=first_day is None or release.release_date < first_day,
             )
         )
     return usage

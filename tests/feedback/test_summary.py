@@ -1,6 +1,10 @@
+from datetime import UTC, datetime
+
 import pytest
+from django.utils import timezone
 
 from tests.feedback.captures import captured_requests
+from tests.feedback.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
 UID = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
@@ -51,3 +55,28 @@ def test_summary_query_count_is_bounded(
         post_raw(raw)
     with django_assert_max_num_queries(12):
         client.get("/api/feedback/summary")
+
+
+@pytest.mark.parametrize(
+    ("month", "reason"),
+    [
+        ("2025-01", "2025-01 is before the reports begin (2026-09-17); "),
+        ("2026-08", "2026-08 is before the reports begin (2026-09-17); "),
+        ("2030-01", "2030-01 is not complete yet; the last complete month is "),
+        ("current", " is not complete yet; the last complete month is "),
+    ],
+)
+def test_a_month_without_complete_reports_is_a_400_naming_why(client, month, reason):
+    ReportFactory(received_at=datetime(2026, 9, 17, 12, tzinfo=UTC))
+    ReportFactory(received_at=datetime(2026, 9, 1, tzinfo=UTC), is_test=True)  # not counted
+    if month == "current":
+        month = f"{timezone.localdate():%Y-%m}"
+    response = client.get(f"/api/feedback/summary?month={month}")
+    assert response.status_code == 400
+    assert reason in response.json()["error"]
+
+
+def test_the_month_of_the_first_report_is_answered(client):
+    ReportFactory(received_at=datetime(2026, 9, 17, 12, tzinfo=UTC))
+    body = client.get("/api/feedback/summary?month=2026-09").json()
+    assert body["servers"] == 1 and body["reports_begin"] == "2026-09-17"

@@ -1,8 +1,8 @@
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
-from pytest_django.asserts import assertContains
+from pytest_django.asserts import assertContains, assertNotContains
 
 from feedback.trends.models import Rollup
 from feedback.trends.series_usage import series_usage
@@ -19,7 +19,8 @@ def rollup(period, start, dimension, value, servers):
 
 @pytest.fixture
 def month():
-    return timezone.localdate().replace(day=1)
+    """The last complete month: the one the dashboard and the series pages default to."""
+    return (timezone.localdate().replace(day=1) - timedelta(days=1)).replace(day=1)
 
 
 def test_share_and_adoption_from_the_rollups(
@@ -32,6 +33,7 @@ def test_share_and_adoption_from_the_rollups(
     rollup("month", month, "servers", "", 400)
     rollup("month", month, "series", "11.4", 100)
     rollup("month", month, "series", "10.11", 250)
+    rollup("day", date(2026, 9, 28), "servers", "", 40)  # the first report
     rollup("week", date(2026, 9, 28), "servers", "", 300)
     rollup("week", date(2026, 10, 5), "servers", "", 320)
     rollup("week", date(2026, 10, 5), "version", "11.4.9", 3)  # under the minimum: not yet adopted
@@ -79,4 +81,51 @@ def test_thin_and_small_groups_are_labelled_honestly(client, month, settings):
 
 def test_no_reports_yet_says_so(client):
     SeriesFactory(version="12.3")
-    assertContains(client.get("/download/12.3/"), "No usage reports have been rolled up yet.")
+    assertContains(
+        client.get("/download/12.3/"), "No complete month of usage reports has been rolled up yet."
+    )
+
+
+def test_series_page_counts_the_dashboards_periods_from_its_first_report(client, settings):
+    """The same complete month and 7 days as the dashboard, the same first report day,
+    and no 0 where the dashboard says "fewer than 5"."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    today = timezone.localdate()
+    this_month = today.replace(day=1)
+    last_month = (this_month - timedelta(days=1)).replace(day=1)
+    first_day = last_month + timedelta(days=(3 - last_month.weekday()) % 7 + 7)  # a Thursday
+    monday = first_day - timedelta(days=3)
+    series = SeriesFactory(version="13.0")
+    ReleaseFactory(series=series, version="13.0.2", release_date=first_day - timedelta(days=2))
+    rollup("day", first_day, "servers", "", 10)
+    rollup("week", monday, "servers", "", 10)
+    rollup("week", monday, "version", "13.0.2", 6)
+    rollup("month", last_month, "servers", "", 48)  # no server on 13.0 that month
+    rollup("month", this_month, "servers", "", 18)  # not over yet
+    rollup("month", this_month, "series", "13.0", 7)
+    rollup("7d", today - timedelta(days=1), "version", "13.0.2", 6)
+    rollup("7d", today, "version", "13.0.2", 3)  # today is not over
+    response = client.get("/download/13.0/")
+    assertContains(
+        response,
+        f"Fewer than 5 of the 48 servers that sent a "
+        f'<a href="/feedback/">usage report</a> in {last_month:%B %Y} run MariaDB 13.0.',
+    )
+    assertContains(
+        response,
+        '<td data-label="Servers on 13.0" class="num">fewer than 5</td>',
+        html=True,
+        count=1,
+    )
+    assertNotContains(response, f'<td data-label="Month">{this_month:%b %Y}</td>', html=True)
+    assert "0 of the" not in response.content.decode()
+    assertContains(
+        response,
+        '<td data-label="Picked up">released before the reports begin '
+        f"({first_day.day} {first_day:%b %Y})</td>",
+        html=True,
+    )
+    window = today - timedelta(days=1)
+    label = f"Servers in the 7 days to {window.day} {window:%b %Y}"
+    assertContains(response, f'<th scope="col" class="num">{label}</th>', html=True)
+    assertContains(response, f'<td data-label="{label}" class="num">6</td>', html=True)

@@ -73,10 +73,11 @@ def test_a_series_under_the_minimum_is_a_gap_not_zero(client, settings):
     response = client.get("/api/feedback/charts/series.csv?period=month")
     rows = csv_rows(response)
     assert rows[0] == ["Period", "10.6", "10.11", "other"]  # the header row first
-    # the first month began before the first report (3 September), and says so
-    assert rows[1] == ["2026-09-01 (reports begin 2026-09-03)", "fewer than 2", "2", "0"]
-    # October's one 10.11 server is withheld (counted in "other"), never shown as 0
-    assert rows[2] == ["2026-10-01", "2", "fewer than 2", "1"]
+    # the first month began before the first report (3 September), and says so; no
+    # server in "other" is withheld like a small count, never 0
+    assert rows[1] == ["2026-09-01 (reports begin 2026-09-03)", "fewer than 2", "2", "fewer than 2"]
+    # October's one 10.11 server is withheld (counted in "other", itself under the minimum)
+    assert rows[2] == ["2026-10-01", "2", "fewer than 2", "fewer than 2"]
 
 
 def test_every_breakdown_says_its_period_and_server_count(client, settings):

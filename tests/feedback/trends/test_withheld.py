@@ -1,0 +1,147 @@
+"""Withheld is not zero: over time, a count under the minimum (no servers included) is
+null in JSON and "fewer than N" in files, and ordered ranges keep one set of columns."""
+
+import csv
+import hashlib
+import io
+import math
+import re
+from datetime import UTC, date, datetime, timedelta
+from itertools import pairwise
+
+import pytest
+from django.utils import timezone
+from pytest_django.asserts import assertContains
+
+from feedback.trends.models import Snapshot
+from feedback.trends.rollups import update_rollups
+from feedback.trends.snapshots import publish_complete_months
+from tests.feedback.factories import ReportFactory
+
+pytestmark = pytest.mark.django_db
+TODAY = date(2026, 11, 22)
+OVER_TIME = [
+    "series", "version", "build", "os", "distribution", "architecture", "thread_handling",
+    "engine", "plugin", "feature", "collation", "charset",
+]  # fmt: skip
+
+
+def at(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
+
+
+def csv_rows(response) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(response.content.decode())))
+
+
+@pytest.fixture
+def two_months(settings):
+    """September: 2 servers on 10.11 and two others alone on their series (merged into
+    "other"); October: only the 2 servers on 10.11, so nothing is in "other"."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 2
+    for month in (9, 10):
+        for _ in range(2):
+            ReportFactory(received_at=at(date(2026, month, 5)))
+    ReportFactory(received_at=at(date(2026, 9, 6)), version_minor=4, architecture="riscv64")
+    ReportFactory(
+        received_at=at(date(2026, 9, 6)), version_minor=6, os="FreeBSD", thread_handling="pool"
+    )
+    update_rollups(today=TODAY)
+
+
+def test_no_servers_in_other_is_withheld_not_zero(client, two_months):
+    trend = client.get("/api/feedback/trends/series.json?period=month").json()
+    assert trend["values"] == {"10.11": [2, 2], "other": [2, None]}
+    rows = csv_rows(client.get("/api/feedback/trends/series.csv?period=month"))
+    assert rows[0] == ["period_start", "complete", "10.11", "other"]
+    assert rows[2] == ["2026-10-01", "True", "2", "fewer than 2"]
+    chart = csv_rows(client.get("/api/feedback/charts/series.csv?period=month"))
+    assert chart[2] == ["2026-10-01", "2", "fewer than 2"]
+
+
+def test_no_trend_over_time_publishes_a_zero(client, two_months):
+    for dimension in OVER_TIME:
+        trend = client.get(f"/api/feedback/trends/{dimension}.json?period=month").json()
+        cells = [n for counts in trend["values"].values() for n in counts]
+        assert 0 not in cells, dimension
+        text = client.get(f"/api/feedback/trends/{dimension}.csv?period=month").content.decode()
+        assert not re.search(r",0(\r?\n|,)", text), dimension
+
+
+def test_active_servers_under_the_minimum_are_withheld(client, settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    for _ in range(3):
+        ReportFactory(received_at=at(date(2026, 10, 5)))
+    for _ in range(6):
+        ReportFactory(received_at=at(date(2026, 10, 12)))
+    update_rollups(today=TODAY)
+    rows = csv_rows(client.get("/api/feedback/charts/active.csv?period=week"))
+    assert rows[1:3] == [["2026-10-05", "fewer than 5"], ["2026-10-12", "6"]]
+    for period in ("day", "week"):
+        trend = client.get(f"/api/feedback/trends/servers.json?period={period}").json()
+        assert trend["values"]["servers"] == [None, 6], period
+    body = client.get("/api/feedback/charts/active.json?period=week").json()
+    assert body["rows"][:2] == [["2026-10-05", "fewer than 5"], ["2026-10-12", 6]]
+
+
+def cpu_interval(label: str) -> tuple[float, float]:
+    if label == "any number":
+        return 1, math.inf
+    if label.startswith("more than "):
+        return int(label.removeprefix("more than ")) + 1, math.inf
+    low, _, high = label.partition("–")
+    return int(low), int(high or low)
+
+
+def test_cpu_ranges_over_time_are_one_ordered_disjoint_set(client, settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    week_a, week_b = date(2026, 10, 6), date(2026, 10, 13)
+    # Alone, week A would merge into "1" and "3-4", week B into "1-2" and "5-8".
+    for cpus, servers in {1: 5, 4: 5}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(week_a), cpu_count=cpus)
+    for cpus, servers in {1: 2, 2: 3, 8: 5}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(week_b), cpu_count=cpus)
+    update_rollups(today=TODAY)
+    trend = client.get("/api/feedback/trends/cpu.json?period=week").json()
+    intervals = [cpu_interval(label) for label in trend["values"]]
+    for (_, high), (low, _) in pairwise(intervals):
+        assert high < low, trend["values"]
+    # the ranges of the last complete week, widened to cover every size
+    assert trend["values"] == {"1–2": [5, 5], "more than 2": [5, 5]}
+    header = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=week"))[0]
+    assert header == ["period_start", "complete", "1–2", "more than 2"]
+
+
+def test_snapshot_etag_is_its_published_sha256(client, settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    ReportFactory(received_at=at(date(2026, 9, 28)))
+    ReportFactory(received_at=at(date(2026, 10, 5)))
+    update_rollups(today=TODAY)
+    publish_complete_months(today=TODAY)
+    snapshot = Snapshot.objects.get()
+    for fmt, digest in (("csv", snapshot.csv_sha256), ("json", snapshot.sha256)):
+        url = f"/api/feedback/snapshots/2026-10.{fmt}"
+        response = client.get(url)
+        assert response["ETag"] == f'"{digest}"', fmt
+        assert hashlib.sha256(response.content).hexdigest() == digest, fmt
+        again = client.get(url, headers={"if-none-match": f'"{digest}"'})  # a cache hit
+        assert again.status_code == 304 and again["ETag"] == f'"{digest}"', fmt
+
+
+def test_the_key_figure_says_when_reports_begin_inside_its_window(client, settings):
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    yesterday = timezone.localdate() - timedelta(days=1)
+    first = yesterday - timedelta(days=20)
+    ReportFactory(received_at=at(first))
+    ReportFactory(received_at=at(yesterday))
+    update_rollups()
+    response = client.get("/feedback/?window=365d")
+    start = yesterday - timedelta(days=364)
+    assertContains(
+        response,
+        f"<li><strong>2</strong> servers sent a report in the 365 complete days from {start} "
+        f'to {yesterday}; reports begin <time datetime="{first}">{first}</time></li>',
+        html=True,
+    )
