@@ -102,7 +102,7 @@ def release_object(request, release, filters, mirror):
     page = request.build_absolute_uri(release.get_absolute_url())
     files = [
         f for f in release.files.all()
-        if (not filters["os"] or f.os == filters["os"]) and (not filters["cpu"] or f.architecture == filters["cpu"])
+        if (not filters["os"] or f.os == filters["os"]) and (not filters["cpu"] or f.runs_on(filters["cpu"]))
     ]  # fmt: skip
     return {
         "release_id": release.version,
@@ -179,7 +179,7 @@ ERROR = OpenApiResponse(
 )
 FILTERS = [
     OpenApiParameter("os", str, enum=list(OS_WORDS.values()), description="Only files for this OS (any letter case)."),
-    OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64)."),
+    OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64); files built for none (source) always match."),
 ]  # fmt: skip
 RELEASE_ID = OpenApiParameter(
     "release_id", str, OpenApiParameter.PATH, pattern=f"^{SERIES_OR_RELEASE_PATTERN}$",

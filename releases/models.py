@@ -172,6 +172,12 @@ class Release(models.Model):
 CHECKSUM_LENGTHS = {"md5": 32, "sha1": 40, "sha256": 64, "sha512": 128}
 
 
+class ReleaseFileQuerySet(models.QuerySet):
+    def for_architecture(self, architecture):
+        """The files that run on ``architecture``: see ReleaseFile.runs_on."""
+        return self.filter(architecture__in=[architecture, ""])
+
+
 class ReleaseFile(models.Model):
     class OS(models.TextChoices):
         SOURCE = "source", "Source code"
@@ -210,6 +216,8 @@ class ReleaseFile(models.Model):
     )
     order = models.PositiveSmallIntegerField(default=0)
 
+    objects = ReleaseFileQuerySet.as_manager()
+
     class Meta:
         ordering = ["order", "os", "architecture", "file_name"]
         constraints = [
@@ -218,6 +226,12 @@ class ReleaseFile(models.Model):
 
     def __str__(self):
         return self.file_name
+
+    def runs_on(self, architecture):
+        """A file built for no architecture (source, noarch) suits every one, so choosing
+        x86_64 still shows the source tarball. ReleaseFileQuerySet.for_architecture is
+        the same rule for a query."""
+        return self.architecture in (architecture, "")
 
     @property
     def directory(self):

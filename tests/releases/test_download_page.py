@@ -149,3 +149,14 @@ def test_a_release_after_its_series_end_of_life_says_so(client, mirrors):
     before = client.get("/download/10.6/10.6.24/")
     assertContains(before, "reached its end of life on 6 July 2026")
     assertNotContains(before, "Published after the end of life")
+
+
+def test_a_file_built_for_no_architecture_matches_any_architecture(client, lts):
+    """The page's script preselects x86_64; choosing "Source code" must still show the
+    source tarball, which has no architecture."""
+    _release, source, _msi = lts
+    response = client.get("/download/", {"os": "source", "arch": "x86_64"})
+    assertContains(response, f'<code class="wrap">{source.file_name}</code>', html=True)
+    assertNotContains(response, "No files match this choice.")
+    windows = client.get("/download/", {"arch": "aarch64", "os": "windows"})
+    assertContains(windows, "No files match this choice.")
