@@ -320,7 +320,7 @@ class DownloadAPI(PublicAPIView):
 
 def download_redirect(request, release_id, file_ref):
     """The redirect to the file on the chosen mirror (?mirror=, else the closest usable
-    one), counted; None when the file or the mirror asked for is not there. Also answers
+    one), counted when it is a GET; None when the file or the mirror asked for is not there. Also answers
     anonymous requests before the middleware stack (core.pagecache.answer_early)."""
     place = downloads.file_place(release_id, file_ref)
     if place is None:
@@ -331,7 +331,9 @@ def download_redirect(request, release_id, file_ref):
     mirror = services.choose_mirror(mirrors, wanted)
     if mirror is None or (wanted and mirror.mirror_id != wanted):
         return None
-    downloads.record_download(place)
+    # Link checkers and `curl -I` ask with HEAD: they get the same answer, uncounted.
+    if request.method == "GET":
+        downloads.record_download(place)
     response = HttpResponseRedirect(mirror.base_url + place.path)
     patch_cache_control(response, no_store=True)  # each download is counted
     return response

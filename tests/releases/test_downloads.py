@@ -140,3 +140,15 @@ def test_the_redirect_is_the_same_for_strangers_and_members_and_errors_are_worde
     sick = download(client, msi, mirror="no-such-mirror")
     assert sick.status_code == 400
     assert sick.json() == {"error": "No such usable mirror; see /rest-api/mirrors/."}
+
+
+def test_a_head_request_answers_the_redirect_without_counting_a_download(client, msi):
+    path = f"/rest-api/mariadb/{msi.release.version}/{msi.file_name}"
+    anonymous = client.head(path)
+    client.force_login(UserFactory())
+    member = client.head(path, {"mirror": "osuosl"})
+    assert (anonymous.status_code, member.status_code) == (302, 302)
+    assert anonymous["Location"].endswith(msi.path)
+    assert tasks.flush_download_counts.delay().get() == {"moved": 0}
+    download(client, msi)
+    assert tasks.flush_download_counts.delay().get() == {"moved": 1}
