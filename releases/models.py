@@ -3,6 +3,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from releases import signing_keys
 from releases.versions import (
     parse_release_version,
     series_sort_key,
@@ -166,6 +167,20 @@ class Release(models.Model):
     @property
     def is_prerelease(self):
         return self.maturity != self.Maturity.GA
+
+    @property
+    def signing_key(self):
+        return signing_keys.key_for(self.release_date)
+
+    @property
+    def other_signing_keys(self):
+        """The keys that did not sign this release, with the last release date each
+        signed (None for the current key), for the note below the recipe."""
+        return [
+            (key, signing_keys.last_day(key))
+            for key in signing_keys.KEYS
+            if key != self.signing_key
+        ]
 
 
 # Each recorded digest and its length in hex digits.
