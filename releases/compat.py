@@ -48,6 +48,9 @@ PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.BINARY_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.MSI: "MSI Package",
                  ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
+# Mirrors are checked every 30 minutes (releases.tasks.check_mirrors); asking again sooner
+# than a few minutes rarely finds one back.
+NO_MIRROR_RETRY_AFTER_SECONDS = 600
 CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
                "x86": "x86", "i686": "x86"}  # fmt: skip
 
@@ -307,7 +310,8 @@ class DownloadAPI(PublicAPIView):
         operation_id="compat_file_download",
         tags=["mariadb.org compatible"],
         parameters=[OpenApiParameter("mirror", str, description="A mirror_id from /rest-api/mirrors/.")],
-        responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR},
+        responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR,
+                   503: OpenApiResponse(ERROR.response, description="No mirror is usable right now (with Retry-After)")},
     )  # fmt: skip
     def get(self, request, release_id, file_ref):
         response = download_redirect(request, release_id, file_ref)
@@ -315,6 +319,14 @@ class DownloadAPI(PublicAPIView):
             return response
         if downloads.file_place(release_id, file_ref) is None:
             return Response({"error": "No such file."}, status=404)
+        if not downloads.usable_mirrors(None):
+            # Nothing the client asked for is wrong: every mirror failed its health check.
+            response = Response(
+                {"error": "No mirror is answering right now; try again later."}, status=503
+            )
+            response["Retry-After"] = str(NO_MIRROR_RETRY_AFTER_SECONDS)
+            patch_cache_control(response, no_store=True)
+            return response
         return Response({"error": "No such usable mirror; see /rest-api/mirrors/."}, status=400)
 
 

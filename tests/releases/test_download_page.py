@@ -195,3 +195,19 @@ def test_the_signing_key_changes_on_the_first_day_of_2023():
 
     assert key_for(date(2022, 12, 31)).name == "MariaDB Package Signing Key"
     assert key_for(date(2023, 1, 1)).name == "MariaDB Signing Key"
+
+
+def test_with_no_usable_mirror_the_page_says_why_there_are_no_links(client, lts):
+    from releases.repoconfig.models import Mirror
+
+    Mirror.objects.update(healthy=False)
+    for url in ["/download/", "/download/12.3/12.3.3/"]:
+        page = client.get(url)
+        assertContains(
+            page,
+            '<div class="notice" role="status" id="no-mirror"><strong>No download links right now:</strong> '
+            "none of the mirrors answered its last health check. Try again later; the sizes and "
+            "checksums below still let you check a copy you get elsewhere.</div>",
+            html=True,
+        )
+        assertNotContains(page, "/rest-api/mariadb/12.3.3/")
