@@ -234,3 +234,15 @@ def test_api_query_count_is_bounded(client, seeded, django_assert_max_num_querie
     with django_assert_max_num_queries(4):
         client.get(API, {"distro": "mint", "release": "xia", "version": "11.4", "mirror": "osuosl"})
     assert DistributionRelease.objects.count() > 20
+
+
+def test_options_list_the_series_newest_first_by_number(client, seeded):
+    """As text 10.6 sorts above 10.11; every release's list must put 10.11 first."""
+    data = client.get("/api/repo-config/options").json()
+    lists = [[v["version"] for v in release["versions"]]
+             for distribution in data["distributions"] for release in distribution["releases"]]  # fmt: skip
+    assert any({"10.6", "10.11"} <= set(versions) for versions in lists)
+    for versions in lists:
+        assert versions == sorted(
+            versions, key=lambda v: tuple(map(int, v.split("."))), reverse=True
+        )
