@@ -6,6 +6,7 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from releases.repoconfig import services
 from releases.repoconfig.models import DistributionRelease
@@ -246,3 +247,12 @@ def test_options_list_the_series_newest_first_by_number(client, seeded):
         assert versions == sorted(
             versions, key=lambda v: tuple(map(int, v.split("."))), reverse=True
         )
+
+
+def test_the_cache_headers_are_the_ones_the_guide_states(client, seeded):
+    guide = (settings.BASE_DIR / "docs" / "repo-config.md").read_text()
+    query = {"distro": "debian", "release": "bookworm", "version": "11.8", "mirror": "osuosl"}
+    for response in [client.get(API, query), client.get(API + "/options")]:
+        assert response.status_code == 200
+        assert f"`Cache-Control: {response['Cache-Control']}`" in guide
+    assert "5 minutes" not in guide
