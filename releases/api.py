@@ -1,4 +1,4 @@
-"""The release API: GET /api/releases/, /api/releases/<series>/, .../latest and
+"""The release API: GET /api/releases/, /api/releases/<series>/, .../latest/ and
 /api/releases/<series>/<version>/ (JSON, OpenAPI); files filter by ?os=&arch=&package=
 (django-filter, documented by drf-spectacular). Caching: releases/urls.py wraps every
 view in core.pagecache.shared_response."""
@@ -101,7 +101,8 @@ class ReleaseFileFilter(django_filters.FilterSet):
     arch = django_filters.ChoiceFilter(
         choices=[(arch, arch) for arch in ARCHITECTURES],
         method="filter_architecture",
-        help_text="Only files for this architecture (amd64 means x86_64, arm64 aarch64).",
+        help_text="Only files for this architecture (amd64 means x86_64, arm64 aarch64) "
+        "and those built for none, such as the source tarball.",
     )
     package = django_filters.ChoiceFilter(
         field_name="package_type", choices=ReleaseFile.PackageType.choices,
@@ -113,7 +114,7 @@ class ReleaseFileFilter(django_filters.FilterSet):
         fields = []
 
     def filter_architecture(self, queryset, name, value):
-        return queryset.filter(architecture=ARCHITECTURE_ALIASES.get(value, value))
+        return queryset.for_architecture(ARCHITECTURE_ALIASES.get(value, value))
 
 
 class FileFilterSchema(AutoSchema):

@@ -48,6 +48,9 @@ PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.BINARY_TAR: "gzipped tar file",
                  ReleaseFile.PackageType.MSI: "MSI Package",
                  ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
+# Mirrors are checked every 30 minutes (releases.tasks.check_mirrors); asking again sooner
+# than a few minutes rarely finds one back.
+NO_MIRROR_RETRY_AFTER_SECONDS = 600
 CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
                "x86": "x86", "i686": "x86"}  # fmt: skip
 
@@ -102,7 +105,7 @@ def release_object(request, release, filters, mirror):
     page = request.build_absolute_uri(release.get_absolute_url())
     files = [
         f for f in release.files.all()
-        if (not filters["os"] or f.os == filters["os"]) and (not filters["cpu"] or f.architecture == filters["cpu"])
+        if (not filters["os"] or f.os == filters["os"]) and (not filters["cpu"] or f.runs_on(filters["cpu"]))
     ]  # fmt: skip
     return {
         "release_id": release.version,
@@ -179,7 +182,7 @@ ERROR = OpenApiResponse(
 )
 FILTERS = [
     OpenApiParameter("os", str, enum=list(OS_WORDS.values()), description="Only files for this OS (any letter case)."),
-    OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64)."),
+    OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64); files built for none (source) always match."),
 ]  # fmt: skip
 RELEASE_ID = OpenApiParameter(
     "release_id", str, OpenApiParameter.PATH, pattern=f"^{SERIES_OR_RELEASE_PATTERN}$",
@@ -307,7 +310,8 @@ class DownloadAPI(PublicAPIView):
         operation_id="compat_file_download",
         tags=["mariadb.org compatible"],
         parameters=[OpenApiParameter("mirror", str, description="A mirror_id from /rest-api/mirrors/.")],
-        responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR},
+        responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR,
+                   503: OpenApiResponse(ERROR.response, description="No mirror is usable right now (with Retry-After)")},
     )  # fmt: skip
     def get(self, request, release_id, file_ref):
         response = download_redirect(request, release_id, file_ref)
@@ -315,12 +319,20 @@ class DownloadAPI(PublicAPIView):
             return response
         if downloads.file_place(release_id, file_ref) is None:
             return Response({"error": "No such file."}, status=404)
+        if not downloads.usable_mirrors(None):
+            # Nothing the client asked for is wrong: every mirror failed its health check.
+            response = Response(
+                {"error": "No mirror is answering right now; try again later."}, status=503
+            )
+            response["Retry-After"] = str(NO_MIRROR_RETRY_AFTER_SECONDS)
+            patch_cache_control(response, no_store=True)
+            return response
         return Response({"error": "No such usable mirror; see /rest-api/mirrors/."}, status=400)
 
 
 def download_redirect(request, release_id, file_ref):
     """The redirect to the file on the chosen mirror (?mirror=, else the closest usable
-    one), counted; None when the file or the mirror asked for is not there. Also answers
+    one), counted when it is a GET; None when the file or the mirror asked for is not there. Also answers
     anonymous requests before the middleware stack (core.pagecache.answer_early)."""
     place = downloads.file_place(release_id, file_ref)
     if place is None:
@@ -331,7 +343,9 @@ def download_redirect(request, release_id, file_ref):
     mirror = services.choose_mirror(mirrors, wanted)
     if mirror is None or (wanted and mirror.mirror_id != wanted):
         return None
-    downloads.record_download(place)
+    # Link checkers and `curl -I` ask with HEAD: they get the same answer, uncounted.
+    if request.method == "GET":
+        downloads.record_download(place)
     response = HttpResponseRedirect(mirror.base_url + place.path)
     patch_cache_control(response, no_store=True)  # each download is counted
     return response

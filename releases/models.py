@@ -3,6 +3,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from releases import signing_keys
 from releases.versions import (
     parse_release_version,
     series_sort_key,
@@ -167,9 +168,29 @@ class Release(models.Model):
     def is_prerelease(self):
         return self.maturity != self.Maturity.GA
 
+    @property
+    def signing_key(self):
+        return signing_keys.key_for(self.release_date)
+
+    @property
+    def other_signing_keys(self):
+        """The keys that did not sign this release, with the last release date each
+        signed (None for the current key), for the note below the recipe."""
+        return [
+            (key, signing_keys.last_day(key))
+            for key in signing_keys.KEYS
+            if key != self.signing_key
+        ]
+
 
 # Each recorded digest and its length in hex digits.
 CHECKSUM_LENGTHS = {"md5": 32, "sha1": 40, "sha256": 64, "sha512": 128}
+
+
+class ReleaseFileQuerySet(models.QuerySet):
+    def for_architecture(self, architecture):
+        """The files that run on ``architecture``: see ReleaseFile.runs_on."""
+        return self.filter(architecture__in=[architecture, ""])
 
 
 class ReleaseFile(models.Model):
@@ -210,6 +231,8 @@ class ReleaseFile(models.Model):
     )
     order = models.PositiveSmallIntegerField(default=0)
 
+    objects = ReleaseFileQuerySet.as_manager()
+
     class Meta:
         ordering = ["order", "os", "architecture", "file_name"]
         constraints = [
@@ -218,6 +241,12 @@ class ReleaseFile(models.Model):
 
     def __str__(self):
         return self.file_name
+
+    def runs_on(self, architecture):
+        """A file built for no architecture (source, noarch) suits every one, so choosing
+        x86_64 still shows the source tarball. ReleaseFileQuerySet.for_architecture is
+        the same rule for a query."""
+        return self.architecture in (architecture, "")
 
     @property
     def directory(self):

@@ -59,6 +59,7 @@ urlpatterns = [
     path("rest-api/mariadb/<release_id:release_id>/latest/", shared_response(compat.LatestReleaseAPI.as_view()), name="compat-latest"),
     path("rest-api/mariadb/<release_id:release_id>/latest", shared_response(compat.LatestReleaseAPI.as_view(schema=None))),
     path("rest-api/mariadb/<file_id:file_ref>/checksum/", shared_response(compat.ChecksumByIdAPI.as_view()), name="compat-checksum-id"),
+    path("rest-api/mariadb/<file_id:file_ref>/checksum", shared_response(compat.ChecksumByIdAPI.as_view(schema=None))),
     path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum/", shared_response(compat.ChecksumAPI.as_view()), name="compat-checksum"),
     path("rest-api/mariadb/<release_id:release_id>/<file_ref:file_ref>/checksum", shared_response(compat.ChecksumAPI.as_view(schema=None))),
     path("rest-api/mariadb/<release_id:release_id>/", shared_response(compat.ReleasesAPI.as_view()), name="compat-releases"),
@@ -77,7 +78,8 @@ urlpatterns = [
     path("api/releases/", shared_response(api.SeriesListAPI.as_view()), name="api-series-list"),
     path("api/releases/drafts/", api.ReleaseDraftAPI.as_view(), name="api-release-drafts"),
     path("api/releases/<series:series>/", shared_response(api.SeriesDetailAPI.as_view()), name="api-series"),
-    path("api/releases/<series:series>/latest", shared_response(api.LatestReleaseAPI.as_view()), name="api-latest"),
+    path("api/releases/<series:series>/latest/", shared_response(api.LatestReleaseAPI.as_view()), name="api-latest"),
+    path("api/releases/<series:series>/latest", shared_response(api.LatestReleaseAPI.as_view(schema=None))),
     path("api/releases/<series:series>/<version:version>/", shared_response(api.ReleaseDetailAPI.as_view()), name="api-release"),
     re_path(r"^(?:rest-api|api/releases)/(?P<rest>.*)$", compat.not_found),
 ]  # fmt: skip

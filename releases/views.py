@@ -122,7 +122,7 @@ class DownloadView(MirrorChoiceMixin, TemplateView):
             f
             for f in files
             if (not os_choice or f.os == os_choice)
-            and (not arch_choice or f.architecture == arch_choice)
+            and (not arch_choice or f.runs_on(arch_choice))
             and (not package_choice or f.package_type == package_choice)
         ]
         mirrors, mirror = _mirror(self.request)

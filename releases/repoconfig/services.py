@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from releases.repoconfig.models import Availability, DistributionRelease, Mirror
 from releases.repoconfig.render import RenderedConfig, RenderError, RepoChoice, render
+from releases.versions import series_sort_key
 
 # The two names of each architecture; the family decides which one goes in the file.
 ARCH_ALIASES = {"amd64": "x86_64", "arm64": "aarch64", "ppc64el": "ppc64le"}
@@ -109,7 +110,9 @@ def options(today=None) -> dict:
     today = today or timezone.localdate()
     releases = list(DistributionRelease.objects.with_related())
     availability: dict[int, list[dict]] = {}
-    for row in Availability.objects.select_related("series").order_by("-series__version"):
+    rows = Availability.objects.select_related("series")
+    # Newest first by meaning: as text, "10.6" would sort before "10.11".
+    for row in sorted(rows, key=lambda row: series_sort_key(row.series.version), reverse=True):
         availability.setdefault(row.release_id, []).append(
             {
                 "version": row.series.version,
@@ -156,9 +159,5 @@ def form_choices(options: dict) -> dict:
             for version in release["versions"]:
                 series.setdefault(version["version"], version)
                 arches += [a for a in version["architectures"] if a not in arches]
-    ordered = sorted(series.values(), key=lambda v: _version_key(v["version"]), reverse=True)
+    ordered = sorted(series.values(), key=lambda v: series_sort_key(v["version"]), reverse=True)
     return {"series_choices": ordered, "arch_choices": arches}
-
-
-def _version_key(version: str):
-    return tuple(int(part) if part.isdigit() else -1 for part in version.split("."))

@@ -1,6 +1,5 @@
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.utils.cache import patch_cache_control
 from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -74,7 +73,8 @@ DISTROS = [
 )  # fmt: skip
 @require_GET
 def repo_config_api(request):
-    """GET /api/repo-config: the exact file, as text/plain; 400 with a reason otherwise."""
+    """GET /api/repo-config: the exact file, as text/plain; 400 with a reason otherwise.
+    Cache headers come from shared_response (releases/repoconfig/urls.py)."""
     choice = _choice(request)
     try:
         generated = services.generate(
@@ -90,7 +90,6 @@ def repo_config_api(request):
     response = HttpResponse(generated.config.content, content_type="text/plain; charset=utf-8")
     if request.GET.get("download"):
         response["Content-Disposition"] = f'attachment; filename="{generated.config.filename}"'
-    patch_cache_control(response, public=True, max_age=300)
     return response
 
 
@@ -100,6 +99,4 @@ def repo_config_api(request):
 )  # fmt: skip
 @require_GET
 def options_api(request):
-    response = JsonResponse(services.options())
-    patch_cache_control(response, public=True, max_age=300)
-    return response
+    return JsonResponse(services.options())

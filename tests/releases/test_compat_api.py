@@ -143,3 +143,25 @@ def test_a_client_written_for_the_live_api_runs_unchanged(live_server, mirrors):
                     "sha256": file.sha256, "checksum_endpoint_sha256": file.sha256, "mirror": "agdsn",
                     "location": "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.path}  # fmt: skip
     assert file.sha256 == "811a38a862c1c55325b6ba8a757b381923e51dee4fe3cde95887b0ae2490c02d"
+
+
+def test_a_file_built_for_no_architecture_matches_any_cpu(client, mirrors):
+    release = ReleaseFactory(version="11.4.10")
+    linux_file(release)
+    source = ReleaseFileFactory(release=release)
+    body = client.get("/rest-api/mariadb/11.4/latest/", {"os": "Source", "cpu": "x86_64"}).json()
+    assert [f["file_name"] for f in body["releases"]["11.4.10"]["files"]] == [source.file_name]
+    both = client.get("/rest-api/mariadb/11.4.10/", {"cpu": "aarch64"}).json()
+    assert [f["file_name"] for f in both["release_data"]["11.4.10"]["files"]] == [source.file_name]
+
+
+def test_every_path_answers_with_and_without_its_trailing_slash(client, mirrors):
+    """As docs/releases.md promises: no redirect, the same answer."""
+    file = linux_file(ReleaseFactory(series=SeriesFactory(version="11.4"), version="11.4.10"))
+    for with_slash in [f"/rest-api/mariadb/{file.pk}/checksum/",
+                       f"/rest-api/mariadb/11.4.10/{file.file_name}/checksum/",
+                       "/rest-api/mariadb/11.4/latest/", "/rest-api/mariadb/11.4.10/",
+                       "/rest-api/mirrors/", "/api/releases/11.4/latest/"]:  # fmt: skip
+        answer, without = client.get(with_slash), client.get(with_slash.rstrip("/"))
+        assert (answer.status_code, without.status_code) == (200, 200), with_slash
+        assert answer.json() == without.json(), with_slash

@@ -149,3 +149,65 @@ def test_a_release_after_its_series_end_of_life_says_so(client, mirrors):
     before = client.get("/download/10.6/10.6.24/")
     assertContains(before, "reached its end of life on 6 July 2026")
     assertNotContains(before, "Published after the end of life")
+
+
+def test_a_file_built_for_no_architecture_matches_any_architecture(client, lts):
+    """The page's script preselects x86_64; choosing "Source code" must still show the
+    source tarball, which has no architecture."""
+    _release, source, _msi = lts
+    response = client.get("/download/", {"os": "source", "arch": "x86_64"})
+    assertContains(response, f'<code class="wrap">{source.file_name}</code>', html=True)
+    assertNotContains(response, "No files match this choice.")
+    windows = client.get("/download/", {"arch": "aarch64", "os": "windows"})
+    assertContains(windows, "No files match this choice.")
+
+
+def gpg_recipe(release, file, key_url, fingerprint):
+    return (
+        f'<pre id="verify-gpg-{release.version}" tabindex="0" aria-label="Commands that check the signature">'
+        f"<code>curl -fsSL {key_url} | gpg --import\n"
+        f"gpg --fingerprint {fingerprint.replace(' ', '')}\n"
+        f"gpg --verify {file.file_name}.asc {file.file_name}</code></pre>"
+    )
+
+
+def test_the_gpg_recipe_fetches_the_key_that_signed_the_release(client, lts):
+    """Files released until the end of 2022 were signed with the older package key: the
+    recipe for such a release must import that key, not today's."""
+    new_release, new_source, _msi = lts
+    series = SeriesFactory(version="10.6", eol_date=date(2026, 7, 6))
+    old_release = ReleaseFactory(series=series, version="10.6.3", release_date=date(2021, 7, 5))
+    old_source = ReleaseFileFactory(release=old_release)
+    old_page = client.get("/download/10.6/10.6.3/")
+    old_key = "1993 69E5 404B D5FC 7D2F E43B CBCB 082A 1BB9 43DB"
+    assertContains(old_page, gpg_recipe(old_release, old_source,
+                   "https://supplychain.mariadb.com/MariaDB-Server-GPG-KEY-2010", old_key), html=True)  # fmt: skip
+    assertContains(old_page, "was signed with the <strong>MariaDB Package Signing Key</strong>")
+    assertContains(old_page, f"Files released since 1 January 2023 are signed with the MariaDB Signing Key, <code class=\"wrap\">{FINGERPRINT}</code>.")  # fmt: skip
+    new_page = client.get("/download/12.3/12.3.3/")
+    assertContains(new_page, gpg_recipe(new_release, new_source,
+                   "https://mariadb.org/mariadb_release_signing_key.asc", FINGERPRINT), html=True)  # fmt: skip
+    assertContains(new_page, f"Files released until 31 December 2022 were signed with the older MariaDB Package Signing Key, <code class=\"wrap\">{old_key}</code>.")  # fmt: skip
+
+
+def test_the_signing_key_changes_on_the_first_day_of_2023():
+    from releases.signing_keys import key_for
+
+    assert key_for(date(2022, 12, 31)).name == "MariaDB Package Signing Key"
+    assert key_for(date(2023, 1, 1)).name == "MariaDB Signing Key"
+
+
+def test_with_no_usable_mirror_the_page_says_why_there_are_no_links(client, lts):
+    from releases.repoconfig.models import Mirror
+
+    Mirror.objects.update(healthy=False)
+    for url in ["/download/", "/download/12.3/12.3.3/"]:
+        page = client.get(url)
+        assertContains(
+            page,
+            '<div class="notice" role="status" id="no-mirror"><strong>No download links right now:</strong> '
+            "none of the mirrors answered its last health check. Try again later; the sizes and "
+            "checksums below still let you check a copy you get elsewhere.</div>",
+            html=True,
+        )
+        assertNotContains(page, "/rest-api/mariadb/12.3.3/")

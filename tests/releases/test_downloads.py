@@ -140,3 +140,31 @@ def test_the_redirect_is_the_same_for_strangers_and_members_and_errors_are_worde
     sick = download(client, msi, mirror="no-such-mirror")
     assert sick.status_code == 400
     assert sick.json() == {"error": "No such usable mirror; see /rest-api/mirrors/."}
+
+
+def test_a_head_request_answers_the_redirect_without_counting_a_download(client, msi):
+    path = f"/rest-api/mariadb/{msi.release.version}/{msi.file_name}"
+    anonymous = client.head(path)
+    client.force_login(UserFactory())
+    member = client.head(path, {"mirror": "osuosl"})
+    assert (anonymous.status_code, member.status_code) == (302, 302)
+    assert anonymous["Location"].endswith(msi.path)
+    assert tasks.flush_download_counts.delay().get() == {"moved": 0}
+    download(client, msi)
+    assert tasks.flush_download_counts.delay().get() == {"moved": 1}
+
+
+def test_with_every_mirror_down_a_download_answers_503_with_retry_after(client, msi):
+    Mirror.objects.update(healthy=False)
+    path = f"/rest-api/mariadb/{msi.release.version}/{msi.file_name}"
+    unavailable = client.get(path)
+    assert (unavailable.status_code, unavailable.json()) == (
+        503, {"error": "No mirror is answering right now; try again later."})  # fmt: skip
+    assert unavailable["Retry-After"] == "600"
+    assert tasks.flush_download_counts.delay().get() == {"moved": 0}
+    osuosl = Mirror.objects.get(mirror_id="osuosl")
+    osuosl.healthy = True
+    osuosl.save()  # as the health check does: the kept mirror list is replaced
+    unknown = client.get(path, {"mirror": "no-such-mirror"})
+    assert (unknown.status_code, unknown.json()) == (
+        400, {"error": "No such usable mirror; see /rest-api/mirrors/."})  # fmt: skip

@@ -7,7 +7,7 @@ from django.test import Client
 pytestmark = pytest.mark.django_db
 
 PUBLIC_API_PATHS = [
-    "/api/releases/", "/api/releases/{series}/", "/api/releases/{series}/latest",
+    "/api/releases/", "/api/releases/{series}/", "/api/releases/{series}/latest/",
     "/api/releases/{series}/{version}/",
     "/rest-api/mariadb/", "/rest-api/mariadb/{release_id}/", "/rest-api/mariadb/{release_id}/latest/",
     "/rest-api/mariadb/{release_id}/{file_ref}/checksum/", "/rest-api/mariadb/{file_ref}/checksum/",

@@ -202,3 +202,14 @@ def test_api_per_release_endpoint_and_file_filters(client, django_assert_max_num
     assert client.get("/api/releases/11.4/latest", {"arch": "x" * 50}).status_code == 400
     assert client.get("/api/releases/11.4/11.4.99/").status_code == 404
     assert client.get("/api/releases/10.11/11.4.10/").status_code == 404
+
+
+def test_api_architecture_filter_keeps_files_built_for_no_architecture(client):
+    release = ReleaseFactory(series=SeriesFactory(version="11.4"), version="11.4.10")
+    source = ReleaseFileFactory(release=release)
+    ReleaseFileFactory(release=release, os="windows", architecture="x86_64", package_type="msi",
+                       file_name="mariadb-11.4.10-winx64.msi", path="mariadb-11.4.10/winx64-packages/mariadb-11.4.10-winx64.msi")  # fmt: skip
+    body = client.get("/api/releases/11.4/11.4.10/", {"os": "source", "arch": "amd64"}).json()
+    assert [f["file_name"] for f in body["files"]] == [source.file_name]
+    aarch64 = client.get("/api/releases/11.4/11.4.10/", {"arch": "aarch64"}).json()
+    assert [f["file_name"] for f in aarch64["files"]] == [source.file_name]

@@ -6,6 +6,7 @@ from email.parser import Parser
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from releases.repoconfig import services
 from releases.repoconfig.models import DistributionRelease
@@ -234,3 +235,24 @@ def test_api_query_count_is_bounded(client, seeded, django_assert_max_num_querie
     with django_assert_max_num_queries(4):
         client.get(API, {"distro": "mint", "release": "xia", "version": "11.4", "mirror": "osuosl"})
     assert DistributionRelease.objects.count() > 20
+
+
+def test_options_list_the_series_newest_first_by_number(client, seeded):
+    """As text 10.6 sorts above 10.11; every release's list must put 10.11 first."""
+    data = client.get("/api/repo-config/options").json()
+    lists = [[v["version"] for v in release["versions"]]
+             for distribution in data["distributions"] for release in distribution["releases"]]  # fmt: skip
+    assert any({"10.6", "10.11"} <= set(versions) for versions in lists)
+    for versions in lists:
+        assert versions == sorted(
+            versions, key=lambda v: tuple(map(int, v.split("."))), reverse=True
+        )
+
+
+def test_the_cache_headers_are_the_ones_the_guide_states(client, seeded):
+    guide = (settings.BASE_DIR / "docs" / "repo-config.md").read_text()
+    query = {"distro": "debian", "release": "bookworm", "version": "11.8", "mirror": "osuosl"}
+    for response in [client.get(API, query), client.get(API + "/options")]:
+        assert response.status_code == 200
+        assert f"`Cache-Control: {response['Cache-Control']}`" in guide
+    assert "5 minutes" not in guide

@@ -99,3 +99,14 @@ class TestOnTheDemoRepositories:
         old = client.get("/download/10.4/")
         assertContains(old, "No repositories are built for MariaDB 10.4 any more")
         assert "?version=10.4" not in old.content.decode()
+
+    def test_a_preview_series_never_had_repositories_and_says_so(self, client, both_demos):
+        preview = client.get("/download/13.1/")
+        assertContains(
+            preview,
+            '<span id="no-repositories">No repositories are built for MariaDB 13.1 yet: '
+            "repositories come with a series' first stable release. Until then, use the files "
+            "of its preview releases below (not for production).</span>",
+            html=True,
+        )
+        assert "any more" not in preview.content.decode()
