@@ -277,6 +277,19 @@ class Sponsorship(models.Model):
         return self.paid_at is not None
 
     @property
+    def nothing_paid(self) -> bool:
+        """Nothing paid and nothing started at Stripe: cancelling it withdraws an application."""
+        return not (self.is_paid or self.stripe_subscription_id or self.stripe_payment_intent_id)
+
+    @property
+    def status_label(self) -> str:
+        """The status as the sponsor reads it: an application cancelled before anything was
+        paid was withdrawn."""
+        if self.status == self.Status.CANCELLED and self.nothing_paid:
+            return "Withdrawn"
+        return self.get_status_display()
+
+    @property
     def is_open(self):
         return self.status not in self.CLOSED_STATUSES
 
@@ -323,6 +336,13 @@ class SponsorshipEvent(models.Model):
         return f"{self.from_status or 'new'} → {self.to_status}"
 
 
+class PaymentQuerySet(models.QuerySet):
+    def demo(self):
+        """Payments ``load_demo`` recorded: while there are any, the tier prices, terms and
+        payments shown are demo content (the sponsors' names and tiers are the real list)."""
+        return self.filter(is_demo=True)
+
+
 class Payment(models.Model):
     sponsorship = models.ForeignKey(Sponsorship, on_delete=models.CASCADE, related_name="payments")
     stripe_id = models.CharField(
@@ -335,6 +355,8 @@ class Payment(models.Model):
     is_demo = models.BooleanField(
         default=False, help_text="Demo content (manage.py load_demo): no money moved."
     )
+
+    objects = PaymentQuerySet.as_manager()
 
     class Meta:
         ordering = ["-paid_at"]

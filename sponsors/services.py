@@ -418,12 +418,7 @@ UNDOABLE_NOTES = {WITHDRAWN_NOTE, CANCELLED_NOTE}
 
 def is_withdrawal(sponsorship: Sponsorship) -> bool:
     """Cancelling now only takes back an application: nothing paid, nothing at Stripe."""
-    return (
-        sponsorship.status in PAYABLE
-        and not sponsorship.is_paid
-        and not sponsorship.stripe_subscription_id
-        and not sponsorship.stripe_payment_intent_id
-    )
+    return sponsorship.status in PAYABLE and sponsorship.nothing_paid
 
 
 @transaction.atomic
@@ -456,6 +451,8 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     """Put back a sponsorship cancelled (or an application withdrawn) a moment ago: the
     request to Stripe that was waiting for the window to pass is withdrawn."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if sponsorship.status != S.CANCELLED:
+        raise InvalidTransition("This sponsorship is not cancelled: there is nothing to undo.")
     if undo_deadline(sponsorship) is None:
         raise InvalidTransition(
             "This can no longer be undone: please apply again from the programmes page."

@@ -65,6 +65,7 @@ def programmes(request):
     context = {
         "programmes": Programme.objects.prefetch_related("tiers"),
         "tiers": Tier.objects.offered(),
+        "demo": Payment.objects.demo().exists(),
     }
     return render(request, "sponsors/programmes.html", context)
 
@@ -82,7 +83,8 @@ def supporters(request):
             request, "sponsors/includes/supporters_body.html", {"groups": groups.items()}
         ).content.decode()
         cache.set(services.SUPPORTERS_CACHE_KEY, html, timeout=3600)
-    return render(request, "sponsors/supporters.html", {"body": html})
+    context = {"body": html, "demo": Payment.objects.demo().exists()}
+    return render(request, "sponsors/supporters.html", context)
 
 
 @refuse_oversized_logo(lambda request, tier_id: request.path)

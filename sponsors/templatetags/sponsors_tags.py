@@ -2,7 +2,7 @@ from datetime import timedelta
 
 from django import template
 
-from sponsors.models import Sponsorship
+from sponsors.models import Payment, Sponsorship
 
 register = template.Library()
 
@@ -12,7 +12,7 @@ def sponsor_strip(count=12):
     """The home page's thank-you strip: active sponsors, highest tiers first."""
     sponsors = Sponsorship.objects.on_supporters_page().select_related("organisation")[:count]
     # Highest tiers first (on_supporters_page's order), each at half its supporters-page size.
-    return {"sponsors": list(sponsors)}
+    return {"sponsors": list(sponsors), "demo": Payment.objects.demo().exists()}
 
 
 @register.filter

@@ -57,5 +57,18 @@ def test_money_pages_reflow_and_pass_axe(live_server, browser, settings, tmp_pat
             runs += count
         context.close()
     assert runs == len(SCHEMES) * (len(public) + len(signed_in))  # axe at AXE_WIDTH
+    # Each tier's wordmarks are set in a size of their own, largest for the highest tier,
+    # on the supporters page and on the home page's strip.
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    for path, tiers in (("/supporters/", "Platinum Gold"), ("/", "Platinum Gold")):
+        page.goto(live_server.url + path)
+        sizes = page.eval_on_selector_all(
+            ".wordmark", "marks => marks.map(m => parseFloat(getComputedStyle(m).fontSize))"
+        )
+        distinct = sorted(set(sizes), reverse=True)
+        assert len(distinct) == len(tiers.split()), (path, sizes)
+        assert distinct[0] >= 1.25 * distinct[1], (path, sizes)
+    context.close()
     assert overflowing == [], "\n".join(overflowing)
     assert violations == [], "\n".join(violations)

@@ -61,6 +61,20 @@ def test_withdrawing_an_application_asks_first_and_says_what_happens(client, own
     assertContains(done, "Undo the withdrawal")
 
 
+def test_a_withdrawn_application_says_withdrawn_and_when_undo_ends(client, owner):
+    sponsorship = applied(owner)
+    done = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/", follow=True)
+    assertContains(done, '<span class="badge badge-cancelled">Withdrawn</span>', html=True)
+    deadline = timezone.localtime(
+        sponsorship.events.get(to_status=S.CANCELLED).at + timedelta(minutes=15)
+    )
+    assertContains(done, f"Possible until {deadline:%-d %B %Y, %H:%M} {deadline.tzname()}.")
+    # Nothing to undo on a sponsorship that was never cancelled: said as such.
+    other = applied(owner, name="Silver", slug="silver-undo")
+    answer = client.post(f"/sponsors/sponsorships/{other.pk}/undo-cancel/", follow=True)
+    assert "This sponsorship is not cancelled: there is nothing to undo." in messages_of(answer)
+
+
 def test_a_withdrawal_can_be_undone_within_the_window_only(client, owner):
     sponsorship = applied(owner)
     client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")

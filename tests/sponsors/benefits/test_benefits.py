@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
+from pytest_django.asserts import assertContains
 
 from sponsors.benefits import services
 from sponsors.benefits.models import Benefit, Delivery
@@ -174,3 +175,17 @@ def test_only_staff_who_may_change_deliveries_can_mark_them_delivered(client, sp
     client.post(changelist, {"action": "mark_delivered", "_selected_action": ids})
     assert Delivery.objects.filter(state=State.DELIVERED).count() == 3
     assert Delivery.objects.filter(delivered_by=editor).count() == 3
+
+
+def test_a_tier_with_no_tracked_benefits_lists_its_benefits_instead_of_none(client):
+    sponsorship = SponsorshipFactory(
+        tier__benefits="- Logo on the supporters page\n- Thanks in the news"
+    )
+    sponsorship.terms = sponsorship.tier.terms()
+    sponsorship.save()
+    client.force_login(sponsorship.organisation.managers.get())
+    page = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/benefits/")
+    assert page.status_code == 200
+    assert "no benefits to deliver" not in page.content.decode()
+    assertContains(page, "Nothing to send us: none of this tier's benefits needs anything from you")
+    assertContains(page, "<li>Thanks in the news</li>", html=True)
