@@ -1,5 +1,7 @@
 """Deployment checks of the core app (``manage.py check --deploy``)."""
 
+from pathlib import Path
+
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 
@@ -55,8 +57,8 @@ def check_secrets_are_real(app_configs, **kwargs):
 
 @register(Tags.security, deploy=True)
 def check_private_uploads_are_not_served(app_configs, **kwargs):
-    private = settings.PRIVATE_MEDIA_ROOT.resolve()
-    public = settings.MEDIA_ROOT.resolve()
+    private = Path(str(settings.PRIVATE_MEDIA_ROOT)).resolve()
+    public = Path(str(settings.MEDIA_ROOT)).resolve()
     if private == public or public in private.parents:
         return [
             Error(
