@@ -112,6 +112,8 @@ def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT
 
 @transaction.atomic
 def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
+    if organisation.managers.filter(email__iexact=email).exists():
+        raise SponsorshipError(f"{email} already manages {organisation.name}: nothing was sent.")
     invitation = Invitation.objects.create(
         organisation=organisation, email=email, invited_by=invited_by
     )

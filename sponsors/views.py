@@ -307,7 +307,12 @@ def dashboard(request):
 
 @login_required
 def organisation(request, pk):
-    org = _own_organisation(request, pk)
+    return _organisation_page(request, _own_organisation(request, pk))
+
+
+def _organisation_page(request, org, profile_form=None, status=200):
+    """The organisation's page; ``profile_form`` brings back a refused profile change as
+    typed, with its errors beside its fields."""
     sponsorships = list(
         org.sponsorships.prefetch_related(
             "payments", "events", "tier__benefit_items"
@@ -318,14 +323,15 @@ def organisation(request, pk):
     context = {
         "organisation": org,
         "sponsorships": sponsorships,
-        "profile_form": ProfileForm(
+        "profile_form": profile_form
+        or ProfileForm(
             initial={"name": org.name, "website": org.website, "description": org.description}
         ),
         "logo_form": LogoForm(),
         "invite_form": InviteForm(),
         "managers": org.managers.all(),
     }
-    return render(request, "sponsors/organisation.html", context)
+    return render(request, "sponsors/organisation.html", context, status=status)
 
 
 @require_POST
@@ -338,13 +344,9 @@ def edit_profile(request, pk):
         messages.success(
             request, "Thank you: staff will review the change before it appears publicly."
         )
-    else:
-        messages.error(
-            request,
-            "The profile was not changed: "
-            + "; ".join(e for errs in form.errors.values() for e in errs),
-        )
-    return redirect(org.get_absolute_url())
+        return redirect(org.get_absolute_url())
+    messages.error(request, "The profile was not changed: please correct the fields marked below.")
+    return _organisation_page(request, org, profile_form=form, status=400)
 
 
 @require_POST
@@ -374,8 +376,12 @@ def invite(request, pk):
     org = _own_organisation(request, pk)
     form = InviteForm(request.POST)
     if form.is_valid():
-        invitation = services.invite(org, form.cleaned_data["email"], request.user)
-        messages.success(request, f"Invitation sent to {invitation.email}.")
+        try:
+            invitation = services.invite(org, form.cleaned_data["email"], request.user)
+        except services.SponsorshipError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, f"Invitation sent to {invitation.email}.")
     else:
         messages.error(request, "Enter a valid email address.")
     return redirect(org.get_absolute_url())

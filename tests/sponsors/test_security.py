@@ -97,6 +97,29 @@ def test_profile_changes_wait_for_staff_approval(client, world):
     assert Organisation.objects.get().name == "New Name"
 
 
+def test_a_refused_profile_change_comes_back_as_typed_with_its_errors(client, world):
+    client.force_login(world["owner"])
+    response = client.post(
+        f"/sponsors/organisations/{world['org'].pk}/profile/",
+        {"name": "", "website": "not a website", "description": "Our new words"},
+    )
+    assertContains(response, "please correct the fields marked below", status_code=400)
+    assertContains(response, "Our new words", status_code=400)
+    assertContains(response, "Enter a valid URL.", status_code=400)
+    assert Organisation.objects.get().pending_changes in ({}, None)
+
+
+def test_inviting_someone_who_already_manages_sends_nothing(client, world):
+    client.force_login(world["owner"])
+    response = client.post(
+        f"/sponsors/organisations/{world['org'].pk}/invite/",
+        {"email": world["owner"].email.upper()},
+        follow=True,
+    )
+    assertContains(response, f"{world['owner'].email.upper()} already manages")
+    assert not Invitation.objects.exists()
+
+
 def test_invitation_is_only_for_its_address(client, world):
     invitation = Invitation.objects.create(
         organisation=world["org"], email="new@example.org", invited_by=world["owner"]
