@@ -1,4 +1,5 @@
-"""How the site prints amounts of money and short excerpts: one home for both rules."""
+"""How the site prints amounts of money, file sizes and short excerpts: one home for each
+rule."""
 
 from decimal import Decimal, InvalidOperation
 
@@ -20,6 +21,27 @@ def money(amount, currency: str = "") -> str:
     symbol = CURRENCY_SYMBOLS.get(code)
     text = f"{symbol}{number}" if symbol else f"{code} {number}".strip()
     return f"−{text}" if value < 0 else text
+
+
+BINARY_UNITS = ["KiB", "MiB", "GiB", "TiB"]
+
+
+def file_size(size) -> str:
+    """Bytes in binary units, labelled as such: 96,761,750 bytes is "92.3 MiB" (Django's
+    filesizeformat divides by 1024 as well but says "MB"). A no-break space keeps the
+    number and its unit together."""
+    try:
+        value = int(size)
+    except (TypeError, ValueError):
+        return ""
+    if abs(value) < 1024:
+        return f"{value}\xa0byte" if value == 1 else f"{value}\xa0bytes"
+    for unit in BINARY_UNITS:
+        value /= 1024
+        # compare what is printed: 1,048,575 bytes is "1.0 MiB", not "1024.0 KiB"
+        if abs(round(value, 1)) < 1024 or unit == BINARY_UNITS[-1]:
+            return f"{value:.1f}\xa0{unit}"
+    return ""  # not reached: the last unit always returns
 
 
 def excerpt(text: str, length: int) -> str:

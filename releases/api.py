@@ -24,7 +24,7 @@ from rest_framework.views import APIView
 
 from releases import services
 from releases.forms import NewReleaseForm
-from releases.models import Release, ReleaseFile, Series
+from releases.models import ARCHITECTURE_ALIASES, ARCHITECTURES, Release, ReleaseFile, Series
 
 
 class PublicAPIView(APIView):
@@ -86,10 +86,6 @@ class SeriesSerializer(serializers.ModelSerializer):
 
 class SeriesDetailSerializer(SeriesSerializer):
     releases = ReleaseSerializer(many=True)
-
-
-ARCHITECTURE_ALIASES = {"amd64": "x86_64", "arm64": "aarch64"}
-ARCHITECTURES = ["x86_64", "amd64", "aarch64", "arm64", "ppc64le", "s390x", "i686"]
 
 
 class ReleaseFileFilter(django_filters.FilterSet):

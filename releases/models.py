@@ -193,6 +193,11 @@ class ReleaseFileQuerySet(models.QuerySet):
         return self.filter(architecture__in=[architecture, ""])
 
 
+# The architectures the release API and /download/ accept; Debian's names mean the same.
+ARCHITECTURE_ALIASES = {"amd64": "x86_64", "arm64": "aarch64"}
+ARCHITECTURES = ["x86_64", "amd64", "aarch64", "arm64", "ppc64le", "s390x", "i686"]
+
+
 class ReleaseFile(models.Model):
     class OS(models.TextChoices):
         SOURCE = "source", "Source code"

@@ -20,7 +20,14 @@ from core.geo import country_of
 from core.hostile import bad_request
 from releases import calendars, services
 from releases.forms import SubscribeForm
-from releases.models import DownloadCount, Release, ReleaseFile, Series
+from releases.models import (
+    ARCHITECTURE_ALIASES,
+    ARCHITECTURES,
+    DownloadCount,
+    Release,
+    ReleaseFile,
+    Series,
+)
 from releases.repoconfig.models import Availability, Mirror
 
 MIRROR_COOKIE = "mirror"
@@ -91,6 +98,11 @@ def split_supported(series_list, today):
     )
 
 
+def quoted(value, limit=40):
+    """A visitor's value, cut short enough to quote in a notice."""
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
 def newest_first(queryset):
     return sorted(queryset, key=lambda s: s.sort_key, reverse=True)
 
@@ -116,8 +128,48 @@ class DownloadView(MirrorChoiceMixin, TemplateView):
         )
         chosen_release = chosen_release or (releases[0] if releases else None)
         files = list(chosen_release.files.all()) if chosen_release else []
+        arch_choices = sorted({f.architecture for f in files if f.architecture})
         os_choice, package_choice = get.get("os", ""), get.get("package", "")
         arch_choice = get.get("arch", "")
+        mirrors, mirror = _mirror(self.request)
+
+        # A choice that does not exist is dropped, and the page says which and what it
+        # shows instead, rather than showing the default as if it had been asked for.
+        ignored = []
+        if get.get("series") and chosen_series and chosen_series.version != get["series"]:
+            ignored.append(
+                f"There is no published series “{quoted(get['series'])}”: "
+                f"showing {chosen_series} instead."
+            )
+        if get.get("release") and chosen_release and chosen_release.version != get["release"]:
+            ignored.append(
+                f"“{quoted(get['release'])}” is not a published release of "
+                f"{chosen_series}: showing {chosen_release.version} instead."
+            )
+        if os_choice and os_choice not in ReleaseFile.OS.values:
+            ignored.append(
+                f"“{quoted(os_choice)}” is not an operating system on offer: "
+                "showing the files for every operating system."
+            )
+            os_choice = ""
+        arch_choice = ARCHITECTURE_ALIASES.get(arch_choice, arch_choice)
+        if arch_choice and arch_choice not in ARCHITECTURES:
+            ignored.append(
+                f"“{quoted(arch_choice)}” is not an architecture on offer: "
+                "showing every architecture."
+            )
+            arch_choice = ""
+        if package_choice and package_choice not in ReleaseFile.PackageType.values:
+            ignored.append(
+                f"“{quoted(package_choice)}” is not a package type on offer: "
+                "showing every package type."
+            )
+            package_choice = ""
+        if get.get("mirror") and mirror and mirror.mirror_id != get["mirror"]:
+            ignored.append(
+                f"“{quoted(get['mirror'])}” is not a mirror that is answering: "
+                f"downloads come from {mirror.name} ({mirror.country}) instead."
+            )
         shown = [
             f
             for f in files
@@ -125,15 +177,15 @@ class DownloadView(MirrorChoiceMixin, TemplateView):
             and (not arch_choice or f.runs_on(arch_choice))
             and (not package_choice or f.package_type == package_choice)
         ]
-        mirrors, mirror = _mirror(self.request)
         supported, previews, end_of_life = split_supported(series_list, today)
         context.update(
             series_list=series_list,
             supported_series=supported,
             preview_series=previews,
             eol_series=end_of_life,
-            arch_choices=sorted({f.architecture for f in files if f.architecture}),
+            arch_choices=arch_choices,
             arch_choice=arch_choice,
+            ignored=ignored,
             after_eol=published_after_eol(chosen_release),
             chosen_series=chosen_series,
             releases=releases,

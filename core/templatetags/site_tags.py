@@ -33,6 +33,12 @@ def money_filter(amount, currency=""):
     return formatting.money(amount, currency)
 
 
+@register.filter(name="file_size")
+def file_size_filter(size):
+    """``{{ file.size|file_size }}`` prints "92.3 MiB" (binary units, correctly named)."""
+    return formatting.file_size(size)
+
+
 @register.filter(name="excerpt")
 def excerpt_filter(text, length=200):
     """A summary cut on a word boundary, with "…" when something was cut."""

@@ -8,6 +8,12 @@ class MirrorQuerySet(models.QuerySet):
         """Active, and neither down nor behind at the last check (unchecked ones count)."""
         return self.filter(active=True).exclude(healthy=False).exclude(fresh=False)
 
+    def offered(self):
+        """Active mirrors, the usable ones first, each part in fallback order; the
+        generator lists them all and marks those that failed the last check."""
+        mirrors = self.filter(active=True).order_by("fallback_order", "country", "name")
+        return sorted(mirrors, key=lambda mirror: not mirror.usable)
+
     def for_country(self, country):
         """Usable mirrors, those in ``country`` first, then by fallback order."""
         in_country = models.Case(
@@ -55,6 +61,17 @@ class Mirror(models.Model):
     def usable(self):
         """Redirects go only to mirrors not known to be down or behind."""
         return self.active and self.healthy is not False and self.fresh is not False
+
+    @property
+    def problem(self) -> str:
+        """Why the mirror is not usable, in a few words ("" when it is)."""
+        if not self.active:
+            return "inactive"
+        if self.healthy is False:
+            return "not answering at the last check"
+        if self.fresh is False:
+            return "out of date at the last check"
+        return ""
 
 
 def release_label(distribution: str, release: str) -> str:

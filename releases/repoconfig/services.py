@@ -63,6 +63,8 @@ def generate(
         mirror_obj = Mirror.objects.get(mirror_id=mirror, active=True)
     except Mirror.DoesNotExist:
         raise UnsupportedChoice(f"unknown or inactive mirror {mirror}") from None
+    if not mirror_obj.usable:
+        raise UnsupportedChoice(unusable_mirror_reason(mirror_obj))
 
     family = chosen.distribution.family
     arch = normalise_arch(arch, family) if arch else ""
@@ -105,6 +107,15 @@ def generate(
     return Generated(config, chosen, availability, mirror_obj, warnings, share_query)
 
 
+def unusable_mirror_reason(mirror: Mirror) -> str:
+    usable = list(Mirror.objects.for_country(None).values_list("mirror_id", flat=True))
+    if not usable:
+        return (
+            f"mirror {mirror.mirror_id} is {mirror.problem} and no other is usable: try again later"
+        )
+    return f"mirror {mirror.mirror_id} is {mirror.problem}; choose one of {', '.join(usable)}"
+
+
 def options(today=None) -> dict:
     """Every valid choice, for the form's selects and GET /api/repo-config/options."""
     today = today or timezone.localdate()
@@ -144,8 +155,14 @@ def options(today=None) -> dict:
             }
         )
     mirrors = [
-        {"id": m.mirror_id, "name": m.name, "country": m.country}
-        for m in Mirror.objects.filter(active=True)
+        {
+            "id": m.mirror_id,
+            "name": m.name,
+            "country": m.country,
+            "usable": m.usable,
+            "problem": m.problem,
+        }
+        for m in Mirror.objects.offered()
     ]
     return {"distributions": list(distros.values()), "mirrors": mirrors}
 

@@ -1,4 +1,4 @@
-"""Money and excerpts are printed one way everywhere (issue #18)."""
+"""Money, file sizes and excerpts are printed one way everywhere (issue #18)."""
 
 from decimal import Decimal
 
@@ -6,7 +6,7 @@ import pytest
 from django.template import Context, Template
 from pytest_django.asserts import assertContains
 
-from core.formatting import excerpt, money
+from core.formatting import excerpt, file_size, money
 from tests.sponsors.factories import TierFactory
 
 
@@ -32,6 +32,30 @@ def test_the_money_filter_in_a_template():
     assert template.render(Context({"price": Decimal("50000.00"), "currency": "EUR"})) == (
         "€50,000 a year"
     )
+
+
+@pytest.mark.parametrize(
+    ("size", "expected"),
+    [
+        (96_761_750, "92.3\xa0MiB"),  # Django's filesizeformat says "92.3 MB"
+        (123_456_789, "117.7\xa0MiB"),
+        (1, "1\xa0byte"),
+        (1023, "1023\xa0bytes"),
+        (1024, "1.0\xa0KiB"),
+        (1_048_575, "1.0\xa0MiB"),  # not "1024.0 KiB"
+        (5 * 1024**3 + 512 * 1024**2, "5.5\xa0GiB"),
+        (3 * 1024**5, "3072.0\xa0TiB"),
+        (None, ""),
+        ("junk", ""),
+    ],
+)
+def test_file_sizes_are_binary_and_say_so(size, expected):
+    assert file_size(size) == expected
+
+
+def test_the_file_size_filter_in_a_template():
+    template = Template("{% load site_tags %}{{ size|file_size }}")
+    assert template.render(Context({"size": 96_761_750})) == "92.3\xa0MiB"
 
 
 SENTENCE = "The foundation sustains and delivers MariaDB Server independently"

@@ -37,7 +37,7 @@ def test_each_file_has_size_checksum_signature_and_a_counted_download(
         f'aria-label="Copy the SHA-256 of {source.file_name}">Copy</button></td>',
         html=True,
     )
-    assertContains(response, '<td data-label="Size" class="num">117.7\xa0MB</td>', html=True)
+    assertContains(response, '<td data-label="Size" class="num">117.7\xa0MiB</td>', html=True)
     assertContains(
         response,
         '<td data-label="Size" class="num"><span class="muted">not recorded</span></td>',

@@ -10,7 +10,7 @@ from foundation.models import NewsPost
 from releases.models import Release
 from releases.repoconfig.models import Availability, Distribution, DistributionRelease, Mirror
 from tests.releases.archive_tree import build_archive, http_mirror
-from tests.releases.factories import ReleaseFactory, SeriesFactory
+from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -118,3 +118,10 @@ def test_the_build_system_posts_a_release_with_a_staff_token(client, tmp_path, s
     bad = client.post("/api/releases/drafts/", {**body, "version": "12.3"}, content_type="application/json",
                       HTTP_AUTHORIZATION=f"Token {token.key}")  # fmt: skip
     assert bad.status_code == 400 and bad.json()["error"].startswith("version:")
+
+
+def test_the_review_page_gives_sizes_in_binary_units_named_as_such(staff_client):
+    release = ReleaseFactory(series=SeriesFactory(version="12.3"), version="12.3.4")
+    ReleaseFileFactory(release=release, size=96_761_750)
+    response = staff_client.get(f"/admin/releases/release/{release.pk}/publish/")
+    assertContains(response, "<td>92.3\xa0MiB</td>", html=True)
