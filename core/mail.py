@@ -13,12 +13,21 @@ MAIL_TASK_OPTIONS = {"autoretry_for": (OSError,), "retry_backoff": True, "max_re
 
 
 def send_templated_mail(
-    template_prefix: str, context: dict, recipients: list[str], headers: dict | None = None
+    template_prefix: str,
+    context: dict,
+    recipients: list[str],
+    headers: dict | None = None,
+    reply_to: list[str] | None = None,
 ) -> int:
     subject = " ".join(render_to_string(f"{template_prefix}_subject.txt", context).split())
     # Template files end with a newline after their last tag; the mail ends with one.
     body = render_to_string(f"{template_prefix}_body.txt", context).rstrip("\n") + "\n"
     message = EmailMessage(
-        subject, body, settings.DEFAULT_FROM_EMAIL, recipients, headers=headers or {}
+        subject,
+        body,
+        settings.DEFAULT_FROM_EMAIL,
+        recipients,
+        headers=headers or {},
+        reply_to=reply_to or [],
     )
     return message.send()

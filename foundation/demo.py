@@ -198,6 +198,7 @@ def load(log):
     )
     meeting.attendees.set([people[name] for name, _ in BOARD] + [people["Mike Milinkovich"]])
 
+    loaded = []
     for file_name, title, author, categories, tags, published in POSTS:
         text = (SEEDS / file_name).read_text()
         first_line, _, rest = text.strip().partition("\n")
@@ -226,4 +227,6 @@ def load(log):
         post.tags.set(
             [Tag.objects.get_or_create(slug=slugify(t), defaults={"name": t})[0] for t in tags]
         )
+        loaded.append(post.pk)
+    NewsPost.objects.filter(pk__in=loaded).unedited_since_publication()
     log(f"foundation: {Person.objects.count()} people, {NewsPost.objects.count()} news posts")

@@ -1,5 +1,7 @@
 """The foundation app's mail, sent from Celery tasks; texts are in templates/foundation/email/."""
 
+from email.utils import formataddr
+
 from celery import shared_task
 from django.conf import settings
 
@@ -10,8 +12,11 @@ from foundation.models import ContactMessage
 @shared_task(**MAIL_TASK_OPTIONS)
 def mail_contact_message_to_staff(message_id: int):
     message = ContactMessage.objects.get(pk=message_id)
+    # Staff answer with Reply; the name goes on one line whatever was typed.
+    sender = formataddr((" ".join(message.name.split()), message.email))
     send_templated_mail(
         "foundation/email/contact_message",
         {"message": message},
         settings.STAFF_NOTIFICATION_EMAILS,
+        reply_to=[sender],
     )

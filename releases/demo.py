@@ -9,6 +9,7 @@ import json
 
 from django.utils import timezone
 
+from foundation.models import NewsPost
 from releases import services
 from releases.catalogue import IN_REPO_CATALOGUE
 from releases.models import Release, Series
@@ -63,5 +64,7 @@ def load(log):
                 "*Demo content: the changelog lists every change merged for this release.*"
             )
         services.publish_release(release)
+    announced = Release.objects.filter(version__in=ANNOUNCED).values("announcement")
+    NewsPost.objects.filter(pk__in=announced).unedited_since_publication()
     for line in [*report.lines(), *file_report.lines()]:
         log(f"releases: {line}")

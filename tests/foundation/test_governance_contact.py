@@ -82,6 +82,7 @@ def test_contact_is_stored_and_mailed_to_staff_after_commit(
     assert ContactMessage.objects.get().organisation == "Example Ltd"
     assert mail.outbox[0].to == ["board@example.org"]
     assert "We would like to sponsor." in mail.outbox[0].body
+    assert mail.outbox[0].reply_to == ["Ada <ada@example.org>"]  # staff answer with Reply
 
 
 def test_contact_rejects_bad_input_and_bots_and_floods(client):

@@ -5,6 +5,8 @@ import pytest
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from foundation import demo as foundation_demo
+from releases import demo as releases_demo
 from tests.foundation.factories import CategoryFactory, NewsPostFactory, TagFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -79,6 +81,17 @@ def test_feed_is_valid_atom(client, posts):
     assert not feed.bozo
     assert feed.version == "atom10"
     assert [entry.title for entry in feed.entries] == ["Visible post"]
+
+
+def test_the_demo_news_feed_dates_each_post_by_its_publication(client):
+    foundation_demo.load(lambda message: None)
+    releases_demo.load(lambda message: None)
+    feed = feedparser.parse(client.get("/news/feed/").content)
+    assert len(feed.entries) >= 10
+    for entry in feed.entries:
+        assert entry.updated_parsed == entry.published_parsed, entry.title
+    newest = max(entry.published_parsed for entry in feed.entries)
+    assert feed.feed.updated_parsed == newest
 
 
 def test_opengraph_tags_on_a_post(client, posts):

@@ -83,6 +83,11 @@ def test_replication_preview_and_thread_pool_headings(articles):
     page = articles("MariaDB-5.5 Thread Pool Performance")
     assert page.headings == ["h2:OLTP(ro) MariaDB-5.5.21 pool-of-threads vs. thread-per-connection"]
     assert page.list_starts == [("ul", "")]
+    # The author's closing section is part of the article (only reader comments are not).
+    text = _article_text(page)
+    assert "Let me add few more words about binding cpu cores" in text
+    assert "one should set thread-pool-size manually to the number of cpu cores" in text
+    assert "its fine only" not in text
 
 
 def test_quarterly_update_keeps_its_nested_list(articles):

@@ -1,16 +1,17 @@
 """Site search on PostgreSQL: ranking, snippets, filters, pages and hostile input."""
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.test import Client
 from django.utils import timezone
 
+from benchmarks.models import Run
 from foundation.models import DocumentVersion, NewsPost
 from search.query import MAX_QUERY_LENGTH, RESULTS_PER_PAGE
 from search.query import search as run_search
-from tests.benchmarks.factories import SuiteFactory
+from tests.benchmarks.factories import RunFactory, SuiteFactory
 from tests.foundation.factories import DocumentVersionFactory, NewsPostFactory
 from tests.releases.factories import ReleaseFactory, SeriesFactory
 from tests.search.factories import BoardMeetingFactory, BoardSeatFactory
@@ -26,6 +27,16 @@ def result_urls(response):
 
 def search(client, query="", **params):
     return client.get("/search/", {"q": query, **params})
+
+
+def test_a_benchmark_is_dated_by_when_it_was_measured_not_when_it_was_stored(client):
+    suite = SuiteFactory(title="Spider engine benchmark", is_published=True)
+    page = search(client, "spider").content.decode()
+    assert "<time" not in page  # no run, no date: not the day the row was written
+    RunFactory(suite=suite, run_date=date(2013, 6, 11))
+    RunFactory(suite=suite, run_date=date(2014, 2, 3), status=Run.Status.DRAFT)
+    page = search(client, "spider").content.decode()
+    assert '<time datetime="2013-06-11">11 June 2013</time>' in page
 
 
 def test_a_title_match_ranks_above_a_body_only_match_even_when_older(client):
