@@ -123,21 +123,31 @@ def load(log):
         BoardSeat.objects.update_or_create(
             person=people[name],
             term_start=INTERIM_START,
-            defaults={"constituency": BoardSeat.Constituency.INTERIM, "office": office},
+            defaults={
+                "constituency": BoardSeat.Constituency.INTERIM,
+                "office": office,
+                "is_demo": True,
+            },
         )
     Role.objects.update_or_create(
         kind=Role.Kind.ADVISOR,
         title="Advisor to the board",
         person=people["Mike Milinkovich"],
         defaults={
-            "description": "Attends the board's meetings; the planned governance is modelled on the Eclipse Foundation's."
+            "description": "Attends the board's meetings; the planned governance is modelled on the Eclipse Foundation's.",
+            "is_demo": True,
         },
     )
     for order, (title, name, description) in enumerate(STAFF):
         Role.objects.update_or_create(
             kind=Role.Kind.STAFF,
             order=order,
-            defaults={"title": title, "person": people.get(name), "description": description},
+            defaults={
+                "title": title,
+                "person": people.get(name),
+                "description": description,
+                "is_demo": True,
+            },
         )
     Role.objects.update_or_create(
         kind=Role.Kind.COUNCIL,
@@ -147,6 +157,7 @@ def load(log):
             "person": None,
             "is_vacant": True,
             "description": "The council is being formed, modelled on the current MariaDB captains.",
+            "is_demo": True,
         },
     )
     for name, relationship, url, description in AFFILIATIONS:

@@ -21,6 +21,13 @@ class Person(models.Model):
         return self.name
 
 
+# The demo's board and staff are the seed's (the 2013 quarterly update): real people and
+# offices, but not known to be current, so the pages say so.
+DEMO_HELP = (
+    "Demo content (load_demo): as the 2013 quarterly update names it, not known to be current."
+)
+
+
 class BoardSeatQuerySet(models.QuerySet):
     def current(self, today=None):
         today = today or timezone.localdate()
@@ -49,6 +56,7 @@ class BoardSeat(models.Model):
     term_start = models.DateField()
     term_end = models.DateField(null=True, blank=True, help_text="Empty while the term runs.")
     note = models.CharField(max_length=200, blank=True)
+    is_demo = models.BooleanField(default=False, editable=False, help_text=DEMO_HELP)
 
     objects = BoardSeatQuerySet.as_manager()
 
@@ -87,6 +95,7 @@ class Role(models.Model):
     start = models.DateField(null=True, blank=True)
     end = models.DateField(null=True, blank=True)
     order = models.PositiveSmallIntegerField(default=0)
+    is_demo = models.BooleanField(default=False, editable=False, help_text=DEMO_HELP)
 
     class Meta:
         ordering = ["kind", "order", "title"]

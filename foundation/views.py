@@ -36,7 +36,8 @@ class AboutView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["seats"] = BoardSeat.objects.current().select_related("person")
+        context["seats"] = list(BoardSeat.objects.current().select_related("person"))
+        context["demo_people"] = any(seat.is_demo for seat in context["seats"])
         context["affiliations"] = Affiliation.objects.all()
         return context
 
@@ -54,7 +55,10 @@ class BoardView(TemplateView):
                 terms[(seat.term_start, seat.term_end)].append(seat)
         context["current"] = [seat for seat in seats if seat.pk in current]
         context["history"] = sorted(terms.items(), key=lambda item: item[0][0], reverse=True)
-        context["advisors"] = Role.objects.filter(kind=Role.Kind.ADVISOR).select_related("person")
+        context["advisors"] = list(
+            Role.objects.filter(kind=Role.Kind.ADVISOR).select_related("person")
+        )
+        context["demo_people"] = any(x.is_demo for x in [*context["current"], *context["advisors"]])
         return context
 
 
@@ -66,6 +70,7 @@ class StaffView(TemplateView):
         roles = Role.objects.select_related("person")
         context["staff"] = [r for r in roles if r.kind == Role.Kind.STAFF]
         context["advisors"] = [r for r in roles if r.kind == Role.Kind.ADVISOR]
+        context["demo_people"] = any(r.is_demo for r in roles)
         return context
 
 
