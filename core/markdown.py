@@ -16,7 +16,9 @@ Two profiles:
   ``rel="nofollow ugc noopener"``.
 """
 
+import html as html_lib
 import re
+import unicodedata
 from urllib.parse import urlsplit
 
 import markdown as markdown_lib
@@ -78,6 +80,14 @@ def render_comment(text: str) -> str:
             link_rel=COMMENT_LINK_REL,
         )
     )
+
+
+def has_visible_text(html: str) -> bool:
+    """True when sanitised HTML shows a reader any text: markup alone (an empty
+    paragraph, a rule, a link without words), spaces and invisible formatting
+    characters such as zero-width spaces do not count."""
+    text = html_lib.unescape(nh3.clean(html, tags=set()))
+    return any(not char.isspace() and unicodedata.category(char) != "Cf" for char in text)
 
 
 def scrollable_tables(html: str) -> str:

@@ -1,5 +1,6 @@
 from django import forms
 
+from core.markdown import has_visible_text, render_comment
 from foundation.models import ContactMessage
 
 HONEYPOT_FIELD = "website_url"
@@ -27,6 +28,16 @@ class CommentForm(HoneypotMixin, forms.Form):
         widget=forms.Textarea(attrs={"rows": 6}),
         help_text="Markdown is supported. Be kind; staff may hide comments that break the code of conduct.",
     )
+
+    def clean_body(self):
+        body = self.cleaned_data["body"]
+        if not has_visible_text(render_comment(body)):
+            raise forms.ValidationError(
+                "Your comment has no text once HTML and formatting are removed "
+                "(comments cannot contain HTML). Please write what you want to say.",
+                code="empty",
+            )
+        return body
 
 
 class ContactForm(HoneypotMixin, forms.ModelForm):

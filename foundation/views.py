@@ -9,10 +9,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_POST
 from django.views.generic import DetailView, ListView, TemplateView
-from django_ratelimit.decorators import ratelimit
 
 from core.hostile import bad_request
 from core.markdown import render_markdown
+from core.send_limit import SendLimit, refuse
 from foundation import services
 from foundation.diff import line_diff
 from foundation.forms import CommentForm, ContactForm
@@ -28,7 +28,9 @@ from foundation.models import (
     Tag,
 )
 
-COMMENT_RATE = "5/m"
+# Only what is published or sent counts: a form sent back with errors costs nothing.
+COMMENT_LIMIT = SendLimit(group="foundation-comment", key="user", rate="5/m")
+CONTACT_LIMIT = SendLimit(group="foundation-contact", key="ip", rate="5/m")
 
 
 class AboutView(TemplateView):
@@ -99,24 +101,26 @@ def _public_version(slug, number=None):
     return get_object_or_404(versions, document__slug=slug, number=number)
 
 
-def document(request, slug, number=None):
-    version = _public_version(slug, number)
-    previous = (
-        DocumentVersion.objects.filter(document=version.document, number__lt=version.number)
-        .public()
-        .order_by("-number")
-        .first()
-    )
-    context = {
+def _document_context(version, form):
+    return {
         "version": version,
         "document": version.document,
         "versions": version.document.versions.public(),
-        "previous": previous,
+        "previous": (
+            DocumentVersion.objects.filter(document=version.document, number__lt=version.number)
+            .public()
+            .order_by("-number")
+            .first()
+        ),
         "comments": version.comments.filter(is_public=True).select_related("author__profile"),
-        "form": CommentForm(),
+        "form": form,
         "open": version.discussion_is_open(),
     }
-    return render(request, "foundation/document.html", context)
+
+
+def document(request, slug, number=None):
+    version = _public_version(slug, number)
+    return render(request, "foundation/document.html", _document_context(version, CommentForm()))
 
 
 def document_diff(request, slug, number):
@@ -139,30 +143,22 @@ def document_diff(request, slug, number):
 
 @require_POST
 @login_required
-@ratelimit(key="user", rate=COMMENT_RATE, method="POST", block=True)
 def document_comment(request, slug, number):
     version = _public_version(slug, number)
     form = CommentForm(request.POST)
-    if form.is_valid():
-        try:
-            services.comment_on_document(version, request.user, form.cleaned_data["body"])
-            messages.success(request, "Thank you: your comment is published.")
-        except services.DiscussionClosed as error:
-            messages.error(request, str(error))
-        return redirect(version.get_absolute_url() + "#comments")
-    return render(
-        request,
-        "foundation/document.html",
-        {
-            "version": version,
-            "document": version.document,
-            "form": form,
-            "open": version.discussion_is_open(),
-            "comments": version.comments.filter(is_public=True).select_related("author__profile"),
-            "versions": version.document.versions.public(),
-        },
-        status=400,
-    )
+    template = "foundation/document.html"
+    if not form.is_valid():
+        return render(request, template, _document_context(version, form), status=400)
+    if (wait := COMMENT_LIMIT.wait(request)) is not None:
+        return refuse(request, template, _document_context(version, form), wait)
+    try:
+        services.comment_on_document(version, request.user, form.cleaned_data["body"])
+    except services.DiscussionClosed as error:
+        messages.error(request, str(error))
+    else:
+        COMMENT_LIMIT.count(request)
+        messages.success(request, "Thank you: your comment is published.")
+    return redirect(version.get_absolute_url() + "#comments")
 
 
 class MeetingArchiveView(TemplateView):
@@ -232,44 +228,49 @@ class NewsDetailView(DetailView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["comments"] = self.object.comments.filter(is_public=True).select_related(
-            "author__profile"
-        )
-        context["form"] = CommentForm()
+        context.update(_news_comments_context(self.object, CommentForm()))
         return context
+
+
+def _news_comments_context(post, form):
+    comments = post.comments.filter(is_public=True).select_related("author__profile")
+    return {"post": post, "comments": comments, "form": form}
 
 
 @require_POST
 @login_required
-@ratelimit(key="user", rate=COMMENT_RATE, method="POST", block=True)
 def news_comment(request, slug):
-    post = get_object_or_404(NewsPost.objects.published(), slug=slug)
+    post = get_object_or_404(_published_posts(), slug=slug)
     form = CommentForm(request.POST)
+    template = "foundation/news_detail.html"
     if not form.is_valid():
-        messages.error(
-            request,
-            "Your comment could not be published: "
-            + " ".join(error for errors in form.errors.values() for error in errors),
-        )
-        return redirect(post.get_absolute_url() + "#comment-form")
+        return render(request, template, _news_comments_context(post, form), status=400)
+    if (wait := COMMENT_LIMIT.wait(request)) is not None:
+        return refuse(request, template, _news_comments_context(post, form), wait)
     try:
         services.comment_on_post(post, request.user, form.cleaned_data["body"])
-        messages.success(request, "Thank you: your comment is published.")
     except services.CommentsDisabled as error:
         messages.error(request, str(error))
+    else:
+        COMMENT_LIMIT.count(request)
+        messages.success(request, "Thank you: your comment is published.")
     return redirect(post.get_absolute_url() + "#comments")
 
 
-@ratelimit(key="ip", rate="5/m", method="POST", block=True)
 def contact(request):
-    initial = {"topic": request.GET.get("topic", "general")}
-    form = ContactForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        services.receive_contact_message(form)
-        messages.success(request, "Thank you: your message has reached the foundation's staff.")
-        return redirect("foundation:contact")
-    status = 400 if request.method == "POST" else 200
-    return render(request, "foundation/contact.html", {"form": form}, status=status)
+    template = "foundation/contact.html"
+    if request.method != "POST":
+        form = ContactForm(initial={"topic": request.GET.get("topic", "general")})
+        return render(request, template, {"form": form})
+    form = ContactForm(request.POST)
+    if not form.is_valid():
+        return render(request, template, {"form": form}, status=400)
+    if (wait := CONTACT_LIMIT.wait(request)) is not None:
+        return refuse(request, template, {"form": form}, wait)
+    services.receive_contact_message(form)
+    CONTACT_LIMIT.count(request)
+    messages.success(request, "Thank you: your message has reached the foundation's staff.")
+    return redirect("foundation:contact")
 
 
 class NewsFeed(Feed):

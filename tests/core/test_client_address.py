@@ -70,7 +70,7 @@ def test_contact_limit_cannot_be_dodged_with_forged_headers(client, settings):
     assert statuses[:5] == [302] * 5
     assert statuses[5:] == [429, 429]
     refused = client.post("/contact/", CONTACT, REMOTE_ADDR="198.51.100.7")
-    assert refused.status_code == 429 and refused["Retry-After"] == "60"
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 60  # window's end
 
 
 @pytest.mark.django_db

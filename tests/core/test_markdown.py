@@ -2,7 +2,7 @@
 
 import pytest
 
-from core.markdown import render_comment, render_markdown
+from core.markdown import has_visible_text, render_comment, render_markdown
 from foundation.models import DocumentComment
 from tests.foundation.factories import DocumentVersionFactory, UserFactory
 
@@ -104,3 +104,18 @@ def test_tables_scroll_in_a_region_keyboard_users_can_reach(render):
 def test_a_comment_cannot_forge_a_focusable_region():
     html = render_comment('<div role="region" tabindex="0">x</div>')
     assert "tabindex" not in html and "role=" not in html
+
+
+@pytest.mark.parametrize(
+    ("html", "visible"),
+    [
+        ("<p>Hello</p>", True),
+        ("<p><code>0</code></p>", True),
+        ("\n", False),
+        ("<p></p><hr>", False),
+        ("<p>&nbsp; \u200b\u2060</p>", False),
+        ('<p><a href="https://example.org" rel="nofollow ugc noopener"></a></p>', False),
+    ],
+)
+def test_has_visible_text(html, visible):
+    assert has_visible_text(html) is visible
