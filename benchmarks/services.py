@@ -263,8 +263,11 @@ def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
             {"file": file_name, "importer": version, **metadata},
         ],
     }
-    if not run.client and metadata.get("tool"):
-        run.client = metadata["tool"]
+    tool = metadata.get("tool")
+    # The tool names itself in the output ("JMH <jmhVersion>"): taken only if it fits the
+    # field, since the upload is anyone's text.
+    if not run.client and tool and not text_problem(tool, field_limit(Run, "client")):
+        run.client = tool
 
 
 def may_publish(user) -> bool:

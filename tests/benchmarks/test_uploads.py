@@ -2,6 +2,7 @@
 its size before its bytes are read."""
 
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,14 @@ def test_repetitions_of_a_point_become_its_samples(suite):
         "rep-1.txt",
         "ref.txt",
     ]
+
+
+def test_a_tool_name_too_long_for_the_run_is_not_copied_into_it(client, suite, staff_token):
+    report = json.loads((DATA / "jmh.json").read_text())
+    report[0]["jmhVersion"] = "1." + "9" * 300  # the tool names itself: "JMH <version>"
+    upload = SimpleUploadedFile("jmh.json", json.dumps(report).encode())
+    response = post(client, staff_token, file=upload, importer="jmh")
+    assert response.status_code == 201, response.content
+    run = Run.objects.get()
+    assert run.client == ""
+    assert run.details["files"][0]["tool"].startswith("JMH 1.999")  # kept in the details
