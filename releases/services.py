@@ -128,12 +128,14 @@ def is_unsubscribe_link(token: str) -> bool:
     return subscriber_to_unsubscribe(token) is not None
 
 
-def unsubscribe(token: str) -> None:
-    """Delete the subscriber the link was made for (already gone or not a valid link:
-    nothing to do; views check the link with ``is_unsubscribe_link`` first)."""
+def unsubscribe(token: str) -> bool:
+    """Delete the subscriber the link was made for (already gone: nothing to do). Answers
+    whether the link is one of this site's unsubscribe links; if not, nothing changes."""
     subscriber_id = subscriber_to_unsubscribe(token)
-    if subscriber_id is not None:
-        AnnouncementSubscriber.objects.filter(pk=subscriber_id).delete()
+    if subscriber_id is None:
+        return False
+    AnnouncementSubscriber.objects.filter(pk=subscriber_id).delete()
+    return True
 
 
 def mirrors_with(release: Release, mirrors) -> list[tuple]:

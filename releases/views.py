@@ -355,12 +355,14 @@ SUBSCRIPTION_LINK_INVALID = {
 def confirm_subscription(request, token):
     """A link in a mail only asks; the button posts. Mail scanners follow links, so a GET
     that acted would confirm an address its owner never saw."""
-    if not services.is_confirmation_link(token):
+    if request.method == "GET":
+        valid = services.is_confirmation_link(token)
+    else:
+        valid = services.confirm_subscription(token) is not None
+    if not valid:
         return bad_request(request, SUBSCRIPTION_LINK_INVALID["confirm"])
     if request.method == "GET":
         return render(request, "releases/subscription_ask.html", {"step": "confirm"})
-    if services.confirm_subscription(token) is None:  # deleted since the page was shown
-        return bad_request(request, SUBSCRIPTION_LINK_INVALID["confirm"])
     return render(request, "releases/subscription_done.html", {"confirmed": True})
 
 
@@ -370,9 +372,12 @@ def confirm_subscription(request, token):
 @never_cache
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request, token):
-    if not services.is_unsubscribe_link(token):
+    if request.method == "GET":
+        valid = services.is_unsubscribe_link(token)
+    else:
+        valid = services.unsubscribe(token)
+    if not valid:
         return bad_request(request, SUBSCRIPTION_LINK_INVALID["unsubscribe"])
     if request.method == "GET":
         return render(request, "releases/subscription_ask.html", {"step": "unsubscribe"})
-    services.unsubscribe(token)
     return render(request, "releases/subscription_done.html", {"confirmed": False})
