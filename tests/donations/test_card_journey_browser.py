@@ -13,6 +13,10 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
+from donations.models import Donation
+from donations.signing import manage_token
+from tests.donations.factories import DonationFactory, GiftFactory
+from tests.e2e.page_audit import SCHEMES, WIDTHS, audit
 from tests.localstripe import deliver_events
 from tests.sponsors.helpers import WEBHOOK_SECRET
 
@@ -113,3 +117,37 @@ def test_give_once_and_monthly_download_a_receipt_cancel_and_see_it_counted(
     assert f"1 individual donor gave in {today.year}." in page.locator("main").inner_text()
     assert page.locator(".donor-wall li").all_inner_texts() == ["Ada L."]
     context.close()
+
+
+def test_the_fake_mode_donor_pages_reflow_and_pass_axe(live_server, browser, settings):
+    settings.STRIPE_API_BASE = "http://127.0.0.1:9"  # fake mode; these pages call no Stripe
+    paid = GiftFactory(
+        donation__frequency=Donation.Frequency.MONTHLY,
+        donation__status=Donation.Status.ACTIVE,
+        donation__stripe_subscription_id="sub_donor_1",
+        donation__stripe_customer_id="cus_donor_1",
+    ).donation
+    paid_token = manage_token(paid.reference)
+    pending_token = manage_token(DonationFactory().reference)
+    paths = [
+        "/donate/",
+        f"/donate/thanks/?gift={paid_token}",
+        f"/donate/thanks/?gift={pending_token}",
+        "/donate/thanks/",
+        f"/donate/manage/{paid_token}/",
+    ]
+    overflowing, violations, runs = [], [], 0
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 800})
+        page = context.new_page()
+        for path in paths:
+            response = page.goto(live_server.url + path, wait_until="load")
+            assert response is not None and response.status == 200, path
+            wide, blocking, count = audit(page, path, width)
+            overflowing += wide
+            violations += blocking
+            runs += count
+        context.close()
+    assert runs == len(SCHEMES) * len(paths)
+    assert overflowing == [], "\n".join(overflowing)
+    assert violations == [], "\n".join(violations)
