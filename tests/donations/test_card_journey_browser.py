@@ -143,6 +143,8 @@ def test_the_fake_mode_donor_pages_reflow_and_pass_axe(live_server, browser, set
         for path in paths:
             response = page.goto(live_server.url + path, wait_until="load")
             assert response is not None and response.status == 200, path
+            if path == "/donate/":
+                assert page.get_by_label("Card number").is_visible()
             wide, blocking, count = audit(page, path, width)
             overflowing += wide
             violations += blocking
