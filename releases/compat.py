@@ -113,7 +113,9 @@ def release_object(request, release, filters, mirror):
         "release_status": MATURITY_WORDS[release.maturity],
         "date_of_release": release.release_date.isoformat(),
         # Staff's own notes are on the release page; until they write them, the real ones.
-        "release_notes_url": page + "#notes" if release.release_notes else release.kb_release_notes_url,
+        "release_notes_url": page + "#notes"
+        if release.release_notes
+        else release.kb_release_notes_url,
         "change_log": page + "#changelog" if release.changelog else release.kb_changelog_url,
         "files": [file_object(request, release, f, mirror) for f in files],
         # Added to the live shape: a release published before its files were recorded.

@@ -47,7 +47,9 @@ def mirror():
 def draft(version="11.8.10", release_date=None, **kwargs):
     """A release kept unpublished, as step 1 of the flow leaves it; released today."""
     series = SeriesFactory(version=".".join(version.split(".")[:2]), eol_date=None)
-    ReleaseFactory(series=series, version="11.8.9", release_date=timezone.localdate() - timedelta(days=90))
+    ReleaseFactory(
+        series=series, version="11.8.9", release_date=timezone.localdate() - timedelta(days=90)
+    )
     return ReleaseFactory(series=series, version=version, is_published=False,
                           release_date=release_date or timezone.localdate(), **kwargs)  # fmt: skip
 
@@ -80,7 +82,9 @@ def test_the_announcement_is_live_when_the_release_is(
     release.refresh_from_db()
     assert release.is_published
     page = client.get(release.get_absolute_url())
-    assertContains(page, '<a href="/news/mariadb-11-8-10-released/">Read the announcement</a>', html=True)
+    assertContains(
+        page, '<a href="/news/mariadb-11-8-10-released/">Read the announcement</a>', html=True
+    )
     assert client.get("/news/mariadb-11-8-10-released/").status_code == 200
     (announcement,) = mail.outbox
     assert client.get(site_path(announcement.body, "/news/")).status_code == 200
@@ -90,7 +94,9 @@ def test_the_announcement_is_live_when_the_release_is(
     assert NewsPost.objects.get(slug="mariadb-11-8-10-released").published_at == first
 
 
-def test_an_announcement_not_live_is_linked_from_nothing(client, django_capture_on_commit_callbacks):
+def test_an_announcement_not_live_is_linked_from_nothing(
+    client, django_capture_on_commit_callbacks
+):
     """Staff may move the post to a later time: until then neither the page nor the mail
     links to it."""
     release = draft()
@@ -154,7 +160,9 @@ def test_a_release_with_files_or_not_stable_needs_no_choice(staff_client):
     ReleaseFileFactory(release=with_files)
     response = staff_client.get(f"/admin/releases/release/{with_files.pk}/publish/")
     assertNotContains(response, "Publish without files")
-    preview = ReleaseFactory(series=with_files.series, version="11.8.11", maturity="rc", is_published=False)
+    preview = ReleaseFactory(
+        series=with_files.series, version="11.8.11", maturity="rc", is_published=False
+    )
     services.publish_release(preview)
     preview.refresh_from_db()
     assert preview.is_published and not preview.files_pending
@@ -196,10 +204,17 @@ def test_an_unreachable_archive_is_one_clear_message(staff_client, settings):
     )
     assertNotContains(response, "The archive could not be read")
     assertNotContains(response, "was found in the archive")
-    assertContains(response, '<input type="submit" name="read_archive" value="Read the archive again">', html=True)
+    assertContains(
+        response,
+        '<input type="submit" name="read_archive" value="Read the archive again">',
+        html=True,
+    )
     release = Release.objects.get(version="11.8.10")
-    again = staff_client.post(f"/admin/releases/release/{release.pk}/publish/", {"read_archive": "1"}, follow=True)
-    assert [str(m) for m in again.context["messages"]][0].startswith("The release archive could not be reached")
+    again = staff_client.post(
+        f"/admin/releases/release/{release.pk}/publish/", {"read_archive": "1"}, follow=True
+    )
+    [message] = [str(m) for m in again.context["messages"]]
+    assert message.startswith("The release archive could not be reached")
 
 
 def test_an_archive_without_the_release_says_so(staff_client, settings, tmp_path):
@@ -219,8 +234,16 @@ def test_missing_notes_and_changelog_link_to_the_knowledge_base(client):
     page = client.get(release.get_absolute_url())
     assertNotContains(page, "No release notes yet")
     assertNotContains(page, "No changelog yet")
-    assertContains(page, '<a href="https://mariadb.com/kb/en/mariadb-11-8-9-release-notes/">MariaDB 11.8.9 release notes</a>', html=True)
-    assertContains(page, '<a href="https://mariadb.com/kb/en/mariadb-11-8-9-changelog/">MariaDB 11.8.9 changelog</a>', html=True)
+    assertContains(
+        page,
+        '<a href="https://mariadb.com/kb/en/mariadb-11-8-9-release-notes/">MariaDB 11.8.9 release notes</a>',
+        html=True,
+    )
+    assertContains(
+        page,
+        '<a href="https://mariadb.com/kb/en/mariadb-11-8-9-changelog/">MariaDB 11.8.9 changelog</a>',
+        html=True,
+    )
     entry = client.get("/rest-api/mariadb/11.8.9/").json()["release_data"]["11.8.9"]
     assert (entry["release_notes_url"], entry["change_log"]) == (
         "https://mariadb.com/kb/en/mariadb-11-8-9-release-notes/",
