@@ -258,3 +258,15 @@ def test_missing_notes_and_changelog_link_to_the_knowledge_base(client):
     entry = client.get("/rest-api/mariadb/11.8.9/").json()["release_data"]["11.8.9"]
     assert entry["release_notes_url"].endswith("/download/11.8/11.8.9/#notes")
     assert entry["change_log"].endswith("/download/11.8/11.8.9/#changelog")
+
+
+def test_the_mail_about_a_release_without_files_says_they_are_on_their_way(
+    client, django_capture_on_commit_callbacks
+):
+    release = draft()
+    subscriber(client, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.publish_release(release, without_files=True)
+    (announcement,) = mail.outbox
+    assert "with its files and their checksums" not in announcement.body
+    assert release.files_note in announcement.body
