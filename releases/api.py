@@ -53,10 +53,21 @@ class ReleaseSerializer(serializers.ModelSerializer):
     series = serializers.CharField(source="series.version")
     files = ReleaseFileSerializer(many=True)
     url = serializers.SerializerMethodField()
+    files_pending = serializers.BooleanField(
+        read_only=True,
+        help_text="True while the files of a release published without them are on their way; "
+        "files is empty until they are recorded.",
+    )
+    files_note = serializers.SerializerMethodField()
 
     class Meta:
         model = Release
-        fields = ["version", "series", "maturity", "release_date", "url", "files"]
+        fields = ["version", "series", "maturity", "release_date", "url", "files",
+                  "files_pending", "files_note"]  # fmt: skip
+
+    def get_files_note(self, release) -> str | None:
+        """Says that the files are on their way, or null."""
+        return release.files_note or None
 
     def get_url(self, release) -> str:
         return self.context["request"].build_absolute_uri(release.get_absolute_url())

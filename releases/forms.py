@@ -26,11 +26,35 @@ class NewReleaseForm(forms.Form):
 
 class PublishForm(forms.Form):
     release_notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), required=False,
-                                    help_text="Markdown, shown on the release page.")  # fmt: skip
+                                    help_text="Markdown, shown on the release page. Left empty, "
+                                              "the page links to the Knowledge Base's notes.")  # fmt: skip
     announcement_title = forms.CharField(max_length=200)
     announcement_summary = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 2}))
     announcement_body = forms.CharField(widget=forms.Textarea(attrs={"rows": 14}),
                                         help_text="Markdown; the news post as it will go out.")  # fmt: skip
+    without_files = forms.BooleanField(
+        required=False,
+        label="Publish without files",
+        help_text="This stable release has no files yet. Tick to publish it anyway: its page, "
+                  "/download/ and the APIs say its files are on their way until they are "
+                  "imported.",
+    )  # fmt: skip
+
+    def __init__(self, *args, needs_files_choice=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.needs_files_choice = needs_files_choice
+        if not needs_files_choice:
+            del self.fields["without_files"]
+
+    def clean(self):
+        data = super().clean()
+        if self.needs_files_choice and not data.get("without_files"):
+            self.add_error(
+                "without_files",
+                "No file of this release is recorded. Read the archive again, or tick "
+                "“Publish without files” to publish it now.",
+            )
+        return data
 
 
 class SubscribeForm(forms.Form):

@@ -252,7 +252,9 @@ class ReleaseView(MirrorChoiceMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         release = get_object_or_404(
-            Release.objects.published().select_related("series").prefetch_related("files"),
+            Release.objects.published()
+            .select_related("series", "announcement")
+            .prefetch_related("files"),
             series__version=kwargs["series"],
             version=kwargs["version"],
         )

@@ -108,12 +108,21 @@ def apply(request, tier_id):
         if for_new_organisation
         else OrganisationForm(prefix="org")
     )
+    # A logo chosen with a refused form is kept (validated) and used when the form is accepted.
+    held = (
+        services.held_logo(request.user, request.POST.get("org-held_logo", ""))
+        if request.method == "POST" and for_new_organisation
+        else None
+    )
     if request.method == "POST" and form.is_valid():
         organisation = form.cleaned_data["organisation"]
         if organisation is None and organisation_form.is_valid():
+            fields = dict(organisation_form.cleaned_data)
+            if not fields.get("logo_upload") and held is not None:
+                fields["logo_upload"] = services.use_held_logo(held)
             try:
                 organisation = services.create_organisation(
-                    request.user, logo_height=tier.logo_height, **organisation_form.cleaned_data
+                    request.user, logo_height=tier.logo_height, **fields
                 )
             except ValidationError as error:
                 organisation = None
@@ -145,11 +154,20 @@ def apply(request, tier_id):
             if sponsorship is not None:
                 return redirect("sponsors:pay", pk=sponsorship.pk)
     status = 400 if request.method == "POST" else 200
+    if request.method == "POST" and for_new_organisation:
+        organisation_form.is_valid()  # every refusal at once, and the upload to keep
+        upload = request.FILES.get("org-logo_upload")
+        if upload and "logo_upload" not in organisation_form.errors:
+            try:
+                held = services.hold_logo(request.user, upload)
+            except ValidationError as error:
+                organisation_form.add_error("logo_upload", error)
     terms = tier.terms()
     context = {
         "tier": tier,
         "form": form,
         "organisation_form": organisation_form,
+        "held_logo": held,
         "new_organisation_hidden": not for_new_organisation,
         "agreement": agreement,
         "shown_payment": form.shown_payment(),
@@ -447,7 +465,7 @@ def undo_cancel(request, pk):
     except services.SponsorshipError as error:
         messages.error(request, str(error))
     else:
-        what = "sponsorship" if sponsorship.is_paid else "application"
+        what = "application" if sponsorship.nothing_paid else "sponsorship"
         messages.success(request, f"Your {what} is back, exactly as it was.")
     return redirect(sponsorship.organisation.get_absolute_url())
 
