@@ -96,9 +96,7 @@ def test_the_newest_release_with_files_is_chosen_and_the_page_says_why(client, d
     )
 
 
-def test_a_platform_the_release_has_no_file_for_is_named_with_where_to_find_one(
-    client, demo_like
-):
+def test_a_platform_the_release_has_no_file_for_is_named_with_where_to_find_one(client, demo_like):
     response = client.get("/download/", {"os": "linux", "arch": "x86_64"})
     assert selected(response, "os") == ""
     assertContains(

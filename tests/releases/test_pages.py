@@ -14,7 +14,9 @@ def test_a_series_without_a_ga_release_is_never_the_default(client):
     ReleaseFileFactory(
         release=ReleaseFactory(series__version="13.0", version="13.0.0", maturity="preview")
     )
-    ReleaseFileFactory(release=ReleaseFactory(series=SeriesFactory(version="11.4"), version="11.4.5"))
+    ReleaseFileFactory(
+        release=ReleaseFactory(series=SeriesFactory(version="11.4"), version="11.4.5")
+    )
     assertContains(
         client.get("/download/"),
         '<option value="11.4.5" selected>11.4.5 (Stable (GA), 29 May 2024)</option>',
