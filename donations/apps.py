@@ -12,6 +12,7 @@ class DonationsConfig(AppConfig):
         from core import sitemaps as site_map
         from donations import mail, sitemaps, stripe_gateway, webhooks
         from payments import dispatch, outbox
+        from search import sources as search_index
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
@@ -25,4 +26,5 @@ class DonationsConfig(AppConfig):
         # the cached funding page too.
         pagecache.watch_app(self)
         site_map.register("donations", sitemaps.donation_pages)
+        search_index.register_pages(*sitemaps.search_pages)
         demo.register("donations.demo", after="sponsors.demo")

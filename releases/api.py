@@ -3,7 +3,6 @@
 (django-filter, documented by drf-spectacular). Caching: releases/urls.py wraps every
 view in core.pagecache.shared_response."""
 
-import django_filters
 from django.conf import settings
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
@@ -23,8 +22,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from releases import services
-from releases.forms import NewReleaseForm
-from releases.models import ARCHITECTURE_ALIASES, ARCHITECTURES, Release, ReleaseFile, Series
+from releases.forms import NewReleaseForm, ReleaseFileFilter
+from releases.models import Release, ReleaseFile, Series
 
 
 class PublicAPIView(APIView):
@@ -97,31 +96,6 @@ class SeriesSerializer(serializers.ModelSerializer):
 
 class SeriesDetailSerializer(SeriesSerializer):
     releases = ReleaseSerializer(many=True)
-
-
-class ReleaseFileFilter(django_filters.FilterSet):
-    """?os=&arch=&package= on a release's files."""
-
-    os = django_filters.ChoiceFilter(
-        choices=ReleaseFile.OS.choices, help_text="Only files for this OS."
-    )
-    arch = django_filters.ChoiceFilter(
-        choices=[(arch, arch) for arch in ARCHITECTURES],
-        method="filter_architecture",
-        help_text="Only files for this architecture (amd64 means x86_64, arm64 aarch64) "
-        "and those built for none, such as the source tarball.",
-    )
-    package = django_filters.ChoiceFilter(
-        field_name="package_type", choices=ReleaseFile.PackageType.choices,
-        help_text="Only this package type.",
-    )  # fmt: skip
-
-    class Meta:
-        model = ReleaseFile
-        fields = []
-
-    def filter_architecture(self, queryset, name, value):
-        return queryset.for_architecture(ARCHITECTURE_ALIASES.get(value, value))
 
 
 class FileFilterSchema(AutoSchema):

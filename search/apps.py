@@ -10,6 +10,6 @@ class SearchConfig(AppConfig):
         from search import signals
 
         pagecache.watch_app(self)  # the search results pages
-        signals.connect()
+        signals.connect(self)
         # Last: it indexes what the others created (some write in bulk, without signals).
         demo.register(signals.DEMO_LOADER, after=demo.EVERYTHING_ELSE)

@@ -11,6 +11,7 @@ class SponsorsConfig(AppConfig):
         from core import demo, pagecache
         from core import sitemaps as site_map
         from payments import dispatch, income, outbox
+        from search import sources as search_index
         from sponsors import mail, reports, sitemaps, stripe_tasks, webhooks
 
         for event_type, handler in webhooks.HANDLERS.items():
@@ -28,3 +29,4 @@ class SponsorsConfig(AppConfig):
         pagecache.watch_app(self, except_for=("sponsorshipevent", "invitation"))
         demo.register("sponsors.demo", after="foundation.demo")
         site_map.register("sponsors", sitemaps.sponsor_pages)
+        search_index.register_pages(*sitemaps.search_pages)
