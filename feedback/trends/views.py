@@ -184,6 +184,7 @@ def snapshot_list(request):
                 {
                     "snapshots": snapshots,
                     "readme": request.build_absolute_uri(reverse("trends:snapshots-readme")),
+                    "datapackage": request.build_absolute_uri(reverse("trends:datapackage")),
                     "licence": LICENCE,
                 }
             )
