@@ -13,4 +13,6 @@ urlpatterns = [
     path("donate/my-gifts/", views.my_gifts, name="mine"),
     path("funding/", views.funding, name="funding"),
     path("funding.csv", views.funding_csv, name="funding-csv"),
+    path("funding-years.csv", views.funding_years_csv, name="funding-years-csv"),
+    path("funding/datapackage.json", views.funding_datapackage, name="funding-datapackage"),
 ]

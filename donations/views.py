@@ -1,5 +1,3 @@
-import csv
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -8,10 +6,18 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
+from core import opendata
 from donations import documents, services, signing
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
-from donations.reports import Cell, funding_report
+from donations.reports import (
+    LICENCE,
+    LICENCE_STATEMENT,
+    funding_report,
+    monthly_export,
+    withholding_rule,
+    yearly_export,
+)
 from payments.forms import CardForm
 from payments.gateway import fake_mode
 
@@ -169,31 +175,51 @@ def funding(request):
 
 
 def funding_csv(request):
-    """The page's rows, one figure a line: the same months, programmes and categories,
-    with "withheld" where the page withholds a figure."""
+    """The page's monthly figures, one a row (``reports.monthly_export``)."""
     report = funding_report(_year(request))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="funding-{report.year}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["flow", "period", "currency", "category", "amount", "includes_demo_data"])
-    for table in report.tables:
-        for row, cells in [*table.display_rows, (table.year, table.display_year)]:
-            demo = "yes" if (table.currency, row.key) in report.demo_periods else "no"
-            for cell in cells:
-                if cell.state != "none":
-                    writer.writerow(
-                        ["income", row.key, table.currency, cell.label, _csv_value(cell), demo]
-                    )
-            total = Cell("Total", row.total, "withheld" if row.total is None else "shown")
-            writer.writerow(["income", row.key, table.currency, "Total", _csv_value(total), demo])
-    for table in report.spending:
-        for period, amounts, total in [*table.rows, (str(report.year), *table.year)]:
-            demo = "yes" if (table.currency, period) in report.demo_spending_periods else "no"
-            for label, amount in amounts:
-                writer.writerow(["spending", period, table.currency, label, f"{amount:.2f}", demo])
-            writer.writerow(["spending", period, table.currency, "Total", f"{total:.2f}", demo])
-    return response
+    export = monthly_export(report)
+    return opendata.csv_response(f"funding-{report.year}.csv", export["fields"], export["rows"])
 
 
-def _csv_value(cell: Cell) -> str:
-    return f"{cell.value:.2f}" if cell.state == "shown" else "withheld"
+def funding_years_csv(request):
+    """The year's figures, one a row: a year can publish what its months withhold."""
+    report = funding_report(_year(request))
+    export = yearly_export(report)
+    return opendata.csv_response(
+        f"funding-{report.year}-year.csv", export["fields"], export["rows"]
+    )
+
+
+def funding_datapackage(request):
+    """The Data Package of the funding downloads of a year: both CSVs with their schemas."""
+    report = funding_report(_year(request))
+    query = f"?year={report.year}"
+    rule = withholding_rule(report.minimum)
+    resources = [
+        opendata.resource(
+            f"funding-{report.year}-monthly",
+            request.build_absolute_uri(reverse("donations:funding-csv") + query),
+            f"Funding {report.year} by month",
+            "Income by programme and spending by category, one figure per month; totals "
+            f"are left to the reader. {rule}.",
+            monthly_export(report)["fields"],
+        ),
+        opendata.resource(
+            f"funding-{report.year}-year",
+            request.build_absolute_uri(reverse("donations:funding-years-csv") + query),
+            f"Funding {report.year}, the year",
+            "The same figures for the whole year: a year's figure can be published where "
+            f"its months are withheld, so it is not always the sum of the monthly file. {rule}.",
+            yearly_export(report)["fields"],
+        ),
+    ]
+    descriptor = opendata.package(
+        f"mariadb-foundation-funding-{report.year}",
+        f"MariaDB Foundation funding {report.year}",
+        f"The figures of the funding page for {report.year}. Amounts are numbers in the "
+        f"row's currency; months ISO 8601; an empty cell is the only missing value; {rule} "
+        f"(amount empty, amount_withheld true). Licence: {LICENCE_STATEMENT}",
+        resources,
+        [LICENCE],
+    )
+    return opendata.descriptor_response(descriptor)
