@@ -198,7 +198,7 @@ def child_environment(args) -> dict:
         "CELERY_BROKER_URL": "filesystem://",
         "CELERY_BROKER_FOLDER": str(folder / "broker"),
         "CELERY_TASK_ALWAYS_EAGER": "false",
-        "EMAIL_URL": f"filemail://{folder / 'mail'}",
+        "EMAIL_URL": f"filemail:///{folder / 'mail'}",  # environ drops one slash
     }
     return env
 

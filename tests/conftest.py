@@ -11,6 +11,7 @@ import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
+from tests.e2e.devstack import DevStack
 from tests.shared_data import group_upload_roots
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -81,3 +82,11 @@ def screenshot(page):
         return path
 
     return take
+
+
+@pytest.fixture(scope="session")
+def devstack(tmp_path_factory):
+    """The whole system as `make run` starts it (tests/e2e/devstack.py), once a session."""
+    stack = DevStack(tmp_path_factory.mktemp("devstack")).start()
+    yield stack
+    stack.stop()
