@@ -183,7 +183,9 @@ TALLY_BUFFER_SECONDS = env.float("TALLY_BUFFER_SECONDS", default=1.0 if PRODUCTI
 # under `make run` (scripts/devstack.py): a worker and beat share kombu's filesystem
 # transport (CELERY_BROKER_URL=filesystem://), whose messages are files in this folder.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")
-CELERY_BROKER_FOLDER = Path(env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker")))
+CELERY_BROKER_FOLDER = Path(
+    env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker"))
+)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {
         "data_folder_in": str(CELERY_BROKER_FOLDER),

@@ -22,6 +22,7 @@ ports (tests/e2e/devstack.py).
 """
 
 import argparse
+import contextlib
 import ctypes
 import os
 import shutil
@@ -49,10 +50,8 @@ STOP_SECONDS = 10
 
 def _die_with_parent():
     """Linux: a child gets SIGTERM if the supervisor itself is killed (SIGKILL, a crash)."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 class Supervisor:
@@ -140,10 +139,8 @@ class Supervisor:
 
 
 def _signal_group(process, sig):
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def wait_for_port(port: int, process: subprocess.Popen, seconds=60) -> bool:
@@ -250,10 +247,14 @@ def main(argv=None) -> int:
             only = ["--only", *args.demo] if args.demo else []
             if not supervisor.run_once("setup", [*manage, "load_demo", *only], env):
                 return supervisor.stop_and_report()
+        # The fake starts empty: the plans and customers an earlier one made are gone.
+        if not supervisor.run_once("setup", [*manage, "forget_fake_stripe_ids"], env):
+            return supervisor.stop_and_report()
         stripe = supervisor.start(
             "stripe",
             [
-                str(Path(PYTHON).with_name("localstripe")),
+                PYTHON,
+                str(ROOT / "scripts" / "localstripe_invoicing.py"),
                 "--port",
                 str(args.stripe_port),
                 "--from-scratch",
