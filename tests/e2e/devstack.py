@@ -9,6 +9,7 @@ mails in its mail folder, and its database, read-only, for what a page does not 
 
 import email
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -106,6 +107,18 @@ class DevStack:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
         return self.process.returncode
+
+    def pids(self) -> dict[str, int]:
+        """The processes the supervisor started and still runs, by name (setup steps excluded)."""
+        started = re.findall(r"^devstack\| started (\w+) \(pid (\d+)\)", "".join(self.lines), re.M)
+        return {name: int(pid) for name, pid in started if name != "setup"}
+
+    def copy_database_to(self, other: "DevStack"):
+        """A consistent copy of this stack's database (SQLite's backup API), for a second
+        stack that then needs no long migration."""
+        other.folder.mkdir(parents=True, exist_ok=True)
+        with sqlite3.connect(self.database) as source, sqlite3.connect(other.database) as copy:
+            source.backup(copy)
 
     def output(self, name: str) -> str:
         """What one process (stripe, web, worker, beat, setup, devstack) printed."""
