@@ -2,7 +2,8 @@
 
 Starts, in this order, and prefixes each one's output with its name:
 
-- setup:      ``migrate`` and ``load_demo`` (SQLite by default, or DATABASE_URL);
+- setup:      ``migrate``, ``load_demo`` (SQLite by default, or DATABASE_URL) and
+              ``forget_fake_stripe_ids`` (the plans and customers of the last run's fake);
 - stripe:     localstripe, a stateful Stripe fake, started empty (``--from-scratch``) on a
               port of its own; the site is pointed at it (STRIPE_API_BASE) and it is told
               to deliver its events, signed with STRIPE_WEBHOOK_SECRET, to the site's

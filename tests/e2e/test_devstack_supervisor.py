@@ -36,6 +36,20 @@ def test_localstripe_posts_its_own_signed_events_to_the_site(devstack):
     assert 'webhook "customer.created" successfully delivered' in devstack.output("stripe")
 
 
+def test_beat_runs_the_periodic_tasks_on_the_worker(devstack):
+    # The outbox sweep runs every minute; beat records each run in django-celery-beat's table.
+    ran = wait_until(
+        lambda: devstack.query(
+            "select last_run_at from django_celery_beat_periodictask "
+            "where task = 'payments.tasks.sweep_outbox' and last_run_at is not null"
+        ),
+        seconds=90,
+        what="the outbox sweep",
+    )
+    assert ran
+    assert "payments.tasks.sweep_outbox" in devstack.output("worker")
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
