@@ -11,7 +11,7 @@ import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
-from tests.e2e.devstack import DevStack
+from tests.e2e import devstack as devstack_harness
 from tests.shared_data import group_upload_roots
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -86,7 +86,7 @@ def screenshot(page):
 
 @pytest.fixture(scope="session")
 def devstack(tmp_path_factory):
-    """The whole system as `make run` starts it (tests/e2e/devstack.py), once a session."""
-    stack = DevStack(tmp_path_factory.mktemp("devstack")).start()
-    yield stack
-    stack.stop()
+    """The whole system as `make run` starts it (tests/e2e/devstack.py), one for the run,
+    shared by the pytest-xdist workers."""
+    with devstack_harness.shared(tmp_path_factory.getbasetemp()) as stack:
+        yield stack

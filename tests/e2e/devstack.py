@@ -7,7 +7,10 @@ mails in its mail folder, and its database, read-only, for what a page does not 
 (e.g. when a periodic task last ran). Donor and release journeys can use it too.
 """
 
+import contextlib
 import email
+import fcntl
+import json
 import os
 import re
 import signal
@@ -15,8 +18,9 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import threading
+import tempfile
 import time
+from collections.abc import Iterator
 from email.message import Message
 from pathlib import Path
 
@@ -45,8 +49,7 @@ class DevStack:
         self.log_path = folder / "devstack.log"
         self.demo = demo
         self.process: subprocess.Popen | None = None
-        self.lines: list[str] = []
-        self._ready = threading.Event()
+        self.pid = 0
 
     def environment(self) -> dict:
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
@@ -70,35 +73,42 @@ class DevStack:
             *self.demo,
         ]
 
-    def _pump(self):
-        with self.log_path.open("w") as log:
-            for raw in iter(self.process.stdout.readline, b""):
-                line = raw.decode("utf-8", "replace")
-                self.lines.append(line)
-                log.write(line)
-                log.flush()
-                if line.startswith(READY):
-                    self._ready.set()
+    @property
+    def lines(self) -> list[str]:
+        if not self.log_path.exists():
+            return []
+        return self.log_path.read_text(errors="replace").splitlines(keepends=True)
 
     def start(self):
-        self.process = subprocess.Popen(
-            self.command(),
-            cwd=ROOT,
-            env=self.environment(),
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        threading.Thread(target=self._pump, daemon=True).start()
+        # The supervisor writes to a file, not a pipe: the stack may outlive the pytest
+        # worker that started it (``shared``), and nobody has to keep reading its output.
+        self.folder.mkdir(parents=True, exist_ok=True)
+        with self.log_path.open("wb") as log:
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=ROOT,
+                env=self.environment(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.pid = self.process.pid
         deadline = time.monotonic() + START_SECONDS
-        while not self._ready.wait(0.5):
+        while not any(line.startswith(READY) for line in self.lines):
             if self.process.poll() is not None or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("the stack did not start:\n" + "".join(self.lines[-60:]))
+            time.sleep(0.5)
         return self
 
-    def stop(self, sig=signal.SIGINT, seconds=30) -> int:
-        """Stop it as Ctrl-C does (SIGINT to the supervisor); its exit code."""
+    def stop(self, sig=signal.SIGINT, seconds=30) -> int | None:
+        """Stop it as Ctrl-C does (SIGINT to the supervisor); its exit code when this
+        process started it."""
+        if self.process is None:  # started by another pytest worker: not our child
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, sig)
+            wait_until(lambda: not alive(self.pid), seconds, "the stack's end")
+            return None
         if self.process.poll() is None:
             self.process.send_signal(sig)
             try:
@@ -107,6 +117,23 @@ class DevStack:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
         return self.process.returncode
+
+    def describe(self) -> dict:
+        return {
+            "folder": str(self.folder),
+            "port": self.port,
+            "stripe_port": self.stripe_port,
+            "pid": self.pid,
+        }
+
+    @classmethod
+    def attach(cls, description: dict) -> "DevStack":
+        stack = cls(Path(description["folder"]))
+        stack.port, stack.stripe_port = description["port"], description["stripe_port"]
+        stack.url = f"http://127.0.0.1:{stack.port}"
+        stack.stripe_url = f"http://127.0.0.1:{stack.stripe_port}"
+        stack.pid = description["pid"]
+        return stack
 
     def pids(self) -> dict[str, int]:
         """The processes the supervisor started and still runs, by name (setup steps excluded)."""
@@ -164,3 +191,50 @@ def wait_until(condition, seconds=60, what="the condition"):
             return value
         time.sleep(0.3)
     raise AssertionError(f"{what} did not happen within {seconds}s")
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie has stopped too
+        return stat.read().split(") ", 1)[1][0] != "Z"
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def shared(basetemp: Path) -> Iterator[DevStack]:
+    """One stack for all the pytest-xdist workers of a run: the first that needs it starts
+    it, the others use it, the last one done with it stops it."""
+    root = basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
+    lock, state = root / "devstack.lock", root / "devstack.json"
+    with _locked(lock):
+        description = json.loads(state.read_text()) if state.exists() else None
+        if description and alive(description["pid"]):
+            stack = DevStack.attach(description)
+        else:
+            stack = DevStack(Path(tempfile.mkdtemp(prefix="devstack-", dir=root))).start()
+            description = {**stack.describe(), "users": 0}
+        description["users"] += 1
+        state.write_text(json.dumps(description))
+    try:
+        yield stack
+    finally:
+        with _locked(lock):
+            description = json.loads(state.read_text())
+            description["users"] -= 1
+            if description["users"] == 0:
+                stack.stop()
+                state.unlink()
+            else:
+                state.write_text(json.dumps(description))

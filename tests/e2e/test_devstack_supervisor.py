@@ -9,7 +9,7 @@ import sys
 import urllib.parse
 import urllib.request
 
-from tests.e2e.devstack import SUPERVISOR, DevStack, wait_until
+from tests.e2e.devstack import SUPERVISOR, DevStack, alive, wait_until
 
 
 def stripe_post(stack, path, fields):
@@ -48,16 +48,6 @@ def test_beat_runs_the_periodic_tasks_on_the_worker(devstack):
     )
     assert ran
     assert "payments.tasks.sweep_outbox" in devstack.output("worker")
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie waiting for its parent has stopped too.
-    with open(f"/proc/{pid}/stat") as stat:
-        return stat.read().split(") ", 1)[1][0] != "Z"
 
 
 def answers(port: int) -> bool:
