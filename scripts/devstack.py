@@ -217,6 +217,11 @@ def parse(argv=None):
     parser.add_argument(
         "--no-reload", action="store_true", help="no code reloading in the web process"
     )
+    parser.add_argument(
+        "--no-setup",
+        action="store_true",
+        help="the database is ready and the fake's ids forgotten: start the processes only",
+    )
     return parser.parse_args(argv)
 
 
@@ -241,16 +246,17 @@ def main(argv=None) -> int:
     signal.signal(signal.SIGINT, on_signal)
     signal.signal(signal.SIGTERM, on_signal)
     manage = [PYTHON, str(ROOT / "manage.py")]
-    try:
-        if not supervisor.run_once("setup", [*manage, "migrate", "--noinput"], env):
-            return supervisor.stop_and_report()
-        if args.demo is None or args.demo:
-            only = ["--only", *args.demo] if args.demo else []
-            if not supervisor.run_once("setup", [*manage, "load_demo", *only], env):
-                return supervisor.stop_and_report()
+    only = ["--only", *args.demo] if args.demo else []
+    setup = [
+        [*manage, "migrate", "--noinput"],
+        *([[*manage, "load_demo", *only]] if args.demo is None or args.demo else []),
         # The fake starts empty: the plans and customers an earlier one made are gone.
-        if not supervisor.run_once("setup", [*manage, "forget_fake_stripe_ids"], env):
-            return supervisor.stop_and_report()
+        [*manage, "forget_fake_stripe_ids"],
+    ]
+    try:
+        for command in [] if args.no_setup else setup:
+            if not supervisor.run_once("setup", command, env):
+                return supervisor.stop_and_report()
         stripe = supervisor.start(
             "stripe",
             [

@@ -39,7 +39,9 @@ def free_port() -> int:
 
 
 class DevStack:
-    def __init__(self, folder: Path, demo: tuple[str, ...] = ("sponsors.demo",)):
+    def __init__(
+        self, folder: Path, demo: tuple[str, ...] = ("sponsors.demo",), setup: bool = True
+    ):
         self.folder = folder
         self.database = folder / "db.sqlite3"
         self.port, self.stripe_port = free_port(), free_port()
@@ -48,6 +50,7 @@ class DevStack:
         self.mail_folder = folder / "mail"
         self.log_path = folder / "devstack.log"
         self.demo = demo
+        self.setup = setup
         self.process: subprocess.Popen | None = None
         self.pid = 0
 
@@ -71,6 +74,7 @@ class DevStack:
             "--no-reload",
             "--demo",
             *self.demo,
+            *([] if self.setup else ["--no-setup"]),
         ]
 
     @property
