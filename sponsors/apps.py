@@ -19,6 +19,7 @@ class SponsorsConfig(AppConfig):
         outbox.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         outbox.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
         outbox.register(mail.INVITATION, mail.send_invitation)
+        outbox.register(stripe_tasks.INVOICE_MAIL, mail.send_invoice_mail)
         outbox.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
         outbox.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True

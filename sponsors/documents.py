@@ -1,4 +1,5 @@
-"""PDF documents for sponsors (fpdf2): the accepted agreement and a payment's receipt."""
+"""PDF documents for sponsors (fpdf2): the accepted agreement, an issued invoice and a
+payment's receipt."""
 
 from django.conf import settings
 
@@ -37,6 +38,33 @@ def agreement_pdf(sponsorship: Sponsorship) -> bytes:
         body = paragraph.strip().removeprefix("## ").replace("\n   ", " ")
         pdf.multi_cell(0, 6, _text(pdf, body), markdown=True, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
+    return bytes(pdf.output())
+
+
+def invoice_pdf(sponsorship: Sponsorship) -> bytes:
+    """The invoice Stripe issued, as the site recorded it (Stripe's own is paid online)."""
+    terms = sponsorship.terms
+    organisation = sponsorship.organisation
+    pdf = _pdf(f"Invoice {sponsorship.invoice_number or sponsorship.stripe_invoice_id}")
+    _heading(pdf, f"{settings.SITE_NAME}: invoice")
+    due = sponsorship.invoice_due_on
+    _lines(
+        pdf,
+        [
+            f"Invoice: {sponsorship.invoice_number or '-'} (Stripe {sponsorship.stripe_invoice_id})",
+            *([f"Due on: {due:%d %B %Y}"] if due else []),
+            f"Amount: {money(terms['annual_price'], terms['currency'])}",
+            "",
+            f"Billed to: {organisation.billing_name}",
+            *([organisation.billing_address] if organisation.billing_address else []),
+            *([f"VAT id: {organisation.vat_id}"] if organisation.vat_id else []),
+            "",
+            f"For: {sponsorship.title}",
+        ],
+    )
+    if sponsorship.invoice_url:
+        pdf.ln(2)
+        _lines(pdf, [f"Pay it online: {sponsorship.invoice_url}"])
     return bytes(pdf.output())
 
 

@@ -74,6 +74,22 @@ def send_renewal_reminder(sponsorship_id: int, days: int):
 
 
 @shared_task(**MAIL_TASK_OPTIONS)
+def send_invoice_mail(sponsorship_id: int):
+    """To the billing contact: the invoice was issued, where to download and pay it."""
+    sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
+    if not sponsorship.stripe_invoice_id:
+        return
+    send_templated_mail(
+        "sponsors/email/invoice",
+        _context(
+            sponsorship,
+            pdf_url=settings.SITE_URL + reverse("sponsors:invoice-pdf", args=[sponsorship.pk]),
+        ),
+        [sponsorship.organisation.billing_email],
+    )
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
 def send_invitation(invitation_id: int):
     """The token travels in the mail only, never in the task's arguments."""
     invitation = Invitation.objects.select_related("organisation", "invited_by").get(

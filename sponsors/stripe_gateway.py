@@ -1,6 +1,8 @@
 """The sponsorships' Stripe calls, all through the one client of ``payments.gateway``
 (one seam for tests and for the fake server)."""
 
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from payments.gateway import (
@@ -82,6 +84,10 @@ def charge_once(
     return intent.id
 
 
+def subscription_metadata(subscription_id: str) -> dict:
+    return client().v1.subscriptions.retrieve(subscription_id).to_dict().get("metadata") or {}
+
+
 def checkout_url(
     *,
     customer_id: str,
@@ -131,6 +137,14 @@ def checkout_url(
     return client().v1.checkout.sessions.create(params).url
 
 
+@dataclass(frozen=True)
+class IssuedInvoice:
+    stripe_id: str
+    number: str
+    due_on: date | None
+    url: str  # Stripe's hosted page where it is paid ("" when Stripe gives none)
+
+
 def send_invoice(
     customer_id: str,
     amount: Decimal,
@@ -138,8 +152,9 @@ def send_invoice(
     sponsorship_id: int,
     description: str,
     idempotency_key: str = "",
-) -> str:
-    """An invoice Stripe emails to the customer, due in 30 days.
+) -> IssuedInvoice:
+    """An invoice Stripe emails to the customer, due in 30 days, to be paid by transfer or
+    on Stripe's hosted invoice page.
 
     Idempotency keys (the outbox item's) make a retry after a lost answer reuse what
     Stripe already made.
@@ -169,5 +184,11 @@ def send_invoice(
     )
     if invoice.status == "draft":
         stripe.invoices.finalize_invoice(invoice.id, options=options(f"{key}-finalize"))
-    stripe.invoices.send_invoice(invoice.id, options=options(f"{key}-send"))
-    return invoice.id
+    sent = stripe.invoices.send_invoice(invoice.id, options=options(f"{key}-send")).to_dict()
+    due = sent.get("due_date")
+    return IssuedInvoice(
+        stripe_id=invoice.id,
+        number=sent.get("number") or "",
+        due_on=datetime.fromtimestamp(due, tz=UTC).date() if isinstance(due, int) else None,
+        url=sent.get("hosted_invoice_url") or "",
+    )

@@ -208,6 +208,16 @@ def payment_pdf(request, pk):
     return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
 
 
+@login_required
+def invoice_pdf(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    if not sponsorship.stripe_invoice_id:
+        raise Http404("No invoice has been issued for this sponsorship.")
+    return _pdf_response(
+        documents.invoice_pdf(sponsorship), f"invoice-{sponsorship.stripe_invoice_id}.pdf"
+    )
+
+
 def _pdf_response(content: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -231,16 +241,13 @@ def pay(request, pk):
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-        when = (
-            "has emailed it"
-            if sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT
-            else "emails it once staff approve"
-        )
-        messages.info(
-            request,
-            f"This sponsorship is paid by invoice: Stripe {when} to the billing contact, "
-            "and it is paid from that mail.",
-        )
+        if sponsorship.stripe_invoice_id:
+            when = "was sent to the billing contact; it is on your dashboard too"
+        elif sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT:
+            when = "is being issued for the billing contact"
+        else:
+            when = "goes to the billing contact once staff approve"
+        messages.info(request, f"This sponsorship is paid by invoice: the invoice {when}.")
         return redirect("sponsors:dashboard")
     test_mode = fake_mode()  # localstripe has no Checkout: the card is typed here
     form = CardForm(request.POST or None) if test_mode else None
@@ -301,9 +308,7 @@ def pay_by_invoice(request, pk):
         messages.info(request, str(error))
     else:
         when = "now" if sponsorship.status == "awaiting_payment" else "once staff approve"
-        messages.success(
-            request, f"Thank you! Stripe emails an invoice to the billing contact {when}."
-        )
+        messages.success(request, f"Thank you! An invoice is sent to the billing contact {when}.")
     return redirect("sponsors:dashboard")
 
 

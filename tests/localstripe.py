@@ -20,10 +20,15 @@ def free_port():
         return sock.getsockname()[1]
 
 
-def start_localstripe(log_path: Path) -> tuple[subprocess.Popen, str]:
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_localstripe(log_path: Path, invoicing=False) -> tuple[subprocess.Popen, str]:
     """localstripe on a free port, once it answers; a port taken between choosing it and
-    binding it costs one more try, not a suite of connection errors."""
+    binding it costs one more try, not a suite of connection errors. ``invoicing``: the
+    one `make run` starts, which also issues one-off invoices (scripts/localstripe_invoicing.py)."""
     binary = Path(sys.executable).with_name("localstripe")
+    program = [sys.executable, str(ROOT / "scripts" / "localstripe_invoicing.py")]
     for _ in range(3):
         port = free_port()
         with log_path.open("ab") as log:
@@ -31,7 +36,7 @@ def start_localstripe(log_path: Path) -> tuple[subprocess.Popen, str]:
             # every running localstripe rewrites on each change; read half-written by a
             # second test worker's localstripe, it stops that one from starting.
             process = subprocess.Popen(
-                [str(binary), "--port", str(port), "--from-scratch"],
+                [*(program if invoicing else [str(binary)]), "--port", str(port), "--from-scratch"],
                 stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip
         deadline = time.monotonic() + 30

@@ -18,6 +18,7 @@ from sponsors.models import Sponsorship
 from tests.core.test_settings import PRODUCTION_ENV, ROOT, clean_env
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
+from tests.sponsors.helpers import issued
 
 pytestmark = pytest.mark.django_db
 S = OutboxItem.Status
@@ -112,7 +113,9 @@ def test_staff_see_stuck_items_and_send_them_again(
     )
 
     sent = []
-    monkeypatch.setattr(stripe_gateway, "send_invoice", lambda *args: sent.append(args) or "in_9")
+    monkeypatch.setattr(
+        stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_9")
+    )
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
             "/admin/payments/outboxitem/", {"action": "retry", "_selected_action": [item.pk]}
