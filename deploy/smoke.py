@@ -8,7 +8,11 @@ script can cut) and a Redis of its own (which this script stops). Demo content l
 Checks, in order: every public page and every sitemap URL answers 200 through nginx
 over TLS; feed and sitemap links use SITE_URL; static files and an uploaded logo are
 served by nginx; a real full feedback report is answered <h1>ok</h1> and counted by
-/api/feedback/summary once the worker processed it; two database servers behind nginx
+/api/feedback/summary once the worker processed it; one client's 300 KiB junk posts beside
+200 valid reports from 50 others: no valid report refused, the junk answered 400/429 (413
+by nginx), never 503, and nginx's error logs name no client; 300 GETs with made-up query
+strings are redirected and add no Redis keys (Redis runs deploy/redis/portal.conf's
+limit and policy); two database servers behind nginx
 keep their own rate-limit budgets and forging X-Forwarded-For resets neither; a missing or
 development secret fails check --deploy; Redis frozen (SIGSTOP): a member signs in and
 pages answer within 1.5 s (p99); 40 clients
