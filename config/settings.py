@@ -79,6 +79,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Reads a request body the answer left unread, keeping nginx's upstream keep-alive
+    # connections in step (core/uploads.py).
+    "core.uploads.DrainRequestBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).

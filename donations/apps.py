@@ -25,6 +25,11 @@ class DonationsConfig(AppConfig):
         # The donor wall shows a donation's public name: a donor who leaves it must leave
         # the cached funding page too.
         pagecache.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query("donations:funding", "year")
+        pagecache.reads_query("donations:funding-csv", "year")
+        pagecache.reads_query("donations:funding-years-csv", "year")
+        pagecache.reads_query("donations:thanks", "gift")
         site_map.register("donations", sitemaps.donation_pages)
         search_index.register_pages(*sitemaps.search_pages)
         demo.register("donations.demo", after="sponsors.demo")

@@ -5,6 +5,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 
 from core import opendata
 from donations import documents, services, signing
@@ -67,8 +68,10 @@ def _bounds():
     }
 
 
+@never_cache
 def thanks(request):
-    """Says only what Stripe has reported about the gift its address names."""
+    """Says only what Stripe has reported about the gift its address names (never shared:
+    it carries the donor's manage link, and its answer changes when Stripe reports)."""
     token = request.GET.get("gift", "")
     reference = signing.reference_from_token(token) if token else None
     donation = services.find(reference) if reference else None

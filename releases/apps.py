@@ -12,6 +12,13 @@ class ReleasesConfig(AppConfig):
 
         # No public page shows who subscribed to the announcements.
         pagecache.watch_app(self, except_for=("announcementsubscriber",))
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query(
+            "releases:download", "series", "release", "os", "package", "arch", "mirror"
+        )
+        pagecache.reads_query("releases:release", "mirror")
+        pagecache.reads_query("releases:series", "page")
+        pagecache.reads_query("releases:subscribe", "sent")
         demo.register("releases.demo", after="foundation.demo")  # announces into the news
         site_map.register("download", sitemaps.download_pages)
         search_index.register_pages(*sitemaps.search_pages)

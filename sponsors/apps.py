@@ -28,6 +28,8 @@ class SponsorsConfig(AppConfig):
             reports.sponsorship_income, reports.PROGRAMME_LABELS, reports.years_with_payments
         )
         pagecache.watch_app(self, except_for=("sponsorshipevent", "invitation"))
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query("sponsors:dashboard", "paid")
         demo.register("sponsors.demo", after="foundation.demo")
         site_map.register("sponsors", sitemaps.sponsor_pages)
         search_index.register_pages(*sitemaps.search_pages)
