@@ -58,6 +58,17 @@ def test_once_stripes_event_came_the_payment_is_confirmed_with_its_receipt(clien
     )
 
 
+def test_the_confirmed_page_is_never_kept_by_a_shared_cache(client):
+    """It carries the donor's manage link, and says "waiting" until Stripe reports."""
+    donation = DonationFactory(amount=37.5)
+    assertContains(thanks(client, donation), "waiting for Stripe")
+    GiftFactory(donation=donation)
+    page = thanks(client, donation)
+    assertContains(page, "<h1>Thank you for your gift</h1>", html=True)
+    assert "no-store" in page["Cache-Control"]
+    assert "X-Page-Cache" not in page
+
+
 def test_a_payment_stripe_reported_failed_is_said_to_be_not_taken(client):
     donation = DonationFactory(status=Donation.Status.PAST_DUE)
     page = thanks(client, donation)
