@@ -3,7 +3,8 @@ client of ``payments.gateway``."""
 
 from decimal import Decimal
 
-from payments.gateway import StripeError, client, minor_units
+from payments.gateway import StripeError, client
+from payments.money import minor_units
 
 __all__ = ["StripeError"]
 
@@ -23,7 +24,7 @@ def checkout_url(
     metadata = {"donation": reference}
     price = {
         "currency": currency.lower(),
-        "unit_amount": minor_units(amount),
+        "unit_amount": minor_units(amount, currency),
         "product_data": {"name": description},
     }
     params = {
