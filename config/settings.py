@@ -12,7 +12,12 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from core.secrets import SECRET_SETTINGS, refusal_message, refused_secrets
+from core.secrets import (
+    PASSWORD_URL_SETTINGS,
+    SECRET_SETTINGS,
+    refusal_message,
+    refused_secrets,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -30,7 +35,7 @@ vars().update({name: env.str(name, default=default) for name, default in SECRET_
 STRIPE_TEST_MODE = env.bool("STRIPE_TEST_MODE", default=not PRODUCTION)
 if PRODUCTION and (
     _refused := refused_secrets(
-        {name: env.str(name, default="") for name in SECRET_SETTINGS},
+        {name: env.str(name, default="") for name in (*SECRET_SETTINGS, *PASSWORD_URL_SETTINGS)},
         stripe_test_mode=STRIPE_TEST_MODE,
     )
 ):
