@@ -302,6 +302,14 @@ OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=10)
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
 OUTBOX_RETRY_MAX_SECONDS = env.int("OUTBOX_RETRY_MAX_SECONDS", default=3600)
 
+# Benchmark uploads (benchmarks.services): one file makes at most this many runs (one per
+# labelled series: hyperfine commands, JMH benchmarks, CSV columns) and measurements;
+# a larger file is refused with 400 before anything is written.
+BENCHMARK_MAX_RUNS_PER_UPLOAD = env.int("BENCHMARK_MAX_RUNS_PER_UPLOAD", default=200)
+BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD = env.int(
+    "BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD", default=20_000
+)
+
 # Donations and the public funding page (donations app).
 DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])
 DONATION_PRESET_AMOUNTS = env.list(

@@ -78,7 +78,7 @@ def test_check_deploy_fails_on_the_public_webhook_default():
 
 
 def test_a_stripe_test_key_needs_test_mode_in_production():
-    env = production_env(STRIPE_SECRET_KEY="sk_test_" + "x" * 24)
+    env = production_env(STRIPE_SECRET_KEY="sk_test_T4mQ9xVb2LzR7nKc5WdH8pJs")
     result = run(["-c", SETUP], env)
     assert result.returncode != 0
     assert "STRIPE_SECRET_KEY is a Stripe test key" in result.stderr
