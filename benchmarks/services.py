@@ -277,8 +277,7 @@ def _check_row_limits(groups: dict, points: int) -> None:
     most_points = settings.BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD
     if points > most_points:
         raise ImportFailed(
-            f"the file holds {points:,} measurements; an upload may hold at most "
-            f"{most_points:,}"
+            f"the file holds {points:,} measurements; an upload may hold at most {most_points:,}"
         )
 
 

@@ -109,9 +109,7 @@ def refused_secrets(values: dict[str, str], *, stripe_test_mode: bool) -> list[s
             problems.append(weakness)
     for name in PASSWORD_URL_SETTINGS:
         if _placeholder_password(values.get(name, "")):
-            problems.append(
-                f"{name} still holds the placeholder password from deploy/env.example."
-            )
+            problems.append(f"{name} still holds the placeholder password from deploy/env.example.")
     stripe_key = values.get("STRIPE_SECRET_KEY", "")
     if stripe_key.startswith(STRIPE_TEST_KEY_PREFIXES) and not stripe_test_mode:
         problems.append(

@@ -5,7 +5,6 @@ from django.urls import path, reverse
 from django.utils.cache import patch_cache_control
 
 from core.forms import PrivateFileInput
-
 from donations.models import Donation, Expense, FundingGoal, Gift, Refund
 from donations.receipts import clean_receipt
 

@@ -15,10 +15,27 @@ from decimal import Decimal
 
 # https://docs.stripe.com/currencies#zero-decimal
 ZERO_DECIMAL_CURRENCIES = frozenset(
-    "BIF CLP DJF GNF JPY KMF KRW MGA PYG RWF UGX VND VUV XAF XOF XPF".split()
+    [
+        "BIF",
+        "CLP",
+        "DJF",
+        "GNF",
+        "JPY",
+        "KMF",
+        "KRW",
+        "MGA",
+        "PYG",
+        "RWF",
+        "UGX",
+        "VND",
+        "VUV",
+        "XAF",
+        "XOF",
+        "XPF",
+    ]
 )
 # https://docs.stripe.com/currencies#three-decimal (amounts in thousandths, ending in 0)
-THREE_DECIMAL_CURRENCIES = frozenset("BHD JOD KWD OMR TND".split())
+THREE_DECIMAL_CURRENCIES = frozenset(["BHD", "JOD", "KWD", "OMR", "TND"])
 # Amounts are stored in DecimalField(max_digits=10, decimal_places=2).
 LARGEST_AMOUNT = Decimal("99999999.99")
 

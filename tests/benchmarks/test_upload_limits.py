@@ -71,7 +71,7 @@ def test_a_file_with_more_series_than_an_upload_may_make_is_refused_naming_the_l
 
 def test_a_file_with_more_measurements_than_allowed_is_refused(suite, settings):
     settings.BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD = 10
-    with pytest.raises(services.ImportFailed, match="holds 11 measurements; .* at most 10"):
+    with pytest.raises(services.ImportFailed, match=r"holds 11 measurements; .* at most 10"):
         services.import_run(
             suite=suite, label="r", raw=hyperfine(11), file_name="h.json", importer="hyperfine"
         )
