@@ -369,8 +369,6 @@ def import_run(
     for run, group in zip(runs, groups.values(), strict=True):
         measurements += _measurements(run, group, {})[0]
     Measurement.objects.bulk_create(measurements, batch_size=BULK_BATCH)
-    # bulk_create sends no post_save: the suite's search entry is brought up to date once.
-    search_signals.saved_in_bulk(runs[0])
     attachment = Attachment(
         suite=suite,
         run=runs[0],
@@ -379,6 +377,9 @@ def import_run(
         description=file_name[: field_limit(Attachment, "description")],
     )
     attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
+    # bulk_create sends no post_save: the suite's search entry is brought up to date once,
+    # last, so its row is locked only until the commit.
+    search_signals.saved_in_bulk(runs[0])
     return runs[0]
 
 

@@ -248,7 +248,11 @@ def check_acceptable(event_type: str, obj: dict):
         currency = _check_currency(obj)
         _check_positive("the amount paid", paid_amount(obj), currency)
         _check_created(obj)
-    elif event_type == CHECKOUT_COMPLETED and obj.get("payment_status") == "paid":
+    elif (
+        event_type == CHECKOUT_COMPLETED
+        and obj.get("payment_status") == "paid"
+        and obj.get("amount_total") is not None  # a session that says what it took
+    ):
         currency = _check_currency(obj)
         _check_positive("amount_total", obj.get("amount_total"), currency)
         _check_created(obj)
