@@ -50,8 +50,9 @@ def process(event) -> str:
         with transaction.atomic():
             record = StripeEvent.objects.create(event_id=event_id, type=event_type)
             try:
-                validation.check_acceptable(event_type, obj)
-                record.outcome, record.reason = _dispatch(event_id, event_type, obj)
+                with transaction.atomic():  # a rejection undoes every handler's changes
+                    validation.check_acceptable(event_type, obj)
+                    record.outcome, record.reason = _dispatch(event_id, event_type, obj)
             except validation.Rejected as reason:
                 record.outcome, record.reason = REJECTED, str(reason)[:REASON_LENGTH]
                 logger.warning("Stripe event %s (%s) rejected: %s", event_id, event_type, reason)
@@ -68,8 +69,8 @@ REASON_LENGTH = StripeEvent._meta.get_field("reason").max_length
 def _dispatch(event_id: str, event_type: str, obj: dict) -> tuple[str, str]:
     """Hand the object to every handler of its type: "processed" when one of them used it.
 
-    A handler that rejects it rejects the event (its changes are undone with its savepoint).
-    Returns the outcome and the handlers' reasons."""
+    A handler may raise ``validation.Rejected``: the event is rejected (``process`` undoes
+    what every handler did). Returns the outcome and the handlers' reasons."""
     handlers = dispatch.handlers_for(event_type)
     reasons = []
     for handler in handlers:
