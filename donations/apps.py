@@ -10,7 +10,7 @@ class DonationsConfig(AppConfig):
         # handles and the mails its services record in the outbox.
         from core import demo, pagecache
         from core import sitemaps as site_map
-        from donations import mail, sitemaps, webhooks
+        from donations import mail, sitemaps, stripe_gateway, webhooks
         from payments import dispatch, money, outbox
 
         for event_type, handler in webhooks.HANDLERS.items():
@@ -19,6 +19,9 @@ class DonationsConfig(AppConfig):
         outbox.register(mail.RECEIPT, mail.send_receipt)
         outbox.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
         outbox.register(mail.MANAGE_LINKS, mail.send_manage_links)
+        outbox.register(
+            stripe_gateway.CANCEL_SUBSCRIPTION, stripe_gateway.cancel_subscription, keyed=True
+        )
         # The donor wall shows a donation's public name: a donor who leaves it must leave
         # the cached funding page too.
         pagecache.watch_app(self)

@@ -8,35 +8,49 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
-from donations import services, signing
+from donations import documents, services, signing
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
 from donations.reports import Cell, funding_report
+from payments.forms import CardForm
+from payments.gateway import fake_mode
 
 
 def donate(request):
-    form = DonationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    card_mode = fake_mode()  # localstripe has no Checkout: the test card is typed here
+    sent = request.POST if request.method == "POST" else None
+    form = DonationForm(sent, card_mode=card_mode)
+    card = CardForm(sent, prefix="card") if card_mode else None
+    context = {"form": form, "card": card, **_bounds()}
+    if request.method == "POST" and form.is_valid() and (card is None or card.is_valid()):
         data = form.cleaned_data
+        gift = {
+            "email": data["email"],
+            "amount": data["amount"],
+            "currency": data["currency"],
+            "monthly": data["frequency"] == Donation.Frequency.MONTHLY,
+            "public_name": data["public_name"],
+            "show_on_wall": data["show_on_wall"],
+            "user": request.user,
+        }
         thanks = request.build_absolute_uri(reverse("donations:thanks"))
         try:
-            url = services.start(
-                email=data["email"],
-                amount=data["amount"],
-                currency=data["currency"],
-                monthly=data["frequency"] == Donation.Frequency.MONTHLY,
-                public_name=data["public_name"],
-                show_on_wall=data["show_on_wall"],
-                user=request.user,
-                success_url=thanks + "?session={CHECKOUT_SESSION_ID}",
-                cancel_url=request.build_absolute_uri(reverse("donations:donate")),
-            )
+            if card is None:
+                return redirect(
+                    services.start(
+                        **gift,
+                        thanks=thanks,
+                        cancel_url=request.build_absolute_uri(reverse("donations:donate")),
+                    )
+                )
+            donation = services.give_by_card(**gift, card=card.card())
+            return redirect(services.thanks_url(thanks, donation.reference))
         except services.PaymentServiceUnavailable:
-            context = {"form": form, "unavailable": True, **_bounds()}
+            context["unavailable"] = True
             return render(request, "donations/donate.html", context, status=503)
-        return redirect(url)
+        except services.CardRefused as refusal:
+            card.add_error(None, f"The payment did not go through: {refusal} Nothing was taken.")
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, **_bounds()}
     return render(request, "donations/donate.html", context, status=status)
 
 
@@ -48,7 +62,17 @@ def _bounds():
 
 
 def thanks(request):
-    return render(request, "donations/thanks.html")
+    """Says only what Stripe has reported about the gift its address names."""
+    token = request.GET.get("gift", "")
+    reference = signing.reference_from_token(token) if token else None
+    donation = services.find(reference) if reference else None
+    context = {
+        "donation": donation,
+        "state": services.payment_state(donation),
+        "token": token if donation else "",
+        "gift": donation.gifts.first() if donation else None,
+    }
+    return render(request, "donations/thanks.html", context)
 
 
 def _donation_from_token(token: str) -> Donation:
@@ -61,7 +85,25 @@ def _donation_from_token(token: str) -> Donation:
 
 def manage(request, token):
     donation = _donation_from_token(token)
-    if request.method == "POST":
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "cancel":
+        if request.POST.get("confirm") != "yes":
+            messages.error(request, "Tick the box to confirm, then press the button again.")
+            status = 400
+        else:
+            try:
+                services.cancel_monthly(donation)
+            except services.NotCancellable as reason:
+                messages.error(request, str(reason))
+                status = 400
+            else:
+                messages.success(
+                    request,
+                    "Your monthly gift is being cancelled: no further payment will be taken. "
+                    "This page says “Cancelled” once Stripe confirms it.",
+                )
+                return redirect(request.path)
+    elif request.method == "POST" and not fake_mode():
         return_url = request.build_absolute_uri(request.path)
         try:
             return redirect(services.portal_url(donation, return_url))
@@ -71,8 +113,24 @@ def manage(request, token):
                 "Stripe's page for managing gifts cannot be reached right now. "
                 "Please try again in a few minutes.",
             )
-    context = {"donation": donation, "gifts": donation.gifts.all()}
-    return render(request, "donations/manage.html", context)
+    context = {
+        "donation": donation,
+        "gifts": donation.gifts.all(),
+        "token": token,
+        "portal": not fake_mode(),
+    }
+    return render(request, "donations/manage.html", context, status=status)
+
+
+def gift_receipt(request, token, gift_id):
+    """The PDF receipt of one gift of the donation the link is for."""
+    donation = _donation_from_token(token)
+    gift = donation.gifts.filter(pk=gift_id).first()
+    if gift is None:
+        raise Http404("No such payment in this gift.")
+    response = HttpResponse(documents.gift_pdf(gift), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="receipt-{gift.pk}.pdf"'
+    return response
 
 
 def request_manage_link(request):

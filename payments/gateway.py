@@ -33,8 +33,33 @@ def client() -> stripe.StripeClient:
     return _clients[config]
 
 
+def fake_mode() -> bool:
+    """Whether Stripe is a local fake (localstripe, in ``make run`` and the tests).
+
+    The fake has no Checkout and no customer portal, so the site takes the test card on
+    its own pages and cancels subscriptions itself. ``check --deploy`` refuses
+    STRIPE_API_BASE in production, and this refuses it again.
+    """
+    return bool(settings.STRIPE_API_BASE) and not settings.PRODUCTION
+
+
 def options(idempotency_key: str = "") -> dict:
     return {"idempotency_key": idempotency_key} if idempotency_key else {}
+
+
+def card_payment_method(card: dict) -> str:
+    """Fake mode only: a PaymentMethod made from card fields (the live site uses Checkout,
+    where the card is typed on Stripe's page)."""
+    return client().v1.payment_methods.create({"type": "card", "card": card}).id
+
+
+def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
+    """Ends the subscription now; one Stripe no longer knows is already ended."""
+    try:
+        client().v1.subscriptions.cancel(subscription_id, options=options(idempotency_key))
+    except InvalidRequestError as error:
+        if error.code != "resource_missing":
+            raise
 
 
 def invoice_subscription_details(invoice) -> dict:
@@ -52,21 +77,23 @@ def invoice_subscription_details(invoice) -> dict:
 METADATA_ID = re.compile(r"[0-9]{1,18}")
 
 
-def _metadata_values(obj: dict, key: str):
-    """``key`` of the object's metadata, then of its subscription's (an invoice's)."""
-    for metadata in (obj.get("metadata"), invoice_subscription_details(obj).get("metadata")):
+def _metadata_values(obj: dict, key: str, also=()):
+    """``key`` of the object's metadata, then of its subscription's (an invoice's), then of
+    the other metadata objects ``also`` names (an invoice's lines')."""
+    sources = (obj.get("metadata"), invoice_subscription_details(obj).get("metadata"), *also)
+    for metadata in sources:
         if isinstance(metadata, dict) and isinstance(metadata.get(key), str) and metadata[key]:
             yield metadata[key]
 
 
-def metadata_text(obj: dict, key: str) -> str:
+def metadata_text(obj: dict, key: str, also=()) -> str:
     """The first text ``key`` holds in the metadata, or ""."""
-    return next(_metadata_values(obj, key), "")
+    return next(_metadata_values(obj, key, also), "")
 
 
-def metadata_id(obj: dict, key: str) -> int | None:
+def metadata_id(obj: dict, key: str, also=()) -> int | None:
     """The first database id ``key`` holds in the metadata, or None when it names none."""
-    for text in _metadata_values(obj, key):
+    for text in _metadata_values(obj, key, also):
         if METADATA_ID.fullmatch(text):
             return int(text)
     return None

@@ -5,14 +5,15 @@ from decimal import Decimal
 
 from payments.gateway import (
     UNREACHABLE,
-    InvalidRequestError,
     StripeError,
+    cancel_subscription,
+    card_payment_method,
     client,
     options,
 )
 from payments.money import minor_units
 
-__all__ = ["UNREACHABLE", "StripeError"]
+__all__ = ["UNREACHABLE", "StripeError", "cancel_subscription", "card_payment_method"]
 
 
 def ensure_customer(organisation) -> str:
@@ -27,11 +28,6 @@ def ensure_customer(organisation) -> str:
         organisation.stripe_customer_id = customer.id
         organisation.save(update_fields=["stripe_customer_id"])
     return organisation.stripe_customer_id
-
-
-def card_payment_method(card: dict) -> str:
-    """Test mode only: make a PaymentMethod from card fields (the live site uses Checkout)."""
-    return client().v1.payment_methods.create({"type": "card", "card": card}).id
 
 
 def attach_default_payment_method(customer_id: str, payment_method_id: str):
@@ -175,12 +171,3 @@ def send_invoice(
         stripe.invoices.finalize_invoice(invoice.id, options=options(f"{key}-finalize"))
     stripe.invoices.send_invoice(invoice.id, options=options(f"{key}-send"))
     return invoice.id
-
-
-def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
-    """Ends the subscription now; one Stripe no longer knows is already ended."""
-    try:
-        client().v1.subscriptions.cancel(subscription_id, options=options(idempotency_key))
-    except InvalidRequestError as error:
-        if error.code != "resource_missing":
-            raise

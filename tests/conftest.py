@@ -11,6 +11,7 @@ import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
+from tests.localstripe import start_localstripe
 from tests.shared_data import group_upload_roots
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -81,3 +82,18 @@ def screenshot(page):
         return path
 
     return take
+
+
+@pytest.fixture(scope="session")
+def localstripe_url(tmp_path_factory):
+    """A real stateful Stripe fake (localstripe) for the card flow."""
+    process, url = start_localstripe(tmp_path_factory.mktemp("localstripe") / "log")
+    yield url
+    process.terminate()
+    process.wait(10)
+
+
+@pytest.fixture
+def fake_stripe(settings, localstripe_url):
+    settings.STRIPE_API_BASE = localstripe_url
+    return localstripe_url

@@ -62,8 +62,8 @@ def test_a_receipt_is_kept_outside_the_public_folder_and_handed_to_staff_only(cl
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_moves_stored_receipts_into_the_private_folder(settings):
     executor = MigrationExecutor(connection)
-    executor.migrate([("donations", "0004_expense_is_demo")])
-    old = executor.loader.project_state([("donations", "0004_expense_is_demo")]).apps
+    executor.migrate([("donations", "0005_donation_cancel_requested_at")])
+    old = executor.loader.project_state([("donations", "0005_donation_cancel_requested_at")]).apps
     try:
         stored = default_storage.save("donations/receipts/abc123.pdf", ContentFile(PDF))
         old_expense = old.get_model("donations", "Expense")
@@ -76,7 +76,7 @@ def test_the_migration_moves_stored_receipts_into_the_private_folder(settings):
             receipt=stored,
         )
         executor = MigrationExecutor(connection)
-        executor.migrate([("donations", "0005_expense_receipts_private")])
+        executor.migrate([("donations", "0006_expense_receipts_private")])
         moved = Expense.objects.get(pk=expense.pk)
         assert not (Path(settings.MEDIA_ROOT) / stored).exists()
         assert moved.receipt.read() == PDF

@@ -30,7 +30,7 @@ def to_public(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("donations", "0004_expense_is_demo"),
+        ("donations", "0005_donation_cancel_requested_at"),
     ]
 
     operations = [
