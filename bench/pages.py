@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -183,10 +184,10 @@ def main():
     env = {
         **os.environ,
         "DJANGO_ENV": "production",
-        "SECRET_KEY": "bench-only-secret-key-not-used-anywhere-else-0123456789",
-        "STRIPE_SECRET_KEY": "sk_test_bench_only",
+        "SECRET_KEY": secrets.token_urlsafe(48),
+        "STRIPE_SECRET_KEY": f"sk_test_{secrets.token_urlsafe(24)}",
         "STRIPE_TEST_MODE": "true",
-        "STRIPE_WEBHOOK_SECRET": "whsec_bench_only",
+        "STRIPE_WEBHOOK_SECRET": f"whsec_{secrets.token_urlsafe(24)}",
         "DEBUG": "false",
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "SECURE_SSL_REDIRECT": "false",

@@ -5,6 +5,7 @@ import math
 import re
 import statistics
 
+from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
@@ -12,6 +13,7 @@ from django.utils import timezone
 from benchmarks.importers import ImportFailed, parse
 from benchmarks.models import MAY_BE_UNSTATED, Attachment, Measurement, Run, Suite
 from core.uploads import declared_body_size
+from search import signals as search_signals
 
 # Raw outputs are text; the largest real one we know (sysbench with a report every
 # second over an hour) is well under a megabyte.
@@ -19,6 +21,7 @@ MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 # A multipart body carries the form fields and boundaries besides the file.
 MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024
 SIZE_MESSAGE = "The file is larger than 5 MiB."
+BULK_BATCH = 1000  # rows per INSERT
 
 RUN_FIELDS = [
     "hardware",
@@ -219,10 +222,10 @@ def _summarise(measurement: Measurement) -> None:
     measurement.stddev = statistics.stdev(samples) if len(samples) > 1 else None
 
 
-def _store_points(run: Run, points) -> None:
-    """New points become measurements; a point the run already has (same metric and
-    parameters: another repetition) joins that measurement's samples."""
-    existing = {_key(m.metric, m.parameters): m for m in run.measurements.all()}
+def _measurements(run: Run, points, existing: dict) -> tuple[list, dict]:
+    """New points become measurements (returned unsaved); a point ``existing`` already has
+    (same metric and parameters: another repetition) joins that measurement's samples
+    (returned by pk when it is stored)."""
     new, repeated = [], {}
     for p in points:
         known = existing.get(_key(p.metric, p.parameters))
@@ -248,10 +251,33 @@ def _store_points(run: Run, points) -> None:
         _summarise(known)
         if known.pk:
             repeated[known.pk] = known
-    Measurement.objects.bulk_create(new)
+    return new, repeated
+
+
+def _store_points(run: Run, points) -> None:
+    """Add points to a stored run (see ``_measurements``)."""
+    existing = {_key(m.metric, m.parameters): m for m in run.measurements.all()}
+    new, repeated = _measurements(run, points, existing)
+    Measurement.objects.bulk_create(new, batch_size=BULK_BATCH)
     if repeated:
         Measurement.objects.bulk_update(
             repeated.values(), ["value", "samples", "minimum", "maximum", "median", "stddev"]
+        )
+
+
+def _check_row_limits(groups: dict, points: int) -> None:
+    """Refuse, before anything is written, a file that would make more rows than an upload
+    may (one run per labelled series, one measurement per point)."""
+    most_runs = settings.BENCHMARK_MAX_RUNS_PER_UPLOAD
+    if len(groups) > most_runs:
+        raise ImportFailed(
+            f"the file holds {len(groups):,} series (commands, benchmarks or columns), each "
+            f"a run; an upload may make at most {most_runs:,} runs"
+        )
+    most_points = settings.BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD
+    if points > most_points:
+        raise ImportFailed(
+            f"the file holds {points:,} measurements; an upload may hold at most {most_points:,}"
         )
 
 
@@ -313,9 +339,10 @@ def import_run(
     groups: dict[str, list] = {}
     for point in parsed.points:
         groups.setdefault(point.label, []).append(point)
+    _check_row_limits(groups, len(parsed.points))
     publish = may_publish(user)
     runs = []
-    for index, (point_label, group) in enumerate(groups.items()):
+    for index, point_label in enumerate(groups):
         run_label = f"{label}: {point_label}" if point_label and label else (point_label or label)
         problem = text_problem(run_label, field_limit(Run, "label"))
         if problem:
@@ -335,9 +362,13 @@ def import_run(
             if missing:
                 raise ImportFailed(_missing_message(missing))
             run.reviewed_by, run.reviewed_at = user, timezone.now()
-        run.save()
-        _store_points(run, group)
         runs.append(run)
+    # In bulk: one INSERT per batch, not a save (and a search re-index of the suite) per run.
+    Run.objects.bulk_create(runs, batch_size=BULK_BATCH)
+    measurements = []
+    for run, group in zip(runs, groups.values(), strict=True):
+        measurements += _measurements(run, group, {})[0]
+    Measurement.objects.bulk_create(measurements, batch_size=BULK_BATCH)
     attachment = Attachment(
         suite=suite,
         run=runs[0],
@@ -346,6 +377,9 @@ def import_run(
         description=file_name[: field_limit(Attachment, "description")],
     )
     attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
+    # bulk_create sends no post_save: the suite's search entry is brought up to date once,
+    # last, so its row is locked only until the commit.
+    search_signals.saved_in_bulk(runs[0])
     return runs[0]
 
 

@@ -12,7 +12,12 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from core.secrets import SECRET_SETTINGS, refusal_message, refused_secrets
+from core.secrets import (
+    PASSWORD_URL_SETTINGS,
+    SECRET_SETTINGS,
+    refusal_message,
+    refused_secrets,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -30,7 +35,7 @@ vars().update({name: env.str(name, default=default) for name, default in SECRET_
 STRIPE_TEST_MODE = env.bool("STRIPE_TEST_MODE", default=not PRODUCTION)
 if PRODUCTION and (
     _refused := refused_secrets(
-        {name: env.str(name, default="") for name in SECRET_SETTINGS},
+        {name: env.str(name, default="") for name in (*SECRET_SETTINGS, *PASSWORD_URL_SETTINGS)},
         stripe_test_mode=STRIPE_TEST_MODE,
     )
 ):
@@ -327,6 +332,14 @@ SPONSORSHIP_UNDO_MINUTES = env.int("SPONSORSHIP_UNDO_MINUTES", default=15)
 OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=10)
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
 OUTBOX_RETRY_MAX_SECONDS = env.int("OUTBOX_RETRY_MAX_SECONDS", default=3600)
+
+# Benchmark uploads (benchmarks.services): one file makes at most this many runs (one per
+# labelled series: hyperfine commands, JMH benchmarks, CSV columns) and measurements;
+# a larger file is refused with 400 before anything is written.
+BENCHMARK_MAX_RUNS_PER_UPLOAD = env.int("BENCHMARK_MAX_RUNS_PER_UPLOAD", default=200)
+BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD = env.int(
+    "BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD", default=20_000
+)
 
 # Donations and the public funding page (donations app).
 DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])

@@ -9,6 +9,33 @@ DISPLAY_NAME_MIN = 2
 EMAIL_LIKE = re.compile(r"\S@\S|@\S+\.\S")
 
 
+class PrivateFileInput(forms.ClearableFileInput):
+    """A file field whose stored file lives in the private folder (core.storage), which
+    has no URL: the "Currently" link goes to ``url``, a view that checks permission."""
+
+    def __init__(self, attrs=None, *, url=""):
+        super().__init__(attrs)
+        self.url = url
+
+    def is_initial(self, value):
+        return bool(value and getattr(value, "name", ""))
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        if self.is_initial(value):
+            context["widget"]["value"] = _LinkedFile(value.name, self.url)
+        return context
+
+
+class _LinkedFile(str):
+    """What the widget's template reads: the file's name, and ``url`` to open it."""
+
+    def __new__(cls, name, url):
+        linked = super().__new__(cls, name)
+        linked.url = url
+        return linked
+
+
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile

@@ -1,6 +1,10 @@
 from django import forms
 from django.contrib import admin
+from django.http import FileResponse, Http404
+from django.urls import path, reverse
+from django.utils.cache import patch_cache_control
 
+from core.forms import PrivateFileInput
 from donations.models import Donation, Expense, FundingGoal, Gift, Refund
 from donations.receipts import clean_receipt
 
@@ -67,6 +71,11 @@ class ExpenseForm(forms.ModelForm):
         model = Expense
         fields = ["spent_on", "category", "description", "amount", "currency", "receipt"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        url = reverse("admin:donations_expense_receipt", args=[self.instance.pk or 0])
+        self.fields["receipt"].widget = PrivateFileInput(url=url)
+
     def clean_receipt(self):
         receipt = self.cleaned_data.get("receipt")
         if receipt and receipt != self.initial.get("receipt"):
@@ -98,3 +107,21 @@ class ExpenseAdmin(admin.ModelAdmin):
         if not change:
             obj.recorded_by = request.user
         super().save_model(request, obj, form, change)
+
+    def get_urls(self):
+        receipt = self.admin_site.admin_view(self.receipt_view)
+        return [
+            path("<int:pk>/receipt/", receipt, name="donations_expense_receipt"),
+            *super().get_urls(),
+        ]
+
+    def receipt_view(self, request, pk):
+        """The receipt, to staff who may view the expense (it is in the private folder,
+        which the web server does not serve)."""
+        expense = Expense.objects.filter(pk=pk).first()
+        if expense is None or not expense.receipt or not self.has_view_permission(request, expense):
+            raise Http404("No receipt")
+        name = expense.receipt.name.rsplit("/", 1)[-1]
+        response = FileResponse(expense.receipt.open("rb"), as_attachment=True, filename=name)
+        patch_cache_control(response, private=True, no_store=True)
+        return response

@@ -13,6 +13,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from core.storage import private
+
 
 class DonationQuerySet(models.QuerySet):
     def of_user(self, user):
@@ -169,7 +171,7 @@ class FundingGoal(models.Model):
 
 
 def receipt_path(expense, filename: str) -> str:
-    """An unguessable name: receipts are reached from the admin, not listed publicly."""
+    """An unguessable name in the private folder: receipts are reached from the admin only."""
     return f"donations/receipts/{uuid.uuid4().hex}{PurePath(filename).suffix.lower()}"
 
 
@@ -188,8 +190,13 @@ class Expense(models.Model):
     description = models.CharField(max_length=200, help_text="Shown on the public funding page.")
     amount = models.DecimalField(max_digits=12, decimal_places=2)
     currency = models.CharField(max_length=3, default="EUR")
+    # Private: the web server hands MEDIA_ROOT to anyone; a receipt (names, addresses, bank
+    # details) is handed out by the admin's view after its permission check.
     receipt = models.FileField(
-        upload_to=receipt_path, blank=True, help_text="PDF, PNG or JPEG, up to 5 MiB"
+        upload_to=receipt_path,
+        storage=private,
+        blank=True,
+        help_text="PDF, PNG or JPEG, up to 5 MiB. Kept private: staff open it from here.",
     )
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

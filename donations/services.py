@@ -20,6 +20,7 @@ from django.utils import timezone
 from donations import mail, signing, stripe_gateway
 from donations.models import Donation, Gift, Refund
 from payments import outbox
+from payments.validation import Rejected
 
 logger = logging.getLogger(__name__)
 D = Donation.Status
@@ -184,7 +185,10 @@ def _link_refunds(donation: Donation):
     invoices = list(donation.gifts.values_list("stripe_id", flat=True))
     if invoices:
         ids |= Q(invoice_id__in=invoices)
-    Refund.objects.filter(donation__isnull=True).filter(ids).update(donation=donation)
+    # A refund in another currency is not this gift's (its event was rejected if the gift
+    # was known; one that came first stays unlinked and out of the funding figures).
+    unlinked = Refund.objects.filter(donation__isnull=True, currency=donation.currency.upper())
+    unlinked.filter(ids).update(donation=donation)
 
 
 @transaction.atomic
@@ -301,10 +305,25 @@ def record_refund(
     currency: str,
     refunded_at: datetime,
 ) -> Refund:
-    """Keep the refunded amount of a charge (the latest total Stripe reports for it)."""
+    """Keep the refunded amount of a charge: the largest total Stripe reports for it.
+
+    Stripe's ``amount_refunded`` is cumulative and its events may arrive in any order, so
+    an older, smaller total never replaces a larger one. A refund of a known gift in
+    another currency, or of more than the gift, is rejected (it would make the funding
+    figures negative)."""
     donation = donation_for_stripe_ids(
         payment_intent_id=payment_intent_id, customer_id=customer_id, invoice_id=invoice_id
     )
+    currency = currency.upper()
+    gift = Gift.objects.filter(stripe_id__in=[i for i in (payment_intent_id, invoice_id) if i])
+    gift = gift.first()
+    if gift is not None and gift.currency != currency:
+        raise Rejected(f"it refunds in {currency} a gift made in {gift.currency}")
+    if gift is not None and amount > gift.amount:
+        raise Rejected(f"it refunds {amount} {currency} of a gift of {gift.amount}")
+    refund = Refund.objects.select_for_update().filter(stripe_charge_id=charge_id).first()
+    if refund is not None and refund.amount >= amount:
+        return refund  # an older total, delivered late
     refund, _ = Refund.objects.update_or_create(
         stripe_charge_id=charge_id,
         defaults={
@@ -313,7 +332,7 @@ def record_refund(
             "invoice_id": invoice_id,
             "customer_id": customer_id,
             "amount": amount,
-            "currency": currency.upper(),
+            "currency": currency,
             "refunded_at": refunded_at,
         },
     )

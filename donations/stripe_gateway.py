@@ -14,8 +14,8 @@ from payments.gateway import (
     cancel_subscription,
     card_payment_method,
     client,
-    minor_units,
 )
+from payments.money import minor_units
 
 __all__ = ["UNREACHABLE", "StripeError", "cancel_subscription", "card_payment_method"]
 
@@ -39,7 +39,7 @@ def checkout_url(
     metadata = {"donation": reference}
     price = {
         "currency": currency.lower(),
-        "unit_amount": minor_units(amount),
+        "unit_amount": minor_units(amount, currency),
         "product_data": {"name": description},
     }
     params = {
@@ -78,7 +78,7 @@ def charge_once(*, reference: str, payment_method: str, amount: Decimal, currenc
     Its payment_intent.succeeded event records the gift."""
     intent = client().v1.payment_intents.create(
         {
-            "amount": minor_units(amount),
+            "amount": minor_units(amount, currency),
             "currency": currency.lower(),
             "payment_method": payment_method,
             "confirm": True,
@@ -109,7 +109,7 @@ def subscribe_monthly(
     plan = stripe.plans.create(
         {
             "product": product.id,
-            "amount": minor_units(amount),
+            "amount": minor_units(amount, currency),
             "currency": currency.lower(),
             "interval": "month",
         }

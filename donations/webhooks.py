@@ -7,9 +7,17 @@ models hold and recorded it once. An object that is not about a known donation r
 
 from decimal import Decimal
 
+from django.conf import settings
+
 from donations import services
 from payments.dispatch import Ignored
-from payments.gateway import invoice_subscription_details
+from payments.gateway import invoice_subscription_details, metadata_text
+from payments.money import from_minor_units
+
+
+def sold_currencies() -> list[str]:
+    """The currencies a gift may be made in (registered with payments.money)."""
+    return settings.DONATION_CURRENCIES
 
 
 def _text(obj: dict, key: str) -> str:
@@ -23,7 +31,7 @@ def _minor_units(obj: dict, key: str) -> Decimal:
     value = obj.get(key)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise Ignored(f"{key} is not a whole number of minor units")
-    return Decimal(value) / 100
+    return from_minor_units(value, _currency(obj))
 
 
 def _email(obj) -> str:
@@ -51,14 +59,7 @@ def _line_metadata(obj: dict) -> list:
 
 
 def _reference(obj: dict) -> str:
-    for metadata in (
-        obj.get("metadata"),
-        invoice_subscription_details(obj).get("metadata"),
-        *_line_metadata(obj),
-    ):
-        if isinstance(metadata, dict) and isinstance(metadata.get("donation"), str):
-            return metadata["donation"]
-    return ""
+    return metadata_text(obj, "donation", also=_line_metadata(obj))
 
 
 def _donation(obj: dict):

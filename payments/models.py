@@ -14,6 +14,9 @@ class StripeEvent(models.Model):
     event_id = models.CharField(max_length=STRIPE_ID_MAX_LENGTH, unique=True)
     type = models.CharField(max_length=EVENT_TYPE_MAX_LENGTH)
     outcome = models.CharField(max_length=20, blank=True)
+    reason = models.CharField(
+        max_length=300, blank=True, help_text="Why it was ignored or rejected (see the log)"
+    )
     received_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -4,11 +4,22 @@ Stripe signs what it sends, but the signing secret may have leaked, and a test k
 events are anyone's to make: the checks here keep every value within what the models
 can hold (lengths, characters, numbers) and the body within a sane depth, so a signed
 event is either used or refused with a reason (400), never a 500 and never half stored.
+
+Then the site's rules (``check_acceptable``): a receipt link must be an https address on
+Stripe's hosts, and an event that pays or refunds must be in a currency the site sells,
+pay a positive amount, refund no more than its charge, and say when it happened. An
+event that breaks them is well formed but not acceptable: it is ``Rejected``, recorded
+with the reason and acknowledged (200), so Stripe stops resending it.
 """
 
 import re
+import time
+from urllib.parse import urlsplit
+
+from django.conf import settings
 
 from payments.models import EVENT_TYPE_MAX_LENGTH, STRIPE_ID_MAX_LENGTH
+from payments.money import LARGEST_AMOUNT, from_minor_units, sold_currencies
 
 MAX_DEPTH = 32  # Stripe's events nest about ten levels, expanded objects included
 URL_MAX_LENGTH = 500  # receipt links are stored in URLFields of this length
@@ -28,8 +39,27 @@ AMOUNT_FIELDS = ("amount", "amount_paid", "amount_received", "amount_total", "am
 EMAIL_FIELDS = ("email", "customer_email")
 
 
+# Receipt links shown as "Stripe's receipt": https on Stripe's own hosts only.
+STRIPE_RECEIPT_HOSTS = ("stripe.com",)  # invoice.stripe.com, pay.stripe.com, ...
+# Payment and refund dates: Stripe began in 2010; a date ahead of now by more than this
+# is refused too (Stripe dates an object when it makes it).
+EARLIEST_TIMESTAMP = 1262304000  # 2010-01-01T00:00:00Z
+CLOCK_SKEW_SECONDS = 3600
+# The event types that pay, and the field of each that holds what was paid (the first of
+# PAID_AMOUNT_FIELDS present, as the sponsorship handler reads it).
+PAYMENT_TYPES = ("payment_intent.succeeded", "invoice.paid", "invoice.payment_succeeded")
+PAID_AMOUNT_FIELDS = ("amount_received", "amount_paid", "amount")
+CHECKOUT_COMPLETED = "checkout.session.completed"
+CHARGE_REFUNDED = "charge.refunded"
+
+
 class Invalid(Exception):
     """The event cannot be used as it is; the message says why (sent back with the 400)."""
+
+
+class Rejected(Exception):
+    """A well-formed event the site does not accept (its money rules): recorded with this
+    reason and acknowledged, so Stripe stops resending it. Handlers may raise it too."""
 
 
 def _walk(value):
@@ -156,3 +186,86 @@ def check_event(event) -> tuple[str, str, dict]:
         raise Invalid("the event carries no data.object")
     _check_object(obj)
     return event_id, event_type, obj
+
+
+def is_stripe_url(url: str) -> bool:
+    """An https address on Stripe's hosts; with a fake Stripe (STRIPE_API_BASE set, outside
+    production) an address on the fake's host is accepted too."""
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return False
+    if parts.scheme == "https" and any(
+        host == allowed or host.endswith("." + allowed) for allowed in STRIPE_RECEIPT_HOSTS
+    ):
+        return True
+    if settings.STRIPE_API_BASE and not settings.PRODUCTION:
+        fake = urlsplit(settings.STRIPE_API_BASE)
+        return (parts.scheme, parts.netloc) == (fake.scheme, fake.netloc) and bool(host)
+    return False
+
+
+def paid_amount(obj: dict):
+    """What a payment object paid, in minor units: the first of PAID_AMOUNT_FIELDS present."""
+    for field in PAID_AMOUNT_FIELDS:
+        if obj.get(field) is not None:
+            return obj[field]
+    return None
+
+
+def _check_currency(obj: dict) -> str:
+    currency = obj.get("currency")
+    if currency is None:
+        raise Rejected("it names no currency")
+    code = currency.upper()
+    sold = sold_currencies()
+    if code not in sold:
+        raise Rejected(f"{code} is not a currency the site sells ({', '.join(sorted(sold))})")
+    return code
+
+
+def _check_positive(field: str, value, currency: str):
+    if value is None or value <= 0:
+        raise Rejected(f"{field} is not a positive amount")
+    if from_minor_units(value, currency) > LARGEST_AMOUNT:
+        raise Rejected(f"{field} is more than {LARGEST_AMOUNT} {currency}")
+
+
+def _check_created(obj: dict):
+    created = obj.get("created")
+    if created is None:
+        raise Rejected("it does not say when it happened (no created)")
+    if not EARLIEST_TIMESTAMP <= created <= time.time() + CLOCK_SKEW_SECONDS:
+        raise Rejected("its created date is before 2010 or in the future")
+
+
+def check_acceptable(event_type: str, obj: dict):
+    """The site's rules for what an event may say: receipt links on Stripe's hosts, and the
+    money rules of an event that pays or refunds. Raises Rejected with the reason.
+
+    Runs after ``check_event``, so every amount is a whole number, every currency three
+    letters and every URL a text."""
+    for field in URL_FIELDS:
+        if obj.get(field) and not is_stripe_url(obj[field]):
+            raise Rejected(f"data.object.{field} is not an https address on Stripe's hosts")
+    if event_type in PAYMENT_TYPES:
+        currency = _check_currency(obj)
+        _check_positive("the amount paid", paid_amount(obj), currency)
+        _check_created(obj)
+    elif (
+        event_type == CHECKOUT_COMPLETED
+        and obj.get("payment_status") == "paid"
+        and obj.get("amount_total") is not None  # a session that says what it took
+    ):
+        currency = _check_currency(obj)
+        _check_positive("amount_total", obj.get("amount_total"), currency)
+        _check_created(obj)
+    elif event_type == CHARGE_REFUNDED:
+        currency = _check_currency(obj)
+        refunded, charged = obj.get("amount_refunded"), obj.get("amount")
+        _check_positive("amount_refunded", refunded, currency)
+        _check_positive("the charge's amount", charged, currency)
+        if refunded > charged:
+            raise Rejected("amount_refunded is more than the charge's amount")
+        _check_created(obj)

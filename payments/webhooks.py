@@ -3,8 +3,10 @@
 Every handler decides from the object it carries, not from the order of arrival, and
 every effect is idempotent, so replays and out-of-order deliveries leave the same state.
 A body that is not a usable Stripe event is refused (400, with the reason) before
-anything is stored; a usable event that no app claims is acknowledged as ignored, so
-Stripe stops resending it.
+anything is stored; a usable event that no app claims is acknowledged as ignored, and
+one that breaks the site's rules (a currency it does not sell, a payment of nothing, a
+refund above its charge: ``validation.Rejected``, from the checks or a handler) is
+recorded as rejected with the reason and acknowledged, so Stripe stops resending either.
 """
 
 import json
@@ -38,7 +40,8 @@ def receive(payload: bytes, signature: str) -> str:
 
 
 def process(event) -> str:
-    """Returns "processed", "duplicate" or "ignored"; raises Refused for an unusable event."""
+    """Returns "processed", "duplicate", "ignored" or "rejected"; raises Refused for an
+    unusable event."""
     try:
         event_id, event_type, obj = validation.check_event(event)
     except validation.Invalid as reason:
@@ -46,15 +49,28 @@ def process(event) -> str:
     try:
         with transaction.atomic():
             record = StripeEvent.objects.create(event_id=event_id, type=event_type)
-            record.outcome = _dispatch(event_id, event_type, obj)
-            record.save(update_fields=["outcome"])
+            try:
+                with transaction.atomic():  # a rejection undoes every handler's changes
+                    validation.check_acceptable(event_type, obj)
+                    record.outcome, record.reason = _dispatch(event_id, event_type, obj)
+            except validation.Rejected as reason:
+                record.outcome, record.reason = REJECTED, str(reason)[:REASON_LENGTH]
+                logger.warning("Stripe event %s (%s) rejected: %s", event_id, event_type, reason)
+            record.save(update_fields=["outcome", "reason"])
     except IntegrityError:
         return "duplicate"
     return record.outcome
 
 
-def _dispatch(event_id: str, event_type: str, obj: dict) -> str:
-    """Hand the object to every handler of its type: "processed" when one of them used it."""
+REJECTED = "rejected"
+REASON_LENGTH = StripeEvent._meta.get_field("reason").max_length
+
+
+def _dispatch(event_id: str, event_type: str, obj: dict) -> tuple[str, str]:
+    """Hand the object to every handler of its type: "processed" when one of them used it.
+
+    A handler may raise ``validation.Rejected``: the event is rejected (``process`` undoes
+    what every handler did). Returns the outcome and the handlers' reasons."""
     handlers = dispatch.handlers_for(event_type)
     reasons = []
     for handler in handlers:
@@ -64,7 +80,7 @@ def _dispatch(event_id: str, event_type: str, obj: dict) -> str:
         except dispatch.Ignored as reason:
             reasons.append(str(reason))
     if len(reasons) < len(handlers):
-        return "processed"
+        return "processed", ""
     if handlers:  # a type we handle, about nothing we know: worth a look
         logger.warning("Stripe event %s (%s) ignored: %s", event_id, event_type, "; ".join(reasons))
-    return "ignored"
+    return "ignored", "; ".join(reasons)[:REASON_LENGTH]

@@ -39,6 +39,12 @@ def _migrated(sender, using="default", **kwargs):
         services.sync_pages()
 
 
+def saved_in_bulk(instance) -> None:
+    """Rows written with bulk_create send no post_save: their writer calls this once, with
+    one of them, when the rows all change the same entry (a suite's runs)."""
+    _saved(type(instance), instance)
+
+
 def connect(app_config) -> None:
     post_save.connect(_saved, dispatch_uid="search:save")
     post_delete.connect(_deleted, dispatch_uid="search:delete")

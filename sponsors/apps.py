@@ -10,12 +10,13 @@ class SponsorsConfig(AppConfig):
         # the models public pages show, the demo content and the sitemap section.
         from core import demo, pagecache
         from core import sitemaps as site_map
-        from payments import dispatch, income, outbox
+        from payments import dispatch, income, money, outbox
         from search import sources as search_index
         from sponsors import mail, reports, sitemaps, stripe_tasks, webhooks
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
+        money.register_currencies(webhooks.sold_currencies)
         outbox.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         outbox.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
         outbox.register(mail.INVITATION, mail.send_invitation)

@@ -18,6 +18,10 @@ TOO_MANY_PIXELS = f"The logo is larger than {MAX_SIDE} × {MAX_SIDE} pixels."
 THUMBNAIL_HEIGHT = 120  # px, when the tier does not say
 RASTER_FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
 SVG_NS = "http://www.w3.org/2000/svg"
+# Elements nested deeper than this are refused: cleaning and writing the SVG walk it
+# recursively, and a logo drawn by a tool nests a few groups, not hundreds.
+MAX_SVG_DEPTH = 64
+TOO_DEEP = f"The SVG nests its elements more than {MAX_SVG_DEPTH} levels deep."
 ALLOWED_ELEMENTS = {
     "svg",
     "g",
@@ -90,6 +94,17 @@ def _local_name(name: str) -> str:
     return name.rsplit("}", 1)[-1].lower()
 
 
+def _depth(root) -> int:
+    """How deep the elements nest (the root is 1), counted without recursion."""
+    deepest, stack = 0, [(root, 1)]
+    while stack:
+        element, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth <= MAX_SVG_DEPTH:  # deeper is refused whatever lies below
+            stack.extend((child, depth + 1) for child in element)
+    return deepest
+
+
 def sanitise_svg(data: bytes) -> bytes:
     """Keep only drawing elements and attributes; no scripts, handlers or external references."""
     try:
@@ -100,6 +115,8 @@ def sanitise_svg(data: bytes) -> bytes:
         ) from error
     if _local_name(root.tag) != "svg":
         raise ValidationError("The file is not an SVG image.")
+    if _depth(root) > MAX_SVG_DEPTH:
+        raise ValidationError(TOO_DEEP)
 
     def clean(element):
         for child in list(element):

@@ -23,6 +23,7 @@ from django.utils import timezone
 from core import pagecache
 from core.storage import private_storage
 from payments import outbox
+from payments.validation import Rejected
 from sponsors import agreements, logos, mail, stripe_gateway, stripe_tasks
 from sponsors.models import (
     AgreementTemplate,
@@ -369,8 +370,14 @@ def _activate(sponsorship, actor=None):
 def record_payment(
     sponsorship_id: int, *, stripe_id: str, amount: Decimal, currency: str, paid_at, receipt_url=""
 ):
-    """A payment arrived (from a verified webhook). Idempotent per Stripe object id."""
+    """A payment arrived (from a verified webhook). Idempotent per Stripe object id.
+
+    A payment in another currency than the sponsorship's terms is rejected: it would be
+    counted as the sponsorship's income in a currency it was never priced in."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
+    expected = str(sponsorship.terms.get("currency", "")).upper()
+    if currency.upper() != expected:
+        raise Rejected(f"it pays in {currency.upper()}, the sponsorship is priced in {expected}")
     _payment, created = Payment.objects.get_or_create(
         stripe_id=stripe_id,
         defaults={

@@ -11,9 +11,9 @@ from payments.gateway import (
     cancel_subscription,
     card_payment_method,
     client,
-    minor_units,
     options,
 )
+from payments.money import minor_units
 
 __all__ = ["UNREACHABLE", "StripeError", "cancel_subscription", "card_payment_method"]
 
@@ -47,7 +47,7 @@ def ensure_plan(tier) -> str:
         plan = stripe.plans.create(
             {
                 "product": product.id,
-                "amount": minor_units(tier.annual_price),
+                "amount": minor_units(tier.annual_price, tier.currency),
                 "currency": tier.currency.lower(),
                 "interval": "year",
             }
@@ -73,7 +73,7 @@ def charge_once(
 ) -> str:
     intent = client().v1.payment_intents.create(
         {
-            "amount": minor_units(amount),
+            "amount": minor_units(amount, currency),
             "currency": currency.lower(),
             "customer": customer_id,
             "payment_method": payment_method_id,
@@ -127,7 +127,7 @@ def checkout_url(
                     "quantity": 1,
                     "price_data": {
                         "currency": currency.lower(),
-                        "unit_amount": minor_units(amount),
+                        "unit_amount": minor_units(amount, currency),
                         "product_data": {"name": description},
                     },
                 }
@@ -165,7 +165,7 @@ def send_invoice(
     stripe.invoice_items.create(
         {
             "customer": customer_id,
-            "amount": minor_units(amount),
+            "amount": minor_units(amount, currency),
             "currency": currency.lower(),
             "description": description,
             "metadata": metadata,

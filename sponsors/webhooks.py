@@ -8,17 +8,22 @@ not a sponsorship's (a donation's invoice, an unknown sponsorship) raises ``Igno
 """
 
 from datetime import UTC, datetime
-from decimal import Decimal
 
 from payments.dispatch import Ignored
-from payments.gateway import invoice_subscription_details
+from payments.gateway import invoice_subscription_details, metadata_id
 from payments.models import STRIPE_ID_MAX_LENGTH
-from payments.validation import LATEST_TIMESTAMP, MAX_MINOR_UNITS
+from payments.money import from_minor_units
+from payments.validation import LATEST_TIMESTAMP, MAX_MINOR_UNITS, paid_amount
 from sponsors import services, stripe_gateway
-from sponsors.models import Payment, Sponsorship
+from sponsors.models import Payment, Sponsorship, Tier
 
 STRIPE_ID_LENGTH = STRIPE_ID_MAX_LENGTH
 RECEIPT_URL_LENGTH = Payment._meta.get_field("receipt_url").max_length
+
+
+def sold_currencies():
+    """The currencies of the tiers (registered with payments.money)."""
+    return Tier.objects.order_by().values_list("currency", flat=True).distinct()
 
 
 def _text(obj: dict, key: str, max_length: int = STRIPE_ID_LENGTH) -> str:
@@ -26,12 +31,8 @@ def _text(obj: dict, key: str, max_length: int = STRIPE_ID_LENGTH) -> str:
     return value if isinstance(value, str) and 0 < len(value) <= max_length else ""
 
 
-def _mapping(value) -> dict:
-    return value if isinstance(value, dict) else {}
-
-
 def _when(obj: dict) -> datetime:
-    timestamp = obj.get("created", 0)
+    timestamp = obj.get("created")
     if type(timestamp) is not int or not 0 <= timestamp <= LATEST_TIMESTAMP:
         raise Ignored(f"created is not a Unix time: {timestamp!r:.40}")
     return datetime.fromtimestamp(timestamp, tz=UTC)
@@ -42,15 +43,9 @@ def _subscription_of(obj) -> str:
 
 
 def _sponsorship_for(obj) -> int | None:
-    for metadata in (
-        obj.get("metadata"),
-        invoice_subscription_details(obj).get("metadata"),
-    ):
-        reference = _text(_mapping(metadata), "sponsorship", max_length=18)
-        if reference.isdigit():
-            return (
-                Sponsorship.objects.filter(pk=int(reference)).values_list("pk", flat=True).first()
-            )
+    reference = metadata_id(obj, "sponsorship")
+    if reference is not None:
+        return Sponsorship.objects.filter(pk=reference).values_list("pk", flat=True).first()
     subscription = _subscription_of(obj)
     if subscription:
         known = (
@@ -93,16 +88,16 @@ def _required_id(obj) -> str:
 def payment_succeeded(obj):
     stripe_id = _required_id(obj)
     sponsorship = _required_sponsorship(obj)
-    amount = obj.get("amount_received", obj.get("amount_paid", obj.get("amount", 0)))
-    if type(amount) is not int or not 0 <= amount <= MAX_MINOR_UNITS:
-        raise Ignored(f"the amount is not a whole number of cents: {amount!r:.40}")
-    currency = obj.get("currency", "eur")
+    amount = paid_amount(obj)
+    if type(amount) is not int or not 0 < amount <= MAX_MINOR_UNITS:
+        raise Ignored(f"the amount is not a positive whole number: {amount!r:.40}")
+    currency = obj.get("currency")
     if not (isinstance(currency, str) and len(currency) == 3 and currency.isalpha()):
         raise Ignored(f"the currency is not an ISO code: {currency!r:.40}")
     services.record_payment(
         sponsorship,
         stripe_id=stripe_id,
-        amount=Decimal(amount) / 100,
+        amount=from_minor_units(amount, currency),
         currency=currency,
         paid_at=_when(obj),
         receipt_url=_text(obj, "hosted_invoice_url", RECEIPT_URL_LENGTH),

@@ -4,6 +4,7 @@ naming the variable: a deploy that forgot a webhook secret cannot accept events 
 with the public development default."""
 
 import re
+import secrets
 import subprocess
 import sys
 
@@ -11,6 +12,8 @@ import pytest
 
 from core.secrets import SECRET_SETTINGS, refused_secrets
 from tests.core.test_settings import PRODUCTION_ENV, ROOT, SETUP, clean_env
+from tests.donations.stripe_events import WEBHOOK_SECRET as DONATIONS_WEBHOOK_SECRET
+from tests.sponsors.helpers import WEBHOOK_SECRET
 
 README = (ROOT / "README.md").read_text()
 ENV_EXAMPLE = (ROOT / "deploy" / "env.example").read_text()
@@ -75,7 +78,7 @@ def test_check_deploy_fails_on_the_public_webhook_default():
 
 
 def test_a_stripe_test_key_needs_test_mode_in_production():
-    env = production_env(STRIPE_SECRET_KEY="sk_test_" + "x" * 24)
+    env = production_env(STRIPE_SECRET_KEY="sk_test_T4mQ9xVb2LzR7nKc5WdH8pJs")
     result = run(["-c", SETUP], env)
     assert result.returncode != 0
     assert "STRIPE_SECRET_KEY is a Stripe test key" in result.stderr
@@ -100,3 +103,61 @@ def test_the_deploy_check_refuses_a_secret_changed_after_start_up(settings):
         "core.E003",
         "STRIPE_WEBHOOK_SECRET is the development default.",
     )
+
+
+# Issue 34: weak values that used to start production.
+WEAK_VALUES = [
+    ("STRIPE_WEBHOOK_SECRET", "x"),
+    ("STRIPE_WEBHOOK_SECRET", " "),
+    ("STRIPE_WEBHOOK_SECRET", "whsec_"),
+    ("STRIPE_WEBHOOK_SECRET", "whsec_changeme"),
+    ("STRIPE_WEBHOOK_SECRET", WEBHOOK_SECRET),  # the test suite's, published with the code
+    ("STRIPE_WEBHOOK_SECRET", DONATIONS_WEBHOOK_SECRET),
+    ("STRIPE_WEBHOOK_SECRET", "whsec_" + "ab" * 16),
+    ("STRIPE_WEBHOOK_SECRET", " whsec_P3kX8vN1qZ6mB4tR9wY2cL7hG5jD0sFa"),
+    ("SECRET_KEY", " " * 50),
+    ("SECRET_KEY", "changeme-" * 6),
+    ("SECRET_KEY", "django-insecure-" + "Jq8vR2mXw5LcN0tYhB7eKpZ3aG6sUdF1iO4rTnWy9Eb"),
+    ("SECRET_KEY", "k" * 60),
+    ("SECRET_KEY", "0123456789" * 6),
+    ("STRIPE_SECRET_KEY", "sk_live_" + "t" * 24),
+    ("STRIPE_SECRET_KEY", "pk_live_T4mQ9xVb2LzR7nKc5WdH8pJs"),  # a publishable key
+]
+
+
+@pytest.mark.parametrize("name, value", WEAK_VALUES)
+def test_a_weak_secret_is_refused_by_name_never_by_value(name, value):
+    problems = refused_secrets({**PRODUCTION_ENV, name: value}, stripe_test_mode=False)
+    assert len(problems) == 1 and problems[0].startswith(f"{name} "), problems
+    assert value.strip() not in problems[0] or not value.strip()
+
+
+@pytest.mark.parametrize("name", ["DATABASE_URL", "EMAIL_URL"])
+def test_a_url_with_the_env_example_password_is_refused(name):
+    value = re.search(rf"^{name}=(\S+)", ENV_EXAMPLE, re.MULTILINE).group(1)
+    problems = refused_secrets({**PRODUCTION_ENV, name: value}, stripe_test_mode=False)
+    assert problems == [f"{name} still holds the placeholder password from deploy/env.example."]
+
+
+def test_generated_secrets_are_accepted():
+    for _ in range(200):
+        values = {
+            **PRODUCTION_ENV,
+            "SECRET_KEY": secrets.token_urlsafe(48),
+            "STRIPE_SECRET_KEY": "sk_live_" + secrets.token_urlsafe(24),
+            "STRIPE_WEBHOOK_SECRET": "whsec_" + secrets.token_urlsafe(24),
+            "DATABASE_URL": f"postgres://portal:{secrets.token_urlsafe(16)}@127.0.0.1/portal",
+        }
+        assert refused_secrets(values, stripe_test_mode=False) == []
+
+
+def test_production_refuses_to_start_with_the_test_suites_webhook_secret_and_an_env_example_url():
+    env = production_env(
+        STRIPE_WEBHOOK_SECRET=WEBHOOK_SECRET,
+        DATABASE_URL="postgres://portal:change-me@127.0.0.1:5432/portal",
+    )
+    result = run(["-c", SETUP], env)
+    assert result.returncode != 0
+    assert "STRIPE_WEBHOOK_SECRET is a value published with the code" in result.stderr
+    assert "DATABASE_URL still holds the placeholder password" in result.stderr
+    assert WEBHOOK_SECRET not in result.stderr

@@ -120,6 +120,7 @@ def test_a_refund_is_recorded_even_before_its_gift_is_known(deliver):
             "object": "charge",
             "payment_intent": "pi_donation_1",
             "customer": "cus_donor_1",
+            "amount": 5000,
             "amount_refunded": 1000,
             "currency": "eur",
             "created": 1773144000,

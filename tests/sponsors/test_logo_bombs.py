@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from PIL import Image
 from pytest_django.asserts import assertContains
 
-from sponsors.logos import MAX_SIDE, TOO_MANY_PIXELS, process_logo
+from sponsors.logos import MAX_SIDE, MAX_SVG_DEPTH, TOO_DEEP, TOO_MANY_PIXELS, process_logo
 from sponsors.models import Organisation
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory
@@ -100,3 +100,34 @@ def test_an_ordinary_logo_still_gets_its_thumbnail():
     clean, thumbnail = process_logo(SimpleUploadedFile("logo.png", real_png(360, 120)), height=60)
     assert Image.open(thumbnail).size == (180, 60)
     assert clean.name == "logo.png"
+
+
+def nested_svg(depth: int) -> bytes:
+    return (
+        b'<svg xmlns="http://www.w3.org/2000/svg">'
+        + b"<g>" * depth
+        + b'<rect width="1" height="1"/>'
+        + b"</g>" * depth
+        + b"</svg>"
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("depth", [MAX_SVG_DEPTH, 1_000, 100_000])
+def test_a_deeply_nested_svg_logo_answers_400_and_stores_nothing(client, depth):
+    """Issue 34: 1,000 nested groups answered 500 (RecursionError while cleaning)."""
+    owner = UserFactory()
+    organisation = OrganisationFactory(managers=[owner])
+    client.force_login(owner)
+    response = client.post(
+        f"/sponsors/organisations/{organisation.pk}/logo/",
+        {"logo": SimpleUploadedFile("deep.svg", nested_svg(depth))},
+    )
+    assertContains(response, TOO_DEEP, status_code=400)
+    assert not Organisation.objects.get().logo
+
+
+def test_an_svg_nested_up_to_the_limit_is_kept():
+    clean, thumbnail = process_logo(SimpleUploadedFile("ok.svg", nested_svg(MAX_SVG_DEPTH - 2)))
+    assert clean.read().count(b"<g>") == MAX_SVG_DEPTH - 2
+    assert thumbnail is None

@@ -164,7 +164,16 @@ def test_a_handled_event_without_an_object_is_refused(post_event, sponsorship, e
         ("checkout.session.completed", {"metadata": {"sponsorship": "1"}}),
         ("invoice.payment_failed", {"id": "in_1", "parent": "sub", "subscription": None}),
         ("customer.subscription.deleted", {"object": "subscription"}),
-        ("invoice.paid", {"id": "in_1", "amount_paid": 100, "parent": {"subscription_details": 7}}),
+        (
+            "invoice.paid",
+            {
+                "id": "in_1",
+                "amount_paid": 100,
+                "currency": "eur",
+                "created": 1767225600,
+                "parent": {"subscription_details": 7},
+            },
+        ),
     ],
 )
 def test_other_handled_types_with_unusable_objects_are_ignored(post_event, sponsorship, type_, obj):
