@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
+from core.uploads import declared_body_size
 from payments.forms import CardForm
 from payments.gateway import fake_mode
 from sponsors import agreements, documents, logos, services
@@ -48,8 +49,7 @@ def refuse_oversized_logo(redirect_to):
         @csrf_exempt
         @wraps(view)
         def wrapper(request, *args, **kwargs):
-            declared = request.META.get("CONTENT_LENGTH") or "0"
-            length = int(declared) if declared.isdigit() else 0
+            length = declared_body_size(request)
             if request.method == "POST" and length > LOGO_REQUEST_LIMIT:
                 messages.error(
                     request,

@@ -63,6 +63,19 @@ def test_a_bomb_uploaded_as_a_logo_answers_400_and_stores_nothing(client):
     assert not Organisation.objects.get().logo
 
 
+@pytest.mark.django_db
+def test_a_logo_upload_with_a_non_ascii_length_is_answered_not_crashed(client):
+    """'¹'.isdigit() is true but int('¹') raises: the length is read as unknown."""
+    owner = UserFactory()
+    organisation = OrganisationFactory(managers=[owner])
+    client.force_login(owner)
+    response = client.post(
+        f"/sponsors/organisations/{organisation.pk}/logo/", {}, CONTENT_LENGTH="¹"
+    )
+    assert response.status_code < 500
+    assert not Organisation.objects.get().logo
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     width=st.integers(0, 2**31 - 1),
