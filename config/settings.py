@@ -79,6 +79,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The feedback plugin's posts, answered before the rest (feedback/middleware.py).
+    "feedback.middleware.ReportEndpointMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
@@ -315,6 +317,10 @@ BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 10
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)
 FEEDBACK_RATE_LIMIT = env.str("FEEDBACK_RATE_LIMIT", default="300/m")
 FEEDBACK_RAW_RETENTION_DAYS = env.int("FEEDBACK_RAW_RETENTION_DAYS", default=90)
+# Raw reports are partitioned by month on PostgreSQL: months made ready ahead of time.
+FEEDBACK_PARTITIONS_AHEAD = env.int("FEEDBACK_PARTITIONS_AHEAD", default=3)
+# A stored report wakes processing at most once per this many seconds per web process.
+FEEDBACK_PROCESS_DELAY_SECONDS = env.int("FEEDBACK_PROCESS_DELAY_SECONDS", default=5)
 FEEDBACK_MIN_BUCKET_SERVERS = env.int("FEEDBACK_MIN_BUCKET_SERVERS", default=5)
 
 LOGGING = {

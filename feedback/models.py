@@ -1,6 +1,7 @@
 """Feedback reports from MariaDB servers.
 
-``RawReport`` is what the endpoint stores before it answers ``<h1>ok</h1>``;
+``RawReport`` is what the endpoint stores before it answers ``<h1>ok</h1>`` (on
+PostgreSQL one partition per month, ``feedback.partitions``);
 ``Report`` is one parsed row per raw report; ``Server`` is one row per server UID.
 The field names of ``Report`` and ``Server`` are read by ``feedback.trends``.
 """
@@ -53,13 +54,6 @@ class RawReport(models.Model):
         blank=True,
         help_text="ISO 3166-1 code looked up from the address, which is not kept.",
     )
-    parsed = ReportJSONField(
-        null=True,
-        blank=True,
-        editable=False,
-        help_text="What the endpoint's parse produced; processing stores it without parsing "
-        "again (empty after a reprocess request: the bytes are parsed anew).",
-    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     rejection_reason = models.TextField(blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)
@@ -100,8 +94,15 @@ class Report(models.Model):
         SHUTDOWN = "shutdown", "Shutdown"
         FULL = "full", "Full"
 
+    # Not a database foreign key: PostgreSQL cannot reference the partitioned raw reports
+    # by id alone (feedback.partitions). Retention drops whole months of raw reports, so
+    # the id may name one that is gone; the parsed row is what counts.
     raw = models.OneToOneField(
-        RawReport, on_delete=models.SET_NULL, null=True, related_name="report"
+        RawReport,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="report",
+        db_constraint=False,
     )
     server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="reports")
     received_at = models.DateTimeField(db_index=True)

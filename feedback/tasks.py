@@ -1,8 +1,11 @@
 """Celery tasks of the feedback app (entry points: they call services)."""
 
 import logging
+import threading
+import time
 
 from celery import shared_task
+from django.conf import settings
 
 from feedback import services
 
@@ -16,12 +19,36 @@ def process_raw_reports(ids=None):
     return {"processed": result.processed, "rejected": result.rejected}
 
 
-def enqueue_processing(ids: list[int]):
-    """The handover the storage layer calls with the ids of committed reports."""
-    try:
-        process_raw_reports.delay(ids)
-    except Exception:  # the broker is down: the beat sweep processes pending reports later
-        logger.warning("could not enqueue processing of %d reports; left pending", len(ids))
+class Wake:
+    """Wakes the sweep at most once per ``FEEDBACK_PROCESS_DELAY_SECONDS`` per web process.
+
+    A report's commit calls it; the first in an interval sends one message, for a sweep
+    that starts when the interval ends and processes everything pending by then. The
+    others send nothing: no broker message per report (the beat sweep every minute is
+    the backstop when the broker is down).
+    """
+
+    def __init__(self):
+        self.next_at = 0.0
+        self.lock = threading.Lock()
+
+    def __call__(self, ids: list[int] | None = None):
+        now = time.monotonic()
+        if now < self.next_at:
+            return
+        delay = settings.FEEDBACK_PROCESS_DELAY_SECONDS
+        with self.lock:
+            if now < self.next_at:
+                return
+            self.next_at = now + delay
+        try:
+            process_pending_reports.apply_async(countdown=delay)
+        except Exception:  # the broker is down: the beat sweep processes pending reports later
+            logger.warning("could not wake processing; reports left pending for the sweep")
+
+
+# The handover the storage layer calls with the ids of committed reports.
+wake_processing = Wake()
 
 
 @shared_task
@@ -29,6 +56,12 @@ def process_pending_reports():
     """The beat sweep: anything left pending (e.g. the broker was down) is processed."""
     result = services.process_all_pending()
     return {"processed": result.processed, "rejected": result.rejected}
+
+
+@shared_task
+def prepare_partitions():
+    """Daily: the raw reports' partitions for this month and the coming ones."""
+    return {"created": [month.isoformat() for month in services.prepare_partitions()]}
 
 
 @shared_task
