@@ -45,7 +45,7 @@ class RawReport(models.Model):
     received_at = models.DateTimeField(db_index=True)
     path = models.CharField(max_length=40, help_text="The URL path the server posted to.")
     size = models.PositiveIntegerField(help_text="Bytes of the report before compression.")
-    sha256 = models.CharField(max_length=64, db_index=True)
+    sha256 = models.CharField(max_length=64)
     body_gz = models.BinaryField(help_text="The report as sent, gzip-compressed.")
     is_test = models.BooleanField(default=False, help_text="Posted by MariaDB's own test suite.")
     is_resend = models.BooleanField(default=False, help_text="Same content as an earlier report.")
@@ -65,6 +65,9 @@ class RawReport(models.Model):
             models.Index(
                 fields=["id"], name="feedback_raw_pending", condition=models.Q(status="pending")
             ),
+            # Resend detection looks digests up by equality: one plain index (a CharField's
+            # db_index would add a second, for LIKE, on every insert).
+            models.Index(fields=["sha256"], name="feedback_raw_sha256"),
         ]
 
     def __str__(self):

@@ -57,35 +57,49 @@ def _file_name(name: str | None) -> str | None:
 
 def report_part(body: bytes, boundary: bytes) -> bytes:
     """The bytes of the upload's ``data`` file part (the last one, should there be more);
-    MultipartError if there is none."""
-    chunks = body.split(b"--" + boundary)
+    MultipartError if there is none.
+
+    As in Django's parser, a part is complete only when a delimiter ends it and more of
+    the body follows (a body cut short in the report is refused, not stored in part).
+    """
+    delimiter = b"--" + boundary
     found = None
-    for number, chunk in enumerate(chunks):
-        end = chunk.find(b"\r\n\r\n", 0, MAX_HEADER_BYTES)
-        if end < 0:
-            continue
-        headers = _headers(chunk[:end])
-        if "content-disposition" not in headers:
-            continue
-        parameters = headers["content-disposition"][1]
-        if parameters.get("name", "").strip() != DATA_FIELD:
-            continue
-        if _file_name(parameters.get("filename")) is None:
-            continue  # a plain form field, not the uploaded file the plugin sends
-        data = chunk[end + 4 :]
-        if number < len(chunks) - 1:
-            # The line break before the next delimiter belongs to the multipart framing.
-            if data.endswith(b"\n"):
-                data = data[:-1]
-            if data.endswith(b"\r"):
-                data = data[:-1]
-        encoding = headers.get("content-transfer-encoding", ("", {}))[0].strip()
-        if encoding == "base64":
-            try:
-                data = base64.b64decode(b"".join(data.split()))
-            except (binascii.Error, ValueError):
-                raise MultipartError("The 'data' part is not valid base64.") from None
-        found = data
+    start = 0
+    while (end := body.find(delimiter, start)) >= 0:
+        chunk, start = body[start:end], end + len(delimiter)
+        if start >= len(body):
+            break  # nothing after the delimiter: Django never completes this part
+        data = _file_data(chunk)
+        if data is not None:
+            found = data
     if found is None:
         raise MultipartError("The upload has no 'data' part.")
     return found
+
+
+def _file_data(chunk: bytes) -> bytes | None:
+    """The data of a chunk that is the ``data`` file part, else None."""
+    end = chunk.find(b"\r\n\r\n", 0, MAX_HEADER_BYTES)
+    if end < 0:
+        return None
+    headers = _headers(chunk[:end])
+    if "content-disposition" not in headers:
+        return None
+    parameters = headers["content-disposition"][1]
+    if parameters.get("name", "").strip() != DATA_FIELD:
+        return None
+    if _file_name(parameters.get("filename")) is None:
+        return None  # a plain form field, not the uploaded file the plugin sends
+    data = chunk[end + 4 :]
+    # The line break before the delimiter belongs to the multipart framing.
+    if data.endswith(b"\n"):
+        data = data[:-1]
+    if data.endswith(b"\r"):
+        data = data[:-1]
+    encoding = headers.get("content-transfer-encoding", ("", {}))[0].strip()
+    if encoding == "base64":
+        try:
+            return base64.b64decode(b"".join(data.split()))
+        except (binascii.Error, ValueError):
+            raise MultipartError("The 'data' part is not valid base64.") from None
+    return data

@@ -112,6 +112,15 @@ class Migration(migrations.Migration):
             name="parsed",
         ),
         migrations.AlterField(
+            model_name="rawreport",
+            name="sha256",
+            field=models.CharField(max_length=64),
+        ),
+        migrations.AddIndex(
+            model_name="rawreport",
+            index=models.Index(fields=["sha256"], name="feedback_raw_sha256"),
+        ),
+        migrations.AlterField(
             model_name="report",
             name="raw",
             field=models.OneToOneField(
