@@ -22,11 +22,11 @@ $(STAMP): requirements.lock
 
 install: $(STAMP)
 
-## run: the site with demo content on SQLite, tasks eager, at http://127.0.0.1:8000
+## run: the whole system with demo content at http://127.0.0.1:8000: the site on SQLite,
+## a Celery worker and beat, and localstripe (a Stripe fake) on port 8420; Ctrl-C stops all.
+## Mail is written to var/mail/. scripts/devstack.py says what it starts.
 run: $(STAMP)
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	$(BIN)/python scripts/devstack.py
 
 ## test: the whole suite on the real PostgreSQL and Redis (starts them if they are down)
 test: $(STAMP)
@@ -45,4 +45,4 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) db.sqlite3 staticfiles media
+	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles media var

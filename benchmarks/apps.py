@@ -12,9 +12,17 @@ class BenchmarksConfig(AppConfig):
         )
         from core import demo, pagecache
         from core import sitemaps as site_map
+        from search import sources as search_index
 
         pagecache.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query("benchmarks:suite", "x")
+        pagecache.reads_query("benchmarks:chart", "x")
+        pagecache.reads_query("benchmarks:chart-svg", "x")
+        pagecache.reads_query("benchmarks:chart-png", "x")
+        pagecache.reads_query("benchmarks:compare", "a", "b", "x")
         demo.register("benchmarks.demo", after="foundation.demo")
         site_map.register("benchmarks", sitemaps.benchmark_pages)
+        search_index.register_pages(*sitemaps.search_pages)
         site_map.register("suites", sitemaps.SuiteSitemap)
         search_sources.register_sources()

@@ -67,6 +67,12 @@ def download_facts(run) -> dict:
     return {field: fact(run, field) for field in DOWNLOAD_FIELDS}
 
 
+def download_values(run) -> dict:
+    """The provenance as typed CSV cells: the value, or None (an empty cell) where it is
+    not recorded or not stated by the source (the ``unstated`` column tells which)."""
+    return {field: getattr(run, field) or None for field in DOWNLOAD_FIELDS}
+
+
 def provenance(run) -> list[dict]:
     """A run's environment and provenance for its page: label, value, link."""
     facts = []

@@ -31,6 +31,8 @@ urlpatterns = [
     path("benchmarks/<slug:slug>/runs/<int:pk>/", views.run_detail, name="run"),
     path("benchmarks/<slug:slug>/compare/", views.compare, name="compare"),
     path("benchmarks/<slug:slug>/files/<int:pk>/", views.download_attachment, name="attachment"),
+    # before the suite downloads, whose slug it would otherwise be read as
+    path("api/benchmarks/datapackage.json", views.datapackage, name="datapackage"),
     path("api/benchmarks/<slug:slug>.json", shared_response(views.export_json), name="export-json"),
     path("api/benchmarks/<slug:slug>.csv", shared_response(views.export_csv), name="export-csv"),
     path("api/benchmarks/<slug:slug>/runs/", api.RunUploadAPI.as_view(), name="upload"),

@@ -1,4 +1,3 @@
-import csv
 import hashlib
 import json
 
@@ -17,6 +16,7 @@ from benchmarks import charts, history
 from benchmarks import compare as comparison
 from benchmarks import render as images
 from benchmarks.models import Attachment, Run, Suite
+from core import opendata
 
 IMAGE_MAX_AGE = 3600
 
@@ -272,47 +272,108 @@ def export_json(request, slug):
     return response
 
 
+def csv_fields() -> list[opendata.Field]:
+    """The suite CSV's columns (one row per measurement), in their published order."""
+    Field = opendata.Field
+    number = "number"
+    return [
+        Field("run", "integer", "The run's id", required=True),
+        Field("label", "string", "The run's label, as the legends show it", required=True),
+        Field("metric", "string", "What was measured", required=True),
+        Field("unit", "string", "The unit of value, min, median, max and stddev"),
+        Field("higher_is_better", "boolean", "Whether a higher value is better"),
+        Field("parameters", "object", "The point's parameters, a JSON object (threads...)"),
+        Field("value", number, "The measured value, in unit"),
+        Field("min", number, "Smallest repetition, in unit"),
+        Field("median", number, "Median repetition, in unit"),
+        Field("max", number, "Largest repetition, in unit"),
+        Field("stddev", number, "Standard deviation of the repetitions, in unit"),
+        Field("samples", "array", "Every repetition, a JSON array, in unit"),
+        Field("run_date", "date", "The date measured (ISO 8601)"),
+        Field("measured_at", "datetime", "When measured (ISO 8601)"),
+        Field("server_version", "string", "Server version"),
+        Field("server_commit", "string", "Server commit"),
+        Field("server_config", "string", "Server options"),
+        Field("hardware", "string", "Hardware"),
+        Field("os", "string", "Operating system"),
+        Field("client", "string", "Benchmark tool"),
+        Field("source", "string", "The cited source of the figures"),
+        Field(
+            "source_url",
+            "string",
+            "The cited source's address",
+        ),
+        Field(
+            "unstated",
+            "array",
+            "Provenance fields the cited source does not state, a JSON array of column "
+            "names: their cells are empty because the source leaves them unsaid, not "
+            "because they were not recorded",
+        ),
+    ]
+
+
 @extend_schema(tags=["benchmarks"], responses={(200, "text/csv"): OpenApiTypes.STR, 404: None})
 def export_csv(request, slug):
+    """Every measurement of the suite, typed: a provenance field not recorded or not stated
+    is an empty cell, never prose (``unstated`` names the fields the source leaves unsaid)."""
     suite = _suite(slug)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{suite.slug}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(
+    rows = [
         [
-            "run",
-            "label",
-            "metric",
-            "unit",
-            "higher_is_better",
-            "parameters",
-            "value",
-            "min",
-            "median",
-            "max",
-            "stddev",
-            "samples",
-            *comparison.DOWNLOAD_FIELDS,  # added after the original columns, which keep their place
+            run.pk,
+            run.label,
+            m.metric,
+            m.unit,
+            m.higher_is_better,
+            m.parameters,
+            m.value,
+            m.minimum,
+            m.median,
+            m.maximum,
+            m.stddev,
+            m.samples or [],
+            *comparison.download_values(run).values(),
+            sorted(set(run.unstated or []) & set(comparison.DOWNLOAD_FIELDS)),
         ]
-    )
-    for run, m in _rows(suite):
-        writer.writerow(
-            [
-                run.pk,
-                run.label,
-                m.metric,
-                m.unit,
-                m.higher_is_better,
-                json.dumps(m.parameters),
-                m.value,
-                m.minimum,
-                m.median,
-                m.maximum,
-                m.stddev,
-                json.dumps(m.samples),
-                *comparison.download_facts(run).values(),
-            ]
+        for run, m in _rows(suite)
+    ]
+    response = opendata.csv_response(f"{suite.slug}.csv", csv_fields(), rows)
+    patch_cache_control(response, public=True, max_age=300)
+    return response
+
+
+BENCHMARK_LICENCE = (
+    "The MariaDB Foundation's measurements are published under the Creative Commons "
+    "Attribution 4.0 International licence (credit the MariaDB Foundation); a run that "
+    "cites a source (source, source_url) reports that source's figures, which stay under "
+    "the source's own terms."
+)
+
+
+def datapackage(request):
+    """The Data Package of the benchmark downloads: every published suite's CSV."""
+    resources = [
+        opendata.resource(
+            suite.slug,
+            request.build_absolute_uri(reverse("benchmarks:export-csv", args=[suite.slug])),
+            suite.title,
+            "Every published measurement of the suite, one row per measurement and point.",
+            csv_fields(),
         )
+        for suite in Suite.objects.published()
+    ]
+    descriptor = opendata.package(
+        "mariadb-benchmarks",
+        "MariaDB benchmark results",
+        "Published benchmark runs and their measurements. Numbers are numbers in the "
+        "row's unit; dates ISO 8601; an empty cell is the only missing value (a provenance "
+        "field not recorded, or not stated by the cited source: see unstated). No figure "
+        f"is withheld. Licence: {BENCHMARK_LICENCE}",
+        resources,
+        [{"name": "CC-BY-4.0", "path": "https://creativecommons.org/licenses/by/4.0/",
+          "title": "CC BY 4.0"}],
+    )  # fmt: skip
+    response = opendata.descriptor_response(descriptor)
     patch_cache_control(response, public=True, max_age=300)
     return response
 

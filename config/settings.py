@@ -79,14 +79,18 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # The feedback plugin's posts, answered before the rest (feedback/middleware.py).
-    "feedback.middleware.ReportEndpointMiddleware",
+    # Reads a request body the answer left unread, keeping nginx's upstream keep-alive
+    # connections in step (core/uploads.py).
+    "core.uploads.DrainRequestBodyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
     "core.hostile.RefuseNulBytesMiddleware",
     # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
     "core.uploads.RequestBodyLimitMiddleware",
+    # The feedback plugin's posts, answered here: the rest does nothing for them
+    # (feedback/middleware.py).
+    "feedback.middleware.ReportEndpointMiddleware",
     # Anonymous GET pages from the shared cache (docs/caching.md); a hit skips the rest.
     "core.pagecache.AnonymousPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -129,6 +133,17 @@ DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if "postgresql" in DATABASES["default"]["ENGINE"]:
     # An unreachable database fails fast (the 503 page) instead of holding a thread.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
+elif "sqlite" in DATABASES["default"]["ENGINE"]:
+    # `make run` writes from three processes (web, worker, beat): readers never wait for
+    # the writer (WAL), a transaction takes the write lock when it starts (no upgrade
+    # deadlock), and a writer waits up to 20 s for another instead of failing at once.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env.str("REDIS_URL", default="")
@@ -170,8 +185,22 @@ API_CACHE_LIVE_SECONDS = env.int("API_CACHE_LIVE_SECONDS", default=5 if PRODUCTI
 # this often (core.cache.tally); 0 hands each count over at once.
 TALLY_BUFFER_SECONDS = env.float("TALLY_BUFFER_SECONDS", default=1.0 if PRODUCTION else 0)
 
-# Celery: Redis is the broker when configured; without it tasks run in-process.
+# Celery: Redis is the broker when configured; without it tasks run in-process, except
+# under `make run` (scripts/devstack.py): a worker and beat share kombu's filesystem
+# transport (CELERY_BROKER_URL=filesystem://), whose messages are files in this folder.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")
+CELERY_BROKER_FOLDER = Path(
+    env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker"))
+)
+CELERY_BROKER_TRANSPORT_OPTIONS = (
+    {
+        "data_folder_in": str(CELERY_BROKER_FOLDER),
+        "data_folder_out": str(CELERY_BROKER_FOLDER),
+        "control_folder": str(CELERY_BROKER_FOLDER / "control"),
+    }
+    if CELERY_BROKER_URL.startswith("filesystem:")
+    else {}
+)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -179,6 +208,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Beat writes each task's last run to the database after every task it sends (Celery's
+# default waits up to three minutes), so Admin → Periodic tasks shows current times.
+CELERY_BEAT_SYNC_EVERY = env.int("CELERY_BEAT_SYNC_EVERY", default=1)
 CELERY_TIMEZONE = "UTC"
 
 AUTH_PASSWORD_VALIDATORS = [

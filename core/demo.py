@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
+
 EVERYTHING_ELSE = "*"
 
 
@@ -70,3 +72,21 @@ def will_run(module: str) -> bool:
     at its turn (the search index, rebuilt from everything) need not be done per object
     before it."""
     return module in _running
+
+
+# Development only (``load_demo`` makes it unless DJANGO_ENV=production): a staff account
+# with a published password, so a person trying the site on `make run` can use /admin/.
+DEMO_STAFF_USERNAME = "staff"
+DEMO_STAFF_PASSWORD = "demo-staff-only"  # noqa: S105 - published on purpose, never in production
+
+
+def ensure_demo_staff() -> str:
+    """The development superuser (created, or its password reset); returns what happened."""
+    user, created = get_user_model().objects.get_or_create(
+        username=DEMO_STAFF_USERNAME,
+        defaults={"email": "staff@localhost", "is_staff": True, "is_superuser": True},
+    )
+    user.is_staff = user.is_superuser = user.is_active = True
+    user.set_password(DEMO_STAFF_PASSWORD)
+    user.save()
+    return "created" if created else "refreshed"

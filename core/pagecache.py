@@ -32,7 +32,7 @@ from django.core.cache import cache
 from django.core.signals import setting_changed
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.urls import Resolver404, ResolverMatch, resolve
 from django.utils import timezone
 from django.utils.cache import (
@@ -41,7 +41,7 @@ from django.utils.cache import (
     patch_cache_control,
     patch_vary_headers,
 )
-from django.utils.http import http_date
+from django.utils.http import escape_leading_slashes, http_date, urlencode
 
 logger = logging.getLogger(__name__)
 
@@ -242,8 +242,61 @@ def _is_anonymous(request) -> bool:
 
 
 def _address_digest(request) -> str:
-    address = f"{request.scheme}://{request.get_host()}{request.get_full_path()}"
+    """The key part for this address: the query's parameters in a fixed order, so the
+    same parameters in another order are the same page."""
+    query = urlencode(sorted(request.GET.lists()), doseq=True)
+    address = f"{request.scheme}://{request.get_host()}{request.path}" + (
+        f"?{query}" if query else ""
+    )
     return hashlib.blake2b(address.encode(), digest_size=16).hexdigest()
+
+
+# --- The query parameters a page reads ----------------------------------------------------
+#
+# Every distinct address is a page of its own in the cache, so an anonymous GET with a
+# query parameter its page does not read (``/news/?x=1``, ``?x=2``, ...) would store a
+# copy of the same page per value. A page declares the parameters it reads; an anonymous
+# GET with any other is redirected to the same address without them (and costs no key),
+# and an address no page answers is never looked up or stored.
+
+_query_parameters: dict[str, frozenset[str]] = {}
+
+
+def reads_query(view_name: str, *names: str) -> None:
+    """The page at the URL named ``view_name`` (``"foundation:news-list"``) reads these
+    query parameters; anonymous visitors asking with others are redirected to the address
+    without them. Apps declare from ``AppConfig.ready()``, next to ``watch_app``."""
+    _query_parameters[view_name] = _query_parameters.get(view_name, frozenset()) | set(names)
+
+
+def query_parameters(view_name: str) -> frozenset[str]:
+    return _query_parameters.get(view_name, frozenset())
+
+
+def _resolved(request) -> ResolverMatch | None:
+    try:
+        return resolve(request.path_info)
+    except Resolver404:
+        return None
+
+
+def _unread_parameters_dropped(request, match: ResolverMatch) -> HttpResponse | None:
+    """A redirect to the address without the query parameters the page does not read,
+    or None when it has none of those."""
+    wanted = query_parameters(match.view_name)
+    if all(name in wanted for name in request.GET):
+        return None
+    kept = QueryDict(mutable=True)
+    for name, values in request.GET.lists():
+        if name in wanted:
+            kept.setlist(name, values)
+    query = kept.urlencode()
+    location = escape_leading_slashes(request.path) + (f"?{query}" if query else "")
+    # Temporary: a page that starts reading a parameter must not find browsers that
+    # remember a redirect dropping it.
+    response = HttpResponseRedirect(location)
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
 
 
 def _shareable(request, response) -> bool:
@@ -331,6 +384,12 @@ class AnonymousPageCacheMiddleware:
             if response.get("Content-Type", "").startswith("text/html") or response.cookies:
                 _make_private(response)
             return response
+        match = _resolved(request)
+        if match is None:  # no page here (404, or a slash to append): nothing to keep
+            return self.get_response(request)
+        redirect = _unread_parameters_dropped(request, match)
+        if redirect is not None:
+            return redirect
 
         address = _address_digest(request)
         generation, stored = _lookup_or_none(address)
@@ -561,9 +620,14 @@ def shared_response(view=None, *, max_age=0, live=False):
                 if _is_answer(stored):
                     return _replay(request, stored)
             try:
+                request.GET = query = _ReadParameters.watching(request.GET)
                 response = view(request, *args, **kwargs)
                 if not getattr(response, "is_rendered", True):
                     response.render()
+                if query.unread():
+                    # The answer is the same without them: kept under this address, it
+                    # would be one more copy per value a client makes up.
+                    return response
                 if not _shareable_answer(request, response):
                     if stored is None:
                         _mark_unshared(generation, address)
@@ -576,6 +640,62 @@ def shared_response(view=None, *, max_age=0, live=False):
         return serve
 
     return decorate if view is None else decorate(view)
+
+
+class _ReadParameters(QueryDict):
+    """``request.GET`` that notes which parameters the view looked at: an answer is kept
+    only when the view read every parameter the request carried (any listing of them
+    counts as reading them all). For API views, whose parameters the filters declare."""
+
+    def __init__(self, query_string=None, mutable=False, encoding=None):
+        super().__init__(query_string, mutable=mutable, encoding=encoding)
+        self.read: set[str] = set()
+
+    @classmethod
+    def watching(cls, query: QueryDict) -> "_ReadParameters":
+        copy = cls(mutable=True, encoding=query.encoding)
+        for name, values in query.lists():
+            copy.setlist(name, values)
+        copy._mutable = False
+        return copy
+
+    def unread(self) -> set[str]:
+        return set(dict.keys(self)) - self.read
+
+    def _all_read(self):
+        self.read.update(dict.keys(self))
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key):
+        self.read.add(key)
+        return super().__contains__(key)
+
+    def _getlist(self, key, *args, **kwargs):
+        self.read.add(key)
+        return super()._getlist(key, *args, **kwargs)
+
+    def __iter__(self):
+        self._all_read()
+        return super().__iter__()
+
+    def keys(self):
+        self._all_read()
+        return super().keys()
+
+    def lists(self):
+        self._all_read()
+        return super().lists()
+
+    def __copy__(self):
+        self._all_read()
+        return super().__copy__()
+
+    def __deepcopy__(self, memo):
+        self._all_read()
+        return super().__deepcopy__(memo)
 
 
 def _store_answer(request, response, generation, address, max_age, lifetime):

@@ -13,7 +13,7 @@ Two layers (nginx's ``client_max_body_size`` in front of both, see deploy/):
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import HttpResponse, UnreadablePostError
 from django.shortcuts import render
 from django.utils.deconstruct import deconstructible
 
@@ -92,3 +92,36 @@ class RequestBodyLimitMiddleware:
                 return HttpResponse(f"{reason}\n", status=413, content_type="text/plain")
             return render(request, "413.html", {"reason": reason}, status=413)
         return self.get_response(request)
+
+
+DRAIN_CHUNK_BYTES = 64 * 1024
+
+
+class DrainRequestBodyMiddleware:
+    """Reads what the view left unread of the request body before the answer goes out.
+
+    nginx keeps its connections to gunicorn open for the next request (``keepalive`` in
+    deploy/nginx/portal.conf). A view that answers early (429, a wrong content type, a
+    logo over its limit, a CSRF refusal) leaves the body on that connection; gunicorn
+    reads at most 64 KiB of such a leftover and otherwise closes the connection, which
+    nginx may be reusing for someone else's request at that moment: that request then
+    fails with 502 (nginx's "upstream prematurely closed connection"). Reading the rest
+    here keeps the connection in step. nginx has already buffered the whole body (and
+    limited its size), so this costs a memory copy; a body declared larger than
+    MAX_REQUEST_BODY_BYTES is left alone (it never comes through nginx).
+
+    First in MIDDLEWARE: it also covers answers given by the other middleware.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if 0 < declared_body_size(request) <= settings.MAX_REQUEST_BODY_BYTES:
+            try:
+                while request.read(DRAIN_CHUNK_BYTES):
+                    pass
+            except (UnreadablePostError, OSError):
+                pass  # the client went away: gunicorn closes the connection itself
+        return response

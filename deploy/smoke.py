@@ -8,7 +8,11 @@ script can cut) and a Redis of its own (which this script stops). Demo content l
 Checks, in order: every public page and every sitemap URL answers 200 through nginx
 over TLS; feed and sitemap links use SITE_URL; static files and an uploaded logo are
 served by nginx; a real full feedback report is answered <h1>ok</h1> and counted by
-/api/feedback/summary once the worker processed it; two database servers behind nginx
+/api/feedback/summary once the worker processed it; one client's 300 KiB junk posts beside
+200 valid reports from 50 others: no valid report refused, the junk answered 400/429 (413
+by nginx), never 503, and nginx's error logs name no client; 300 GETs with made-up query
+strings are redirected and add no Redis keys (Redis runs deploy/redis/portal.conf's
+limit and policy); two database servers behind nginx
 keep their own rate-limit budgets and forging X-Forwarded-For resets neither; a missing or
 development secret fails check --deploy; Redis frozen (SIGSTOP): a member signs in and
 pages answer within 1.5 s (p99); 40 clients
@@ -377,8 +381,32 @@ def query(sql, *params):
         return conn.execute(sql, params).fetchall()
 
 
+def redis_command(*words: str):
+    """One command to this run's Redis (RESP over a socket): an integer, a string, or a
+    list of strings."""
+    request = f"*{len(words)}\r\n" + "".join(f"${len(w)}\r\n{w}\r\n" for w in words)
+    with socket.create_connection(("127.0.0.1", REDIS_PORT), timeout=5) as sock:
+        sock.sendall(request.encode())
+        reader = sock.makefile("rb")
+
+        def value():
+            line = reader.readline().decode().rstrip("\r\n")
+            kind, rest = line[0], line[1:]
+            if kind == ":":
+                return int(rest)
+            if kind == "$":
+                return None if rest == "-1" else reader.read(int(rest) + 2)[:-2].decode()
+            if kind == "*":
+                return [value() for _ in range(int(rest))]
+            return rest
+
+        return value()
+
+
 def start_redis(processes, work):
-    processes.start("redis", ["redis-server", "--port", str(REDIS_PORT), "--bind", "127.0.0.1",
+    # The deploy's own settings (memory limit, eviction policy), then this run's port.
+    processes.start("redis", ["redis-server", str(ROOT / "deploy" / "redis" / "portal.conf"),
+                              "--port", str(REDIS_PORT), "--bind", "127.0.0.1",
                               "--save", "", "--appendonly", "no", "--dir", str(work)])  # fmt: skip
 
     def answers():
@@ -671,6 +699,130 @@ def check_feedback(web):
         f"{after['servers']}")  # fmt: skip
 
 
+JUNK_CLIENT = "127.0.0.5"
+JUNK_POSTS, JUNK_BYTES, JUNK_THREADS = 120, 300 * 1024, 3
+OVERSIZED_POSTS, OVERSIZED_BYTES = 6, 1536 * 1024  # over nginx's 1 MiB for the endpoint
+VALID_CLIENTS, VALID_THREADS = 50, 6  # FEEDBACK_LIMIT reports each, within their budget
+CLIENT_IN_ERROR_LOG = re.compile(r"client: \S+")
+
+
+def nginx_error_lines(work) -> list[str]:
+    """Lines of nginx's error logs (the shipped portal.error.log and this run's main log)
+    that name a client address."""
+    lines = []
+    for name in ("portal.error.log", "nginx-error.log"):
+        path = work / "logs" / name
+        if path.exists():
+            text = path.read_text(errors="replace")
+            lines += [line for line in text.splitlines() if CLIENT_IN_ERROR_LOG.search(line)]
+    return lines
+
+
+def check_junk_beside_reports(work, web):
+    """One client floods the feedback endpoint with large malformed posts (refused without
+    being read: wrong content type, then its rate limit) and some over nginx's limit,
+    while other servers send valid reports: no valid report is refused, the junk gets its
+    own answers (never 503), and nginx's error log names no client."""
+    junk = b"x" * JUNK_BYTES
+    oversized = b"x" * OVERSIZED_BYTES
+    valid_body, content_type = fixture_report()
+    answers: dict[str, list] = {"junk": [], "oversized": [], "valid": []}
+    lock = threading.Lock()
+
+    def post(kind, body, content, source):
+        headers = {"Content-Type": content, "User-Agent": "MariaDB Server",
+                   "Host": f"localhost:{HTTP_PORT}"}  # fmt: skip
+        try:
+            status, _, reply = web.request("POST", f"http://127.0.0.1:{HTTP_PORT}/rest/v1/post",
+                                           body, headers, source=source)  # fmt: skip
+            answer = status if kind != "valid" or b"<h1>ok</h1>" in reply else f"{status} not ok"
+        except (OSError, http.client.HTTPException) as error:
+            answer = type(error).__name__
+        with lock:
+            answers[kind].append(answer)
+
+    def junk_sender(count):
+        for n in range(count):
+            if (
+                n % (JUNK_POSTS // JUNK_THREADS // 2) == 0
+                and len(answers["oversized"]) < OVERSIZED_POSTS
+            ):
+                post("oversized", oversized, "text/plain", JUNK_CLIENT)
+            post("junk", junk, "text/plain", JUNK_CLIENT)
+
+    clients = [f"127.0.2.{n}" for n in range(1, VALID_CLIENTS + 1)]
+
+    def valid_sender(sources):
+        for _ in range(FEEDBACK_LIMIT):
+            for source in sources:
+                post("valid", valid_body, content_type, source)
+
+    threads = [threading.Thread(target=junk_sender, args=(JUNK_POSTS // JUNK_THREADS,))
+               for _ in range(JUNK_THREADS)]  # fmt: skip
+    threads += [threading.Thread(target=valid_sender, args=(clients[n::VALID_THREADS],))
+                for n in range(VALID_THREADS)]  # fmt: skip
+    begin = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(300)
+    seconds = time.monotonic() - begin
+    time.sleep(1)  # nginx writes its error log as it goes; let the last lines land
+
+    def tally(kind):
+        counts: dict = {}
+        for answer in answers[kind]:
+            counts[answer] = counts.get(answer, 0) + 1
+        return dict(sorted(counts.items(), key=str))
+
+    refused = [a for a in answers["valid"] if a != 200]
+    client_lines = nginx_error_lines(work)
+    figures["valid reports refused beside the junk flood"] = (
+        f"{len(refused)} of {len(answers['valid'])}"
+    )
+    figures["junk answers (300 KiB text/plain)"] = str(tally("junk"))
+    figures["oversized answers (1.5 MiB)"] = str(tally("oversized"))
+    figures["nginx error-log lines naming a client after the flood"] = str(len(client_lines))
+    log(f"junk flood ({seconds:.0f}s): valid {tally('valid')}, junk {tally('junk')}, "
+        f"oversized {tally('oversized')}; {len(client_lines)} error-log lines name a client")  # fmt: skip
+    problems = []
+    if refused or len(answers["valid"]) != VALID_CLIENTS * FEEDBACK_LIMIT:
+        problems.append(f"valid reports beside the junk: {tally('valid')}")
+    if set(answers["junk"]) - {400, 429}:
+        problems.append(f"the junk itself: {tally('junk')} (400 or 429 expected)")
+    if set(answers["oversized"]) - {413, "ConnectionResetError", "BrokenPipeError"}:
+        problems.append(f"bodies over nginx's limit: {tally('oversized')} (413 expected)")
+    if client_lines:
+        problems.append(f"nginx's error log names clients: {client_lines[:3]}")
+    check(not problems, "; ".join(problems))
+
+
+QUERY_FLOOD = 300
+
+
+def check_query_flood(web):
+    """Anonymous GETs with made-up query strings: each is redirected to its page without
+    them and stores nothing; Redis runs with the deploy's memory limit and policy."""
+    maxmemory = redis_command("CONFIG", "GET", "maxmemory")[1]
+    policy = redis_command("CONFIG", "GET", "maxmemory-policy")[1]
+    check(policy == "volatile-lfu" and int(maxmemory) > 0,
+          f"the smoke stage's Redis runs maxmemory {maxmemory}, {policy}")  # fmt: skip
+    web.get("/news/")
+    keys_before = redis_command("DBSIZE")
+    answers = {}
+    for n in range(QUERY_FLOOD):
+        status, headers, _ = web.get(f"/news/?utm_{n}={secrets.token_hex(4)}")
+        answer = (status, header(headers, "Location"))
+        answers[answer] = answers.get(answer, 0) + 1
+    grown = redis_command("DBSIZE") - keys_before
+    figures[f"Redis keys added by {QUERY_FLOOD} GETs with made-up query strings"] = str(grown)
+    log(f"{QUERY_FLOOD} GETs with made-up query strings: {answers}; Redis keys {grown:+d}; "
+        f"Redis maxmemory {int(maxmemory) // 2**20} MiB, {policy}")  # fmt: skip
+    check(set(answers) == {(302, "/news/")}, f"made-up query strings answered {answers}")
+    # Rate-limit counters and the like may come and go meanwhile; pages would be 300.
+    check(grown < 10, f"{QUERY_FLOOD} made-up query strings added {grown} keys to Redis")
+
+
 def check_client_addresses(web):
     """Two database servers behind nginx (loopback addresses of their own): each has its
     own budget, and forging X-Forwarded-For does not reset it."""
@@ -855,6 +1007,8 @@ def main():
         check_pages(web)
         check_static_and_logo(processes, web)
         check_feedback(web)
+        check_junk_beside_reports(work, web)
+        check_query_flood(web)
         check_client_addresses(web)
         check_slow_clients(web)
         check_frozen_redis(processes, web)

@@ -10,16 +10,26 @@ class DonationsConfig(AppConfig):
         # handles and the mails its services record in the outbox.
         from core import demo, pagecache
         from core import sitemaps as site_map
-        from donations import mail, sitemaps, webhooks
+        from donations import mail, sitemaps, stripe_gateway, webhooks
         from payments import dispatch, outbox
+        from search import sources as search_index
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         outbox.register(mail.RECEIPT, mail.send_receipt)
         outbox.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
         outbox.register(mail.MANAGE_LINKS, mail.send_manage_links)
+        outbox.register(
+            stripe_gateway.CANCEL_SUBSCRIPTION, stripe_gateway.cancel_subscription, keyed=True
+        )
         # The donor wall shows a donation's public name: a donor who leaves it must leave
         # the cached funding page too.
         pagecache.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query("donations:funding", "year")
+        pagecache.reads_query("donations:funding-csv", "year")
+        pagecache.reads_query("donations:funding-years-csv", "year")
+        pagecache.reads_query("donations:thanks", "gift")
         site_map.register("donations", sitemaps.donation_pages)
+        search_index.register_pages(*sitemaps.search_pages)
         demo.register("donations.demo", after="sponsors.demo")

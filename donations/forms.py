@@ -61,8 +61,12 @@ class DonationForm(forms.Form):
         help_text="Only shown if you tick the box above. The amount is never shown.",
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, card_mode=False, **kwargs):
         super().__init__(*args, **kwargs)
+        if card_mode:  # fake mode: no Stripe page will ask for the address
+            self.fields[
+                "email"
+            ].help_text = "Optional: the receipt and the link to manage your gift are sent here."
         currencies = settings.DONATION_CURRENCIES
         self.fields["currency"].choices = [(code, code) for code in currencies]
         self.fields["currency"].initial = currencies[0]

@@ -74,6 +74,12 @@ class Donation(models.Model):
     stripe_customer_id = models.CharField(max_length=255, blank=True, db_index=True)
     stripe_subscription_id = models.CharField(max_length=255, blank=True, db_index=True)
     stripe_payment_intent_id = models.CharField(max_length=255, blank=True, db_index=True)
+    cancel_requested_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the donor cancelled a monthly gift on this site; Stripe's "
+        "customer.subscription.deleted event then marks it cancelled.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.conf import settings
 from django.utils import timezone
 
+from core import opendata
 from donations.funding import OTHER, Contribution, Row, goal_progress, publishable_rows
 from donations.ledger import DONORS, INCOME, SPENDING, LedgerEntry, entries, years_with_entries
 from donations.models import Donation, Expense, FundingGoal
@@ -214,4 +215,81 @@ def chart_spec(table: CurrencyTable, report: FundingReport) -> dict:
         "stacked": True,
         "labels": [row.key for row in table.rows],
         "datasets": datasets,
+    }
+
+
+# The funding downloads (``/funding.csv``, ``/funding-years.csv``): one figure a row, typed
+# (``core.opendata``); the totals are left to the reader (a total is the sum of its row's
+# figures, and is withheld whenever one of them is).
+LICENCE = {
+    "name": "CC-BY-4.0",
+    "path": "https://creativecommons.org/licenses/by/4.0/",
+    "title": "CC BY 4.0",
+}
+LICENCE_STATEMENT = (
+    "The MariaDB Foundation's funding figures, published under the Creative Commons "
+    "Attribution 4.0 International licence: you may share and adapt them if you credit "
+    "the MariaDB Foundation."
+)
+
+
+def withholding_rule(minimum: int) -> str:
+    return (
+        f"an income figure given by fewer than {minimum} different contributors is never "
+        "published on its own: it is merged into 'Smaller programmes combined' or, if even "
+        "that has too few, withheld"
+    )
+
+
+def funding_fields(period: opendata.Field, minimum: int) -> list[opendata.Field]:
+    Field = opendata.Field
+    return [
+        period,
+        Field("currency", "string", "ISO 4217 currency code", required=True),
+        Field("flow", "string", "income or spending", required=True, enum=(INCOME, SPENDING)),
+        Field("category", "string", "Programme (income) or category (spending)", required=True),
+        Field("amount", "number", "The amount, in the row's currency", unit="currency", minimum=0),
+        opendata.withheld("amount", withholding_rule(minimum)),
+        Field(
+            "includes_demo_data",
+            "boolean",
+            "true where the figure includes demonstration entries (not money that moved)",
+            required=True,
+        ),
+    ]
+
+
+MONTH = opendata.Field("month", "yearmonth", "The month (ISO 8601, YYYY-MM)", required=True)
+YEAR = opendata.Field("year", "year", "The calendar year", required=True)
+
+
+def _figures(report: FundingReport, yearly: bool):
+    for table in report.tables:
+        rows = [(table.year, table.display_year)] if yearly else table.display_rows
+        for row, cells in rows:
+            demo = (table.currency, row.key) in report.demo_periods
+            for cell in cells:
+                if cell.state != "none":
+                    withheld = cell.state == "withheld"
+                    yield [row.key, table.currency, INCOME, cell.label, cell.value, withheld, demo]
+    for table in report.spending:
+        rows = [(str(report.year), *table.year)] if yearly else table.rows
+        for period, amounts, _total in rows:
+            demo = (table.currency, period) in report.demo_spending_periods
+            for label, amount in amounts:
+                yield [period, table.currency, SPENDING, label, amount, False, demo]
+
+
+def monthly_export(report: FundingReport) -> dict:
+    return {
+        "fields": funding_fields(MONTH, report.minimum),
+        "rows": list(_figures(report, yearly=False)),
+    }
+
+
+def yearly_export(report: FundingReport) -> dict:
+    """The year's figures: not the sums of the months, where months are withheld."""
+    return {
+        "fields": funding_fields(YEAR, report.minimum),
+        "rows": list(_figures(report, yearly=True)),
     }

@@ -1,4 +1,8 @@
-"""Donation workflows: start a gift, record what Stripe reports, open the customer portal.
+"""Donation workflows: start a gift, record what Stripe reports, cancel a monthly gift.
+
+Live, a gift is paid on Stripe Checkout and managed on Stripe's customer portal; in fake
+mode (``payments.gateway.fake_mode``) the test card is typed on the donate page and sent
+to the fake from here. Either way only Stripe's webhook events record money.
 
 Every recording function is idempotent (gifts and refunds are keyed by their Stripe
 ids), so Stripe's replays and out-of-order deliveries leave the same state.
@@ -11,8 +15,9 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
-from donations import mail, stripe_gateway
+from donations import mail, signing, stripe_gateway
 from donations.models import Donation, Gift, Refund
 from payments import outbox
 
@@ -24,6 +29,20 @@ class PaymentServiceUnavailable(Exception):
     """Stripe could not be reached or refused the request; nothing was saved."""
 
 
+class CardRefused(Exception):
+    """Fake mode: Stripe refused the test card; nothing was taken or kept. The message
+    says why, for the donor."""
+
+
+class NotCancellable(Exception):
+    """The gift is not a running monthly gift (the message says why); nothing changed."""
+
+
+def thanks_url(base: str, reference) -> str:
+    """The thank-you page of one gift: it says what Stripe has reported about it."""
+    return f"{base}?gift={signing.manage_token(reference)}"
+
+
 def start(
     *,
     email: str,
@@ -33,12 +52,13 @@ def start(
     public_name: str,
     show_on_wall: bool,
     user,
-    success_url: str,
+    thanks: str,
     cancel_url: str,
 ) -> str:
     """Open a Stripe Checkout session, then record the pending donation; returns its URL.
 
     Stripe answers first: if it cannot, no row is written and the caller says so.
+    Stripe sends the donor back to ``thanks`` (the thank-you page), naming the gift.
     """
     reference = uuid.uuid4()
     frequency = Donation.Frequency.MONTHLY if monthly else Donation.Frequency.ONCE
@@ -50,7 +70,7 @@ def start(
             currency=currency,
             monthly=monthly,
             description=f"{frequency.label} gift to the MariaDB Foundation",
-            success_url=success_url,
+            success_url=thanks_url(thanks, reference),
             cancel_url=cancel_url,
         )
     except stripe_gateway.StripeError as error:
@@ -70,6 +90,77 @@ def start(
         stripe_checkout_session_id=session_id,
     )
     return url
+
+
+def give_by_card(
+    *,
+    email: str,
+    amount: Decimal,
+    currency: str,
+    monthly: bool,
+    public_name: str,
+    show_on_wall: bool,
+    user,
+    card: dict,
+) -> Donation:
+    """Fake mode: charge the test card once, or subscribe it monthly; returns the
+    donation, still pending: Stripe's events (payment_intent.succeeded for a one-off
+    gift, invoice.payment_succeeded for each month) record the money.
+
+    The donation is saved first, so an event that arrives before Stripe's answer finds
+    it by the reference in its metadata. If Stripe refuses or cannot be reached, it is
+    deleted again and CardRefused or PaymentServiceUnavailable says so.
+    """
+    frequency = Donation.Frequency.MONTHLY if monthly else Donation.Frequency.ONCE
+    donation = Donation.objects.create(
+        email=email,
+        user=user if user is not None and user.is_authenticated else None,
+        amount=amount,
+        currency=currency,
+        frequency=frequency,
+        public_name=public_name if show_on_wall else "",
+        show_on_wall=show_on_wall,
+    )
+    reference = str(donation.reference)
+    try:
+        payment_method = stripe_gateway.card_payment_method(card)
+        if monthly:
+            customer_id, subscription_id = stripe_gateway.subscribe_monthly(
+                reference=reference,
+                email=email,
+                payment_method=payment_method,
+                amount=amount,
+                currency=currency,
+            )
+            ids = {"stripe_customer_id": customer_id, "stripe_subscription_id": subscription_id}
+        else:
+            intent_id = stripe_gateway.charge_once(
+                reference=reference, payment_method=payment_method, amount=amount, currency=currency
+            )
+            ids = {"stripe_payment_intent_id": intent_id}
+    except stripe_gateway.StripeError as error:
+        Donation.objects.filter(pk=donation.pk, gifts__isnull=True).delete()
+        if isinstance(error, stripe_gateway.UNREACHABLE) or (error.http_status or 500) >= 500:
+            logger.warning("Stripe could not be reached for a card gift: %s", type(error).__name__)
+            raise PaymentServiceUnavailable from error
+        raise CardRefused(error.user_message or "Stripe refused the card.") from error
+    # Only the ids: an event may have moved the status meanwhile.
+    Donation.objects.filter(pk=donation.pk).update(**ids)
+    donation.refresh_from_db()
+    return donation
+
+
+def payment_state(donation: Donation | None) -> str:
+    """What the thank-you page may say of a gift: "confirmed" once Stripe reported money,
+    "failed" when it reported none would come, "pending" until it reports, "none" when
+    there is no gift at all."""
+    if donation is None:
+        return "none"
+    if donation.gifts.exists():
+        return "confirmed"
+    if donation.status in (D.PAST_DUE, D.CANCELLED):
+        return "failed"
+    return "pending"
 
 
 def find(reference: str) -> Donation | None:
@@ -227,6 +318,28 @@ def record_refund(
         },
     )
     return refund
+
+
+@transaction.atomic
+def cancel_monthly(donation: Donation) -> Donation:
+    """The donor stops a monthly gift on this site: Stripe is asked to cancel the
+    subscription after the commit (through the outbox, retried until it answers), and
+    its customer.subscription.deleted event marks the gift cancelled. Asking twice asks
+    once. Raises NotCancellable for a gift that is not running."""
+    donation = Donation.objects.select_for_update().get(pk=donation.pk)
+    if donation.frequency != Donation.Frequency.MONTHLY:
+        raise NotCancellable("A one-off gift has nothing to cancel.")
+    if donation.status == D.CANCELLED:
+        raise NotCancellable("This monthly gift is already cancelled.")
+    if not donation.stripe_subscription_id:
+        raise NotCancellable("Stripe has not started this monthly gift yet: nothing to cancel.")
+    if donation.cancel_requested_at is None:
+        donation.cancel_requested_at = timezone.now()
+        donation.save(update_fields=["cancel_requested_at", "updated_at"])
+        outbox.add(
+            stripe_gateway.CANCEL_SUBSCRIPTION, subscription_id=donation.stripe_subscription_id
+        )
+    return donation
 
 
 def portal_url(donation: Donation, return_url: str) -> str:

@@ -1,5 +1,26 @@
 """The public donation and funding pages, for /sitemap.xml."""
 
 from core.sitemaps import NamedPagesSitemap
+from search.sources import Page
 
 donation_pages = NamedPagesSitemap("donations:donate", "donations:funding", changefreq="weekly")
+
+# The fixed pages above as the site search finds them (search.sources.register_pages).
+search_pages = [
+    Page(
+        "donations:donate",
+        "Donate: support MariaDB with a gift",
+        "A one-off or monthly gift to the foundation, paid on Stripe's secure page, with a "
+        "receipt and a link to manage it.",
+        "donate donation donations gift give money monthly one-off card support fund "
+        "contribute receipt",
+    ),
+    Page(
+        "donations:funding",
+        "Funding",
+        "Where the foundation's money comes from (sponsors, members and individual donors) "
+        "and what it is spent on, by month, with the year's goal.",
+        "funding income expenses money finances budget spending ledger donors transparency "
+        "report goal CSV",
+    ),
+]

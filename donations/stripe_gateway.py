@@ -1,11 +1,27 @@
-"""The Stripe calls of donations: Checkout and the customer portal, through the one
-client of ``payments.gateway``."""
+"""The Stripe calls of donations, through the one client of ``payments.gateway``.
+
+Live: Stripe Checkout and the customer portal. Fake mode (localstripe, which has
+neither): the test card typed on the donate page, charged or subscribed here. Either way
+the donation's reference travels in the metadata of what Stripe makes (the payment
+intent, the subscription and its invoice lines), so every webhook names its donation.
+"""
 
 from decimal import Decimal
 
-from payments.gateway import StripeError, client, minor_units
+from payments.gateway import (
+    UNREACHABLE,
+    StripeError,
+    cancel_subscription,
+    card_payment_method,
+    client,
+    minor_units,
+)
 
-__all__ = ["StripeError"]
+__all__ = ["UNREACHABLE", "StripeError", "cancel_subscription", "card_payment_method"]
+
+PRODUCT_NAME = "Monthly gift to the MariaDB Foundation"
+# The outbox kind of ``cancel_subscription`` (registered in DonationsConfig.ready()).
+CANCEL_SUBSCRIPTION = "donations.cancel_subscription"
 
 
 def checkout_url(
@@ -54,3 +70,57 @@ def customer_portal_url(customer_id: str, return_url: str) -> str:
         {"customer": customer_id, "return_url": return_url}
     )
     return session.url
+
+
+def charge_once(*, reference: str, payment_method: str, amount: Decimal, currency: str) -> str:
+    """Fake mode: a confirmed PaymentIntent for a one-off gift; returns its id.
+
+    Its payment_intent.succeeded event records the gift."""
+    intent = client().v1.payment_intents.create(
+        {
+            "amount": minor_units(amount),
+            "currency": currency.lower(),
+            "payment_method": payment_method,
+            "confirm": True,
+            "metadata": {"donation": reference},
+        }
+    )
+    return intent.id
+
+
+def subscribe_monthly(
+    *, reference: str, email: str, payment_method: str, amount: Decimal, currency: str
+) -> tuple[str, str]:
+    """Fake mode: a customer paying with the card, a monthly plan of the amount and the
+    subscription to it; returns (customer id, subscription id).
+
+    Stripe invoices the first month at once; each paid invoice's event records a gift.
+    """
+    stripe = client().v1
+    metadata = {"donation": reference}
+    customer = stripe.customers.create(
+        {"metadata": metadata, **({"email": email} if email else {})}
+    )
+    stripe.payment_methods.attach(payment_method, {"customer": customer.id})
+    stripe.customers.update(
+        customer.id, {"invoice_settings": {"default_payment_method": payment_method}}
+    )
+    product = stripe.products.create({"name": PRODUCT_NAME})
+    plan = stripe.plans.create(
+        {
+            "product": product.id,
+            "amount": minor_units(amount),
+            "currency": currency.lower(),
+            "interval": "month",
+        }
+    )
+    subscription = stripe.subscriptions.create(
+        {
+            "customer": customer.id,
+            # The item's metadata is what an invoice line carries: the first invoice's
+            # event names the donation even before this call has returned.
+            "items": [{"plan": plan.id, "metadata": metadata}],
+            "metadata": metadata,
+        }
+    )
+    return customer.id, subscription.id

@@ -9,7 +9,10 @@ urlpatterns = [
     path("donate/thanks/", views.thanks, name="thanks"),
     path("donate/manage/", views.request_manage_link, name="manage-request"),
     path("donate/manage/<str:token>/", views.manage, name="manage"),
+    path("donate/manage/<str:token>/receipt/<int:gift_id>/", views.gift_receipt, name="receipt"),
     path("donate/my-gifts/", views.my_gifts, name="mine"),
     path("funding/", views.funding, name="funding"),
     path("funding.csv", views.funding_csv, name="funding-csv"),
+    path("funding-years.csv", views.funding_years_csv, name="funding-years-csv"),
+    path("funding/datapackage.json", views.funding_datapackage, name="funding-datapackage"),
 ]

@@ -1,5 +1,3 @@
-import csv
-
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -7,36 +5,59 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.cache import never_cache
 
-from donations import services, signing
+from core import opendata
+from donations import documents, services, signing
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
-from donations.reports import Cell, funding_report
+from donations.reports import (
+    LICENCE,
+    LICENCE_STATEMENT,
+    funding_report,
+    monthly_export,
+    withholding_rule,
+    yearly_export,
+)
+from payments.forms import CardForm
+from payments.gateway import fake_mode
 
 
 def donate(request):
-    form = DonationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    card_mode = fake_mode()  # localstripe has no Checkout: the test card is typed here
+    sent = request.POST if request.method == "POST" else None
+    form = DonationForm(sent, card_mode=card_mode)
+    card = CardForm(sent, prefix="card") if card_mode else None
+    context = {"form": form, "card": card, **_bounds()}
+    if request.method == "POST" and form.is_valid() and (card is None or card.is_valid()):
         data = form.cleaned_data
+        gift = {
+            "email": data["email"],
+            "amount": data["amount"],
+            "currency": data["currency"],
+            "monthly": data["frequency"] == Donation.Frequency.MONTHLY,
+            "public_name": data["public_name"],
+            "show_on_wall": data["show_on_wall"],
+            "user": request.user,
+        }
         thanks = request.build_absolute_uri(reverse("donations:thanks"))
         try:
-            url = services.start(
-                email=data["email"],
-                amount=data["amount"],
-                currency=data["currency"],
-                monthly=data["frequency"] == Donation.Frequency.MONTHLY,
-                public_name=data["public_name"],
-                show_on_wall=data["show_on_wall"],
-                user=request.user,
-                success_url=thanks + "?session={CHECKOUT_SESSION_ID}",
-                cancel_url=request.build_absolute_uri(reverse("donations:donate")),
-            )
+            if card is None:
+                return redirect(
+                    services.start(
+                        **gift,
+                        thanks=thanks,
+                        cancel_url=request.build_absolute_uri(reverse("donations:donate")),
+                    )
+                )
+            donation = services.give_by_card(**gift, card=card.card())
+            return redirect(services.thanks_url(thanks, donation.reference))
         except services.PaymentServiceUnavailable:
-            context = {"form": form, "unavailable": True, **_bounds()}
+            context["unavailable"] = True
             return render(request, "donations/donate.html", context, status=503)
-        return redirect(url)
+        except services.CardRefused as refusal:
+            card.add_error(None, f"The payment did not go through: {refusal} Nothing was taken.")
     status = 400 if request.method == "POST" else 200
-    context = {"form": form, **_bounds()}
     return render(request, "donations/donate.html", context, status=status)
 
 
@@ -47,8 +68,20 @@ def _bounds():
     }
 
 
+@never_cache
 def thanks(request):
-    return render(request, "donations/thanks.html")
+    """Says only what Stripe has reported about the gift its address names (never shared:
+    it carries the donor's manage link, and its answer changes when Stripe reports)."""
+    token = request.GET.get("gift", "")
+    reference = signing.reference_from_token(token) if token else None
+    donation = services.find(reference) if reference else None
+    context = {
+        "donation": donation,
+        "state": services.payment_state(donation),
+        "token": token if donation else "",
+        "gift": donation.gifts.first() if donation else None,
+    }
+    return render(request, "donations/thanks.html", context)
 
 
 def _donation_from_token(token: str) -> Donation:
@@ -61,7 +94,25 @@ def _donation_from_token(token: str) -> Donation:
 
 def manage(request, token):
     donation = _donation_from_token(token)
-    if request.method == "POST":
+    status = 200
+    if request.method == "POST" and request.POST.get("action") == "cancel":
+        if request.POST.get("confirm") != "yes":
+            messages.error(request, "Tick the box to confirm, then press the button again.")
+            status = 400
+        else:
+            try:
+                services.cancel_monthly(donation)
+            except services.NotCancellable as reason:
+                messages.error(request, str(reason))
+                status = 400
+            else:
+                messages.success(
+                    request,
+                    "Your monthly gift is being cancelled: no further payment will be taken. "
+                    "This page says “Cancelled” once Stripe confirms it.",
+                )
+                return redirect(request.path)
+    elif request.method == "POST" and not fake_mode():
         return_url = request.build_absolute_uri(request.path)
         try:
             return redirect(services.portal_url(donation, return_url))
@@ -71,8 +122,24 @@ def manage(request, token):
                 "Stripe's page for managing gifts cannot be reached right now. "
                 "Please try again in a few minutes.",
             )
-    context = {"donation": donation, "gifts": donation.gifts.all()}
-    return render(request, "donations/manage.html", context)
+    context = {
+        "donation": donation,
+        "gifts": donation.gifts.all(),
+        "token": token,
+        "portal": not fake_mode(),
+    }
+    return render(request, "donations/manage.html", context, status=status)
+
+
+def gift_receipt(request, token, gift_id):
+    """The PDF receipt of one gift of the donation the link is for."""
+    donation = _donation_from_token(token)
+    gift = donation.gifts.filter(pk=gift_id).first()
+    if gift is None:
+        raise Http404("No such payment in this gift.")
+    response = HttpResponse(documents.gift_pdf(gift), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="receipt-{gift.pk}.pdf"'
+    return response
 
 
 def request_manage_link(request):
@@ -111,31 +178,51 @@ def funding(request):
 
 
 def funding_csv(request):
-    """The page's rows, one figure a line: the same months, programmes and categories,
-    with "withheld" where the page withholds a figure."""
+    """The page's monthly figures, one a row (``reports.monthly_export``)."""
     report = funding_report(_year(request))
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="funding-{report.year}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["flow", "period", "currency", "category", "amount", "includes_demo_data"])
-    for table in report.tables:
-        for row, cells in [*table.display_rows, (table.year, table.display_year)]:
-            demo = "yes" if (table.currency, row.key) in report.demo_periods else "no"
-            for cell in cells:
-                if cell.state != "none":
-                    writer.writerow(
-                        ["income", row.key, table.currency, cell.label, _csv_value(cell), demo]
-                    )
-            total = Cell("Total", row.total, "withheld" if row.total is None else "shown")
-            writer.writerow(["income", row.key, table.currency, "Total", _csv_value(total), demo])
-    for table in report.spending:
-        for period, amounts, total in [*table.rows, (str(report.year), *table.year)]:
-            demo = "yes" if (table.currency, period) in report.demo_spending_periods else "no"
-            for label, amount in amounts:
-                writer.writerow(["spending", period, table.currency, label, f"{amount:.2f}", demo])
-            writer.writerow(["spending", period, table.currency, "Total", f"{total:.2f}", demo])
-    return response
+    export = monthly_export(report)
+    return opendata.csv_response(f"funding-{report.year}.csv", export["fields"], export["rows"])
 
 
-def _csv_value(cell: Cell) -> str:
-    return f"{cell.value:.2f}" if cell.state == "shown" else "withheld"
+def funding_years_csv(request):
+    """The year's figures, one a row: a year can publish what its months withhold."""
+    report = funding_report(_year(request))
+    export = yearly_export(report)
+    return opendata.csv_response(
+        f"funding-{report.year}-year.csv", export["fields"], export["rows"]
+    )
+
+
+def funding_datapackage(request):
+    """The Data Package of the funding downloads of a year: both CSVs with their schemas."""
+    report = funding_report(_year(request))
+    query = f"?year={report.year}"
+    rule = withholding_rule(report.minimum)
+    resources = [
+        opendata.resource(
+            f"funding-{report.year}-monthly",
+            request.build_absolute_uri(reverse("donations:funding-csv") + query),
+            f"Funding {report.year} by month",
+            "Income by programme and spending by category, one figure per month; totals "
+            f"are left to the reader. {rule}.",
+            monthly_export(report)["fields"],
+        ),
+        opendata.resource(
+            f"funding-{report.year}-year",
+            request.build_absolute_uri(reverse("donations:funding-years-csv") + query),
+            f"Funding {report.year}, the year",
+            "The same figures for the whole year: a year's figure can be published where "
+            f"its months are withheld, so it is not always the sum of the monthly file. {rule}.",
+            yearly_export(report)["fields"],
+        ),
+    ]
+    descriptor = opendata.package(
+        f"mariadb-foundation-funding-{report.year}",
+        f"MariaDB Foundation funding {report.year}",
+        f"The figures of the funding page for {report.year}. Amounts are numbers in the "
+        f"row's currency; months ISO 8601; an empty cell is the only missing value; {rule} "
+        f"(amount empty, amount_withheld true). Licence: {LICENCE_STATEMENT}",
+        resources,
+        [LICENCE],
+    )
+    return opendata.descriptor_response(descriptor)

@@ -40,8 +40,22 @@ def _currency(obj: dict) -> str:
     return currency
 
 
+def _line_metadata(obj: dict) -> list:
+    """The metadata of an invoice's lines: a subscription's line carries the
+    subscription's (Stripe) or its item's (localstripe, whose invoices carry no other)."""
+    lines = obj.get("lines")
+    data = lines.get("data") if isinstance(lines, dict) else None
+    if not isinstance(data, list):
+        return []
+    return [line.get("metadata") for line in data if isinstance(line, dict)]
+
+
 def _reference(obj: dict) -> str:
-    for metadata in (obj.get("metadata"), invoice_subscription_details(obj).get("metadata")):
+    for metadata in (
+        obj.get("metadata"),
+        invoice_subscription_details(obj).get("metadata"),
+        *_line_metadata(obj),
+    ):
         if isinstance(metadata, dict) and isinstance(metadata.get("donation"), str):
             return metadata["donation"]
     return ""
@@ -74,6 +88,32 @@ def checkout_completed(obj: dict):
         paid=obj.get("payment_status") == "paid",
         created=obj.get("created"),
         email=_email(obj.get("customer_details")) or _email(obj),
+    )
+
+
+def payment_intent_succeeded(obj: dict):
+    """A one-off gift paid: what records it in fake mode (the card typed on the donate
+    page); live, Checkout's event has usually recorded it already (same key)."""
+    if _text(obj, "invoice"):
+        raise Ignored("the payment of an invoice: the invoice's event records it")
+    intent_id = _text(obj, "id")
+    reference = _reference(obj)
+    donation = services.find(reference) if reference else None
+    if donation is None and intent_id:
+        donation = services.donation_for_stripe_ids(payment_intent_id=intent_id)
+    if donation is None or donation.frequency != donation.Frequency.ONCE:
+        raise Ignored("not about a known one-off donation")
+    received = "amount_received" if obj.get("amount_received") is not None else "amount"
+    services.checkout_completed(
+        donation,
+        customer_id=_text(obj, "customer"),
+        subscription_id="",
+        payment_intent_id=intent_id,
+        amount=_minor_units(obj, received),
+        currency=_currency(obj),
+        paid=True,
+        created=obj.get("created"),
+        email=_email({"email": obj.get("receipt_email")}),
     )
 
 
@@ -123,7 +163,10 @@ def charge_refunded(obj: dict):
 
 HANDLERS = {
     "checkout.session.completed": checkout_completed,
+    "payment_intent.succeeded": payment_intent_succeeded,
+    # Stripe sends both for one invoice (the gift is keyed by it); localstripe sends the second.
     "invoice.paid": invoice_paid,
+    "invoice.payment_succeeded": invoice_paid,
     "invoice.payment_failed": invoice_payment_failed,
     "customer.subscription.deleted": subscription_deleted,
     "charge.refunded": charge_refunded,

@@ -1,9 +1,10 @@
-"""The plugin's posts are answered first thing, ahead of the site's other middleware.
+"""The plugin's posts are answered here, ahead of most of the site's middleware.
 
-A report needs none of what the rest of the stack does for pages (sessions, CSRF,
-authentication, messages, page cache, security headers for browsers): measured in one
-process, running a post through the other fifteen middleware cost several times what
-parsing the report does. Every request to the report paths, whatever its method, goes
+It sits after the site-wide guards every request passes (the body drain, security, the
+NUL-byte and body-size checks); a report needs none of what the rest of the stack does
+for pages (page cache, sessions, CSRF, authentication, messages, browser headers):
+measured in one process, running a post through the whole stack cost several times
+what parsing the report does. Every request to the report paths, whatever its method, goes
 to ``feedback.views.receive_report`` from here; the URL routes stay for reverse() and
 the API schema, and a request only reaches them if this middleware is not installed.
 """

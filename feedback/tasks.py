@@ -7,15 +7,34 @@ import time
 from celery import shared_task
 from django.conf import settings
 
+from core.outage import OUTAGE_ERRORS
+from core.outagelog import OutageLog
 from feedback import services
 
 logger = logging.getLogger(__name__)
 
+# Processing runs (woken by stored reports, and the beat sweep) fail in a row during a
+# database outage. One short line when the outage starts (per worker process), one when a run gets
+# through again; the reports stay pending and the beat sweep (every minute) retries them.
+DATABASE_OUTAGE = OutageLog(logger, "database", "feedback reports left pending for the sweep")
+
+
+def _outage_result(error) -> dict:
+    DATABASE_OUTAGE.down(error)
+    return {"processed": 0, "rejected": 0, "left_pending": True}
+
 
 @shared_task(acks_late=True)
 def process_raw_reports(ids=None):
-    """Process the given reports (enqueued once they are committed)."""
-    result = services.process_pending(batch_size=max(len(ids or []), 1) if ids else 500, ids=ids)
+    """Process the given reports. Reports no longer enqueue this one by one (they wake
+    ``process_pending_reports``); it stays for messages queued before that change."""
+    try:
+        result = services.process_pending(
+            batch_size=max(len(ids or []), 1) if ids else 500, ids=ids
+        )
+    except OUTAGE_ERRORS as error:
+        return _outage_result(error)
+    DATABASE_OUTAGE.up()
     return {"processed": result.processed, "rejected": result.rejected}
 
 
@@ -54,7 +73,11 @@ wake_processing = Wake()
 @shared_task
 def process_pending_reports():
     """The beat sweep: anything left pending (e.g. the broker was down) is processed."""
-    result = services.process_all_pending()
+    try:
+        result = services.process_all_pending()
+    except OUTAGE_ERRORS as error:
+        return _outage_result(error)
+    DATABASE_OUTAGE.up()
     return {"processed": result.processed, "rejected": result.rejected}
 
 

@@ -9,12 +9,20 @@ class FoundationConfig(AppConfig):
         from core import sitemaps as site_map
         from foundation import search_sources, sitemaps
         from foundation.models import NewsPost
+        from search import sources as search_index
 
         pagecache.watch_app(self, except_for=("contactmessage",))
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query("foundation:news-list", "page")
+        pagecache.reads_query("foundation:news-category", "page")
+        pagecache.reads_query("foundation:news-tag", "page")
+        pagecache.reads_query("foundation:document-diff", "from")
+        pagecache.reads_query("foundation:contact", "topic")
         # A scheduled post appears without a save: cached pages expire at its time.
         pagecache.register_scheduled_change(NewsPost.objects.next_publication)
         demo.register("foundation.demo")
         site_map.register("pages", sitemaps.foundation_pages)
+        search_index.register_pages(*sitemaps.search_pages)
         site_map.register("news", sitemaps.NewsSitemap)
         site_map.register("governance", sitemaps.DocumentSitemap)
         site_map.register("meetings", sitemaps.MeetingSitemap)

@@ -333,6 +333,11 @@ class NewsPost(models.Model):
     def byline(self):
         return self.author.name if self.author else self.author_name
 
+    @property
+    def is_live(self):
+        """Whether the public can read it now (NewsPostQuerySet.published for one post)."""
+        return self.status == self.Status.PUBLISHED and self.published_at <= timezone.now()
+
 
 class NewsComment(Comment):
     post = models.ForeignKey(NewsPost, on_delete=models.CASCADE, related_name="comments")

@@ -26,14 +26,21 @@ class CommentsDisabled(Exception):
 def publish_news_post(
     *, slug, title, body, category, summary="", author_name="", published_at=None
 ) -> NewsPost:
-    """Create or update a published news post identified by its slug.
+    """Create or update a published news post identified by its slug; it is live when this
+    returns.
 
     Used by the releases app for release announcements; calling it again with
-    the same slug updates the post instead of making a second one.
+    the same slug updates the post instead of making a second one. ``published_at`` is the
+    post's date at the latest: a time still to come is brought forward to now (a release
+    published at 07:37 must not link to an announcement that appears at noon), and a post
+    that is already live keeps its date.
     """
+    now = timezone.now()
     category_obj, _ = Category.objects.get_or_create(
         slug=slugify(category), defaults={"name": category}
     )
+    live = NewsPost.objects.published(now).filter(slug=slug).values_list("published_at", flat=True)
+    published_at = next(iter(live), None) or min(published_at or now, now)
     post, _ = NewsPost.objects.update_or_create(
         slug=slug,
         defaults={
@@ -42,7 +49,7 @@ def publish_news_post(
             "summary": summary,
             "author_name": author_name,
             "status": NewsPost.Status.PUBLISHED,
-            "published_at": published_at or timezone.now(),
+            "published_at": published_at,
         },
     )
     post.categories.add(category_obj)

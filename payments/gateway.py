@@ -33,12 +33,37 @@ def client() -> stripe.StripeClient:
     return _clients[config]
 
 
+def fake_mode() -> bool:
+    """Whether Stripe is a local fake (localstripe, in ``make run`` and the tests).
+
+    The fake has no Checkout and no customer portal, so the site takes the test card on
+    its own pages and cancels subscriptions itself. ``check --deploy`` refuses
+    STRIPE_API_BASE in production, and this refuses it again.
+    """
+    return bool(settings.STRIPE_API_BASE) and not settings.PRODUCTION
+
+
 def options(idempotency_key: str = "") -> dict:
     return {"idempotency_key": idempotency_key} if idempotency_key else {}
 
 
 def minor_units(amount: Decimal) -> int:
     return int((amount * 100).to_integral_value())
+
+
+def card_payment_method(card: dict) -> str:
+    """Fake mode only: a PaymentMethod made from card fields (the live site uses Checkout,
+    where the card is typed on Stripe's page)."""
+    return client().v1.payment_methods.create({"type": "card", "card": card}).id
+
+
+def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
+    """Ends the subscription now; one Stripe no longer knows is already ended."""
+    try:
+        client().v1.subscriptions.cancel(subscription_id, options=options(idempotency_key))
+    except InvalidRequestError as error:
+        if error.code != "resource_missing":
+            raise
 
 
 def invoice_subscription_details(invoice) -> dict:

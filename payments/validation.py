@@ -119,6 +119,11 @@ def _check_object(obj: dict):
                         f"{where}.{field} is not an address of at most {EMAIL_MAX_LENGTH}"
                     )
     _check_metadata("data.object.metadata", obj.get("metadata"))
+    lines = obj.get("lines")
+    data = lines.get("data") if isinstance(lines, dict) else None
+    for index, line in enumerate(data if isinstance(data, list) else []):
+        if isinstance(line, dict):
+            _check_metadata(f"data.object.lines.data[{index}].metadata", line.get("metadata"))
     parent = obj.get("parent")
     for where, details in (
         ("data.object.subscription_details", obj.get("subscription_details")),

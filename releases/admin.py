@@ -65,16 +65,16 @@ class ReleaseAdmin(admin.ModelAdmin):
             release, report, error = services.prepare_release(
                 **form.cleaned_data, archive_location=settings.RELEASE_ARCHIVE_LOCATION
             )
-            for line in report.lines() if report else []:
-                self.message_user(request, line, messages.INFO)
-            if error:
-                self.message_user(
-                    request, f"The archive could not be read: {error}", messages.WARNING
-                )
+            self.archive_message(request, release, report, error)
             return redirect("admin:releases_release_review", pk=release.pk)
         context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta,
                    "title": "Publish a release", "archive": settings.RELEASE_ARCHIVE_LOCATION}  # fmt: skip
         return TemplateResponse(request, "admin/releases/release/publish_new.html", context)
+
+    def archive_message(self, request, release, report, error):
+        """The archive step's one message: what happened and what staff can do."""
+        went_well, text = services.archive_outcome(release, report, error)
+        self.message_user(request, text, messages.SUCCESS if went_well else messages.WARNING)
 
     def review_view(self, request, pk):
         """Step 2: the files found, which mirrors have the release, the notes and the
@@ -85,15 +85,23 @@ class ReleaseAdmin(admin.ModelAdmin):
         draft = services.announcement_draft(release)
         initial = {"release_notes": release.release_notes, "announcement_title": draft["title"],
                    "announcement_summary": draft["summary"], "announcement_body": draft["body"]}  # fmt: skip
-        form = PublishForm(request.POST or None, initial=initial)
+        if request.method == "POST" and "read_archive" in request.POST and not release.is_published:
+            report, error = services.read_archive(release, settings.RELEASE_ARCHIVE_LOCATION)
+            self.archive_message(request, release, report, error)
+            return redirect("admin:releases_release_review", pk=release.pk)
+        form = PublishForm(request.POST or None, initial=initial,
+                           needs_files_choice=services.needs_files_choice(release))  # fmt: skip
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             release.release_notes = data["release_notes"]
             services.publish_release(release, {"title": data["announcement_title"],
                                                "summary": data["announcement_summary"],
-                                               "body": data["announcement_body"]})  # fmt: skip
-            self.message_user(request, f"MariaDB {release.version} is published and announced.",
-                              messages.SUCCESS)  # fmt: skip
+                                               "body": data["announcement_body"]},
+                                     without_files=data.get("without_files", False))  # fmt: skip
+            done = f"MariaDB {release.version} is published and announced."
+            if release.files_pending:
+                done += " Its files are marked as on their way until they are imported."
+            self.message_user(request, done, messages.SUCCESS)
             return redirect(reverse("admin:releases_release_change", args=[release.pk]))
         context = {
             **self.admin_site.each_context(request), "form": form, "opts": self.model._meta,
@@ -104,14 +112,42 @@ class ReleaseAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/releases/release/publish_review.html", context)
 
     def save_model(self, request, obj, form, change):
+        if obj.is_published and not Release.objects.published().filter(pk=obj.pk).exists():
+            obj.is_published = False  # published in save_related, once its files are saved
         super().save_model(request, obj, form, change)
-        if obj.is_published:
-            services.publish_release(obj)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        release = form.instance
+        if not form.cleaned_data.get("is_published"):
+            return
+        try:
+            services.publish_release(release)
+        except services.FilesMissing:
+            self.message_user(
+                request,
+                f"MariaDB {release.version} is saved but not published: it has no files yet. "
+                "Add its files, or publish it through “Publish a release”, where you may "
+                "choose to publish it without files.",
+                messages.WARNING,
+            )
 
     @admin.action(description="Publish and announce in the news", permissions=["change"])
     def publish_and_announce(self, request, queryset):
+        published, skipped = 0, []
         for release in queryset.select_related("series"):
-            services.publish_release(release)
+            try:
+                services.publish_release(release)
+                published += 1
+            except services.FilesMissing:
+                skipped.append(release.version)
         self.message_user(
-            request, f"{queryset.count()} releases published and announced.", messages.SUCCESS
+            request, f"{published} releases published and announced.", messages.SUCCESS
         )
+        if skipped:
+            self.message_user(
+                request,
+                f"Not published, no files yet: {', '.join(skipped)}. Publish each through "
+                "“Publish a release”, where you may choose to publish it without files.",
+                messages.WARNING,
+            )

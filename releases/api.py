@@ -3,7 +3,6 @@
 (django-filter, documented by drf-spectacular). Caching: releases/urls.py wraps every
 view in core.pagecache.shared_response."""
 
-import django_filters
 from django.conf import settings
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
@@ -23,8 +22,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from releases import services
-from releases.forms import NewReleaseForm
-from releases.models import ARCHITECTURE_ALIASES, ARCHITECTURES, Release, ReleaseFile, Series
+from releases.forms import NewReleaseForm, ReleaseFileFilter
+from releases.models import Release, ReleaseFile, Series
 
 
 class PublicAPIView(APIView):
@@ -53,10 +52,21 @@ class ReleaseSerializer(serializers.ModelSerializer):
     series = serializers.CharField(source="series.version")
     files = ReleaseFileSerializer(many=True)
     url = serializers.SerializerMethodField()
+    files_pending = serializers.BooleanField(
+        read_only=True,
+        help_text="True while the files of a release published without them are on their way; "
+        "files is empty until they are recorded.",
+    )
+    files_note = serializers.SerializerMethodField()
 
     class Meta:
         model = Release
-        fields = ["version", "series", "maturity", "release_date", "url", "files"]
+        fields = ["version", "series", "maturity", "release_date", "url", "files",
+                  "files_pending", "files_note"]  # fmt: skip
+
+    def get_files_note(self, release) -> str | None:
+        """Says that the files are on their way, or null."""
+        return release.files_note or None
 
     def get_url(self, release) -> str:
         return self.context["request"].build_absolute_uri(release.get_absolute_url())
@@ -86,31 +96,6 @@ class SeriesSerializer(serializers.ModelSerializer):
 
 class SeriesDetailSerializer(SeriesSerializer):
     releases = ReleaseSerializer(many=True)
-
-
-class ReleaseFileFilter(django_filters.FilterSet):
-    """?os=&arch=&package= on a release's files."""
-
-    os = django_filters.ChoiceFilter(
-        choices=ReleaseFile.OS.choices, help_text="Only files for this OS."
-    )
-    arch = django_filters.ChoiceFilter(
-        choices=[(arch, arch) for arch in ARCHITECTURES],
-        method="filter_architecture",
-        help_text="Only files for this architecture (amd64 means x86_64, arm64 aarch64) "
-        "and those built for none, such as the source tarball.",
-    )
-    package = django_filters.ChoiceFilter(
-        field_name="package_type", choices=ReleaseFile.PackageType.choices,
-        help_text="Only this package type.",
-    )  # fmt: skip
-
-    class Meta:
-        model = ReleaseFile
-        fields = []
-
-    def filter_architecture(self, queryset, name, value):
-        return queryset.for_architecture(ARCHITECTURE_ALIASES.get(value, value))
 
 
 class FileFilterSchema(AutoSchema):

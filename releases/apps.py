@@ -8,11 +8,20 @@ class ReleasesConfig(AppConfig):
         from core import demo, pagecache
         from core import sitemaps as site_map
         from releases import compat, search_sources, sitemaps
+        from search import sources as search_index
 
         # No public page shows who subscribed to the announcements.
         pagecache.watch_app(self, except_for=("announcementsubscriber",))
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query(
+            "releases:download", "series", "release", "os", "package", "arch", "mirror"
+        )
+        pagecache.reads_query("releases:release", "mirror")
+        pagecache.reads_query("releases:series", "page")
+        pagecache.reads_query("releases:subscribe", "sent")
         demo.register("releases.demo", after="foundation.demo")  # announces into the news
         site_map.register("download", sitemaps.download_pages)
+        search_index.register_pages(*sitemaps.search_pages)
         site_map.register("series", sitemaps.SeriesSitemap)
         site_map.register("releases", sitemaps.ReleaseSitemap)
         search_sources.register_sources()

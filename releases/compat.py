@@ -112,9 +112,15 @@ def release_object(request, release, filters, mirror):
         "release_name": f"MariaDB Server {release.version}",
         "release_status": MATURITY_WORDS[release.maturity],
         "date_of_release": release.release_date.isoformat(),
-        "release_notes_url": page + "#notes",
-        "change_log": page + "#changelog",
+        # Staff's own notes are on the release page; until they write them, the real ones.
+        "release_notes_url": page + "#notes"
+        if release.release_notes
+        else release.kb_release_notes_url,
+        "change_log": page + "#changelog" if release.changelog else release.kb_changelog_url,
         "files": [file_object(request, release, f, mirror) for f in files],
+        # Added to the live shape: a release published before its files were recorded.
+        "files_pending": release.files_pending,
+        "files_note": release.files_note or None,
     }
 
 
@@ -155,9 +161,20 @@ class ReleaseShape(serializers.Serializer):
     release_name = serializers.CharField()
     release_status = serializers.CharField()
     date_of_release = serializers.DateField()
-    release_notes_url = serializers.URLField()
-    change_log = serializers.URLField()
+    release_notes_url = serializers.URLField(
+        help_text="The release page's notes, or the MariaDB Knowledge Base's until written here"
+    )
+    change_log = serializers.URLField(
+        help_text="The release page's changelog, or the MariaDB Knowledge Base's until written here"
+    )
     files = FileShape(many=True)
+    files_pending = serializers.BooleanField(
+        help_text="True while the files of a release published without them are on their way; "
+        "files is empty until they are recorded."
+    )
+    files_note = serializers.CharField(
+        allow_null=True, help_text="Says that the files are on their way, or null."
+    )
 
 
 class MajorShape(serializers.Serializer):

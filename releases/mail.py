@@ -70,8 +70,9 @@ def mail_release_announcement(release_id: int, subscriber_id: int):
         if release.announcement
         else f"MariaDB {release.version} released",
         "release_url": _site_url(release.get_absolute_url()),
+        # Only a post the public can read: never a link to a page that is not there yet.
         "news_url": _site_url(release.announcement.get_absolute_url())
-        if release.announcement
+        if release.announcement and release.announcement.is_live
         else "",
         "source": source,
         "unsubscribe_url": _unsubscribe_url(subscriber),

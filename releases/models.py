@@ -95,6 +95,10 @@ class Series(models.Model):
         return self.support_type == self.SupportType.LONG_TERM
 
 
+# Where the project's release notes and changelogs are published.
+KNOWLEDGE_BASE = "https://mariadb.com/kb/en/"
+
+
 class ReleaseQuerySet(models.QuerySet):
     def published(self):
         return self.filter(is_published=True)
@@ -136,6 +140,11 @@ class Release(models.Model):
         null=True, blank=True, editable=False,
         help_text="When the announcement went to the mail subscribers (once per release).",
     )  # fmt: skip
+    files_pending = models.BooleanField(
+        default=False, editable=False,
+        help_text="Published without files by staff's choice: they are on their way (cleared "
+                  "once files are recorded).",
+    )  # fmt: skip
 
     objects = ReleaseQuerySet.as_manager()
 
@@ -163,6 +172,26 @@ class Release(models.Model):
         series_major, _, series_minor = self.series.version.partition(".")
         if series_major != str(major) or (series_minor.isdigit() and series_minor != str(minor)):
             raise ValidationError({"version": f"{self.version} does not belong to {self.series}"})
+
+    @property
+    def files_note(self) -> str:
+        """What the pages and APIs say instead of an empty file list while the files of a
+        release published without them are on their way; empty otherwise."""
+        if not self.files_pending:
+            return ""
+        return (
+            f"The files of MariaDB {self.version} are on their way to the mirrors: they are "
+            "listed with their checksums as soon as they are recorded."
+        )
+
+    @property
+    def kb_release_notes_url(self) -> str:
+        """The release notes in the MariaDB Knowledge Base, linked until staff write their own."""
+        return f"{KNOWLEDGE_BASE}mariadb-{self.version.replace('.', '-')}-release-notes/"
+
+    @property
+    def kb_changelog_url(self) -> str:
+        return f"{KNOWLEDGE_BASE}mariadb-{self.version.replace('.', '-')}-changelog/"
 
     @property
     def is_prerelease(self):

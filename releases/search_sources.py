@@ -16,6 +16,7 @@ def _describe_series(series):
         f"{series.get_support_type_display().lower()}.",
         body=plain_text(series.description),
         date=series.first_release_date,
+        exact_name=series.version,
     )
 
 
@@ -30,6 +31,7 @@ def _describe_release(release):
         summary=f"{release.get_maturity_display()} release in the {release.series} series.",
         body=plain_text(f"{release.release_notes}\n\n{release.changelog}"),
         date=release.release_date,
+        exact_name=release.version,
     )
 
 

@@ -66,12 +66,40 @@ def ensure_repository_availability(series: Series) -> int:
     return len(rows)
 
 
+class FilesMissing(Exception):
+    """A stable release with no recorded file is published only by staff's explicit choice."""
+
+
+def needs_files_choice(release: Release) -> bool:
+    """Whether publishing ``release`` needs staff to choose to publish it without files: a
+    stable release, not published yet, with no file recorded."""
+    return (
+        release.maturity == Release.Maturity.GA
+        and not Release.objects.published().filter(pk=release.pk).exists()
+        and not release.files.exists()
+    )
+
+
 @transaction.atomic
-def publish_release(release: Release, announcement: dict | None = None) -> Release:
+def publish_release(
+    release: Release, announcement: dict | None = None, *, without_files: bool = False
+) -> Release:
     """Publish a release and create or update its announcement (idempotent). In one
     transaction: the release (page, APIs and feeds list published releases), its series'
-    repositories, and the news post (``announcement``: staff's edited title and body).
+    repositories, and the news post (``announcement``: staff's edited title and body), live
+    from now at the latest so that nothing links to a page that is not there yet.
+    A stable release without files raises FilesMissing unless ``without_files`` (staff's
+    choice): then the pages and APIs say its files are on their way until they are recorded.
     Once committed, the mail to subscribers follows as a task (sent once per release)."""
+    if needs_files_choice(release):
+        if not without_files:
+            raise FilesMissing(
+                f"MariaDB {release.version} has no files yet: choose to publish it without "
+                "files, or import them first."
+            )
+        release.files_pending = True
+    elif release.files_pending and release.files.exists():
+        release.files_pending = False  # staff added them in the admin
     release.is_published = True
     draft = announcement_draft(release) | (announcement or {})
     post = publish_news_post(
@@ -339,6 +367,8 @@ def record_release_files(
             setattr(current, name, values[name])
         current.save()
         report.updated += 1
+    # A release published without files has them now.
+    Release.objects.filter(files_pending=True, files__isnull=False).update(files_pending=False)
     return report
 
 
@@ -428,7 +458,41 @@ def prepare_release(*, version, release_date, maturity, archive_location):
             defaults={"series": Series.objects.get(version=series_version),
                       "release_date": release_date, "maturity": maturity, "is_published": False},
         )  # fmt: skip
+    return release, *read_archive(release, archive_location)
+
+
+def read_archive(release: Release, archive_location) -> tuple[ArchiveReport | None, str]:
+    """Record the release's files from the archive: (ArchiveReport or None, the archive's
+    error or "")."""
     try:
-        return release, import_archive(open_archive(archive_location), [version]), ""
+        return import_archive(open_archive(archive_location), [release.version]), ""
     except ArchiveError as error:
-        return release, None, str(error)
+        return None, str(error)
+
+
+def archive_outcome(release: Release, report: ArchiveReport | None, error: str) -> tuple[bool, str]:
+    """One message for staff about the archive step: (whether it went well, what happened
+    and what they can do)."""
+    top = f"mariadb-{release.version}/"
+    if error:
+        return False, (
+            f"The release archive could not be reached ({error}), so no files were imported. "
+            "Try again, or publish without files and import them later."
+        )
+    count = release.files.count()
+    if not any(scan.found for scan in report.scans):
+        return False, (
+            f"The release archive has no {top} directory yet, so no files were imported. "
+            "Try again once the files are uploaded, or publish without files and import them "
+            "later."
+        )
+    problems = report.problems
+    text = f"{count} file{'s' if count != 1 else ''} of {top} recorded from the release archive"
+    if report.files:
+        text += (
+            f" ({report.files.created} new, {report.files.updated} updated, "
+            f"{report.files.unchanged} unchanged)"
+        )
+    if problems:
+        return False, text + ". Problems: " + "; ".join(problems)
+    return count > 0, text + "."

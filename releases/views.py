@@ -1,3 +1,4 @@
+from collections import defaultdict
 from datetime import UTC, datetime, time
 
 from django.contrib.syndication.views import Feed
@@ -19,10 +20,8 @@ from core.client import client_address
 from core.geo import country_of
 from core.hostile import bad_request
 from releases import calendars, services
-from releases.forms import SubscribeForm
+from releases.forms import DownloadChoice, Note, SubscribeForm, quoted
 from releases.models import (
-    ARCHITECTURE_ALIASES,
-    ARCHITECTURES,
     DownloadCount,
     Release,
     ReleaseFile,
@@ -79,14 +78,6 @@ def published_after_eol(release):
     return bool(eol and release.release_date > eol)
 
 
-def default_series(series_list, today):
-    """The newest long-term series with a stable release that is still supported; failing
-    that the newest supported series with a stable release; failing that the newest."""
-    supported = [s for s in series_list if s.has_ga and not s.is_eol(today)]
-    long_term = [s for s in supported if s.is_long_term]
-    return next(iter(long_term or supported or series_list), None)
-
-
 def split_supported(series_list, today):
     """(supported, previews, end of life): a series without a stable release is a preview,
     never "supported", however far off its end of life."""
@@ -98,17 +89,13 @@ def split_supported(series_list, today):
     )
 
 
-def quoted(value, limit=40):
-    """A visitor's value, cut short enough to quote in a notice."""
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
 def newest_first(queryset):
     return sorted(queryset, key=lambda s: s.sort_key, reverse=True)
 
 
 class DownloadView(MirrorChoiceMixin, TemplateView):
-    """/download/: pick a series, a release, an OS and a package, and a mirror."""
+    """/download/: pick a series, a release, an OS and a package, and a mirror. Only what has
+    a file is offered (releases.forms.DownloadChoice)."""
 
     template_name = "releases/download.html"
 
@@ -116,86 +103,44 @@ class DownloadView(MirrorChoiceMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         today = timezone.localdate()
         get = self.request.GET
-        series_list = [
-            s for s in newest_first(Series.objects.with_release_facts()) if s.published_count
-        ]
-        chosen_series = next((s for s in series_list if s.version == get.get("series")), None)
-        chosen_series = chosen_series or default_series(series_list, today)
-        releases = list(chosen_series.releases.published().by_version()) if chosen_series else []
-        chosen_release = next((r for r in releases if r.version == get.get("release")), None)
-        chosen_release = chosen_release or next(
-            (r for r in releases if r.maturity == Release.Maturity.GA), None
+        series_list = newest_first(
+            Series.objects.with_release_facts().filter(published_count__gt=0)
         )
-        chosen_release = chosen_release or (releases[0] if releases else None)
-        files = list(chosen_release.files.all()) if chosen_release else []
-        arch_choices = sorted({f.architecture for f in files if f.architecture})
-        os_choice, package_choice = get.get("os", ""), get.get("package", "")
-        arch_choice = get.get("arch", "")
+        releases = list(Release.objects.published().by_version().select_related("series"))
+        platforms = defaultdict(set)
+        for release_id, *platform in (
+            ReleaseFile.objects.filter(release__is_published=True)
+            .values_list("release_id", "os", "architecture", "package_type")
+            .distinct()
+        ):
+            platforms[release_id].add(tuple(platform))
+        choice = DownloadChoice(get, series_list, releases, platforms, today)
         mirrors, mirror = _mirror(self.request)
-
-        # A choice that does not exist is dropped, and the page says which and what it
-        # shows instead, rather than showing the default as if it had been asked for.
-        ignored = []
-        if get.get("series") and chosen_series and chosen_series.version != get["series"]:
-            ignored.append(
-                f"There is no published series “{quoted(get['series'])}”: "
-                f"showing {chosen_series} instead."
-            )
-        if get.get("release") and chosen_release and chosen_release.version != get["release"]:
-            ignored.append(
-                f"“{quoted(get['release'])}” is not a published release of "
-                f"{chosen_series}: showing {chosen_release.version} instead."
-            )
-        if os_choice and os_choice not in ReleaseFile.OS.values:
-            ignored.append(
-                f"“{quoted(os_choice)}” is not an operating system on offer: "
-                "showing the files for every operating system."
-            )
-            os_choice = ""
-        arch_choice = ARCHITECTURE_ALIASES.get(arch_choice, arch_choice)
-        if arch_choice and arch_choice not in ARCHITECTURES:
-            ignored.append(
-                f"“{quoted(arch_choice)}” is not an architecture on offer: "
-                "showing every architecture."
-            )
-            arch_choice = ""
-        if package_choice and package_choice not in ReleaseFile.PackageType.values:
-            ignored.append(
-                f"“{quoted(package_choice)}” is not a package type on offer: "
-                "showing every package type."
-            )
-            package_choice = ""
+        notes = choice.notes
         if get.get("mirror") and mirror and mirror.mirror_id != get["mirror"]:
-            ignored.append(
+            notes.append(Note(
                 f"“{quoted(get['mirror'])}” is not a mirror that is answering: "
-                f"downloads come from {mirror.name} ({mirror.country}) instead."
-            )
-        shown = [
-            f
-            for f in files
-            if (not os_choice or f.os == os_choice)
-            and (not arch_choice or f.runs_on(arch_choice))
-            and (not package_choice or f.package_type == package_choice)
-        ]
-        supported, previews, end_of_life = split_supported(series_list, today)
+                f"downloads come from {mirror.name} ({mirror.country}) instead."))  # fmt: skip
+        supported, previews, end_of_life = split_supported(choice.series_list, today)
         context.update(
-            series_list=series_list,
+            series_list=choice.series_list,
             supported_series=supported,
             preview_series=previews,
             eol_series=end_of_life,
-            arch_choices=arch_choices,
-            arch_choice=arch_choice,
-            ignored=ignored,
-            after_eol=published_after_eol(chosen_release),
-            chosen_series=chosen_series,
-            releases=releases,
-            chosen_release=chosen_release,
-            has_files=bool(files),
-            files=shown,
-            os_choices=ReleaseFile.OS.choices,
-            package_choices=ReleaseFile.PackageType.choices,
-            os_choice=os_choice,
-            package_choice=package_choice,
+            arch_choices=choice.arch_choices,
+            arch_choice=choice.arch,
+            ignored=notes,
+            after_eol=published_after_eol(choice.release),
+            chosen_series=choice.series,
+            releases=list(choice.by_series[choice.series.pk]) if choice.series else [],
+            chosen_release=choice.release,
+            has_files=True,
+            files=list(choice.files()) if choice.release else [],
+            os_choices=choice.os_choices,
+            package_choices=choice.package_choices,
+            os_choice=choice.os,
+            package_choice=choice.package,
+            offer=choice.offer(),
             mirrors=mirrors,
             mirror=mirror,
             today=today,
@@ -252,7 +197,9 @@ class ReleaseView(MirrorChoiceMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         release = get_object_or_404(
-            Release.objects.published().select_related("series").prefetch_related("files"),
+            Release.objects.published()
+            .select_related("series", "announcement")
+            .prefetch_related("files"),
             series__version=kwargs["series"],
             version=kwargs["version"],
         )

@@ -10,6 +10,8 @@ class SearchConfig(AppConfig):
         from search import signals
 
         pagecache.watch_app(self)  # the search results pages
-        signals.connect()
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query("search:search", "q", "kind", "page")
+        signals.connect(self)
         # Last: it indexes what the others created (some write in bulk, without signals).
         demo.register(signals.DEMO_LOADER, after=demo.EVERYTHING_ELSE)

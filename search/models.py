@@ -50,6 +50,7 @@ class SearchDocument(models.Model):
         SERIES = "series", "Release series"
         RELEASE = "release", "Releases"
         BENCHMARK = "benchmark", "Benchmarks"
+        PAGE = "page", "Pages"
 
     key = models.CharField(
         max_length=100, unique=True, help_text="The source object, e.g. foundation.newspost:12"
@@ -59,6 +60,11 @@ class SearchDocument(models.Model):
     summary = models.TextField(blank=True)
     body = models.TextField(blank=True)
     url = models.CharField(max_length=300)
+    exact_name = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="A search for just this (a series or release number) finds this entry first.",
+    )
     date = models.DateField(null=True, blank=True)
     visible_from = models.DateTimeField(
         null=True, blank=True, help_text="Hidden until then (a scheduled news post)."

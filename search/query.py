@@ -46,6 +46,8 @@ HEADLINE_OPTIONS = {
 }
 TERM = re.compile(r'(-?)"([^"]*)"|(-?)(\S+)')
 NOT_A_WORD = {"or", "and"}
+# "MariaDB 11.8" asks for the same entry as "11.8".
+PRODUCT_PREFIX = re.compile(r"^mariadb\s+", re.IGNORECASE)
 
 
 class QueryTooLong(ValueError):
@@ -94,15 +96,30 @@ def search(text: str, kind: str = "", page_number=1, now=None) -> Results:
     if kind not in SearchDocument.Kind.values:
         kind = ""
     visible = SearchDocument.objects.visible(now)
+    names = exact_names(text)
     if uses_full_text():
-        matches, to_hit = _full_text(visible, text, now)
+        matches, to_hit = _full_text(visible, text, names, now)
     else:
-        matches, to_hit = _substring(visible, text)
+        matches, to_hit = _substring(visible, text, names)
     facets = _facets(matches, kind)
     ranked = matches.filter(kind=kind) if kind else matches
     page = Paginator(ranked, RESULTS_PER_PAGE).get_page(page_number)
     page.object_list = [to_hit(document) for document in page.object_list]
     return Results(text=text, kind=kind, page=page, facets=facets)
+
+
+def exact_names(text: str) -> list[str]:
+    """The ``exact_name`` values a query asks for by itself: "11.8", "MariaDB 11.8"."""
+    whole = text.strip().strip('"').strip()
+    return sorted({whole, PRODUCT_PREFIX.sub("", whole)} - {""})
+
+
+def _exact(names) -> Case:
+    """1 for the entry that is the answer to the query as a whole (a series or release
+    number), which then comes first whatever the rank; else 0."""
+    return Case(
+        When(exact_name__in=names, then=Value(1)), default=Value(0), output_field=IntegerField()
+    )
 
 
 def _facets(matches: QuerySet, kind: str) -> list[Facet]:
@@ -134,11 +151,12 @@ def _recency(now) -> Case:
     )
 
 
-def _full_text(visible: QuerySet, text: str, now):
+def _full_text(visible: QuerySet, text: str, names, now):
     query = SearchQuery(text, search_type="websearch", config=TEXT_SEARCH_CONFIG)
     matches = (
-        visible.filter(vector=query)
+        visible.filter(Q(vector=query) | Q(exact_name__in=names))
         .annotate(
+            exact=_exact(names),
             rank=SearchRank(F("vector"), query, weights=RANK_WEIGHTS) * _recency(now),
             title_marked=SearchHeadline(
                 "title", query, config=TEXT_SEARCH_CONFIG, highlight_all=True, **SELECTORS
@@ -151,7 +169,7 @@ def _full_text(visible: QuerySet, text: str, now):
             ),
         )
         .defer("body", "summary", "vector")
-        .order_by("-rank", "-date", "pk")
+        .order_by("-exact", "-rank", "-date", "pk")
     )
     return matches, lambda d: _hit(d, _title_marks(d.title, d.title_marked), d.snippet_marked)
 
@@ -177,15 +195,16 @@ def _contains(term: str) -> Q:
     return Q(title__icontains=term) | Q(summary__icontains=term) | Q(body__icontains=term)
 
 
-def _substring(visible: QuerySet, text: str):
+def _substring(visible: QuerySet, text: str, names):
     """The fallback without full-text search: every wanted term somewhere, none of the
-    excluded ones; title matches first, then the newest."""
+    excluded ones; the entry named exactly first, then title matches, then the newest."""
     wanted, excluded = query_terms(text)
     if not wanted:
         return visible.none(), None
-    matches = visible
+    every_term = Q()
     for term in wanted:
-        matches = matches.filter(_contains(term))
+        every_term &= _contains(term)
+    matches = visible.filter(every_term | Q(exact_name__in=names))
     for term in excluded:
         matches = matches.exclude(_contains(term))
     title_hits = sum(
@@ -199,7 +218,9 @@ def _substring(visible: QuerySet, text: str):
         ),
         Value(0),
     )
-    matches = matches.annotate(title_hits=title_hits).order_by("-title_hits", "-date", "pk")
+    matches = matches.annotate(exact=_exact(names), title_hits=title_hits).order_by(
+        "-exact", "-title_hits", "-date", "pk"
+    )
 
     def to_hit(document):
         return _hit(

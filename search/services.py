@@ -1,5 +1,6 @@
 """Keeping the search index in step with the site: one object at a time (from the model
-signals) or everything at once (``rebuild_search_index``, the end of ``load_demo``)."""
+signals) or everything at once (``rebuild_search_index``, the end of ``load_demo``), the
+fixed pages (``search.sources.PAGES``) included."""
 
 from collections.abc import Callable
 
@@ -7,7 +8,7 @@ from django.db import transaction
 
 from core import pagecache
 from search.models import SearchDocument, uses_full_text
-from search.sources import DEPENDENTS, SOURCE_FOR, SOURCES, Source, object_key
+from search.sources import DEPENDENTS, PAGES, SOURCE_FOR, SOURCES, Source, object_key
 
 REBUILD_BATCH = 500
 
@@ -45,7 +46,16 @@ def reindex(source: Source, pk) -> SearchDocument | None:
             key=key,
             defaults={
                 field: getattr(fresh, field)
-                for field in ("kind", "title", "summary", "body", "url", "date", "visible_from")
+                for field in (
+                    "kind",
+                    "title",
+                    "summary",
+                    "body",
+                    "url",
+                    "date",
+                    "visible_from",
+                    "exact_name",
+                )
             },
         )
         if uses_full_text():
@@ -65,8 +75,31 @@ def rebuild(progress: Callable[[str], None] = lambda message: None) -> int:
             SearchDocument.objects.bulk_create(documents, batch_size=REBUILD_BATCH)
             total += len(documents)
             progress(f"{source.kind}: {len(documents)} entries")
+        pages = sync_pages()
+        total += pages
+        progress(f"{SearchDocument.Kind.PAGE}: {pages} entries")
         if uses_full_text():
             SearchDocument.objects.fill_vectors()
         # Bulk writes send no model signals: cached pages must go explicitly.
         transaction.on_commit(pagecache.content_changed)
     return total
+
+
+def sync_pages() -> int:
+    """Write the entries of the fixed pages (``search.sources.PAGES``) and drop those of
+    pages no longer described; run by every ``migrate`` (post_migrate) and by ``rebuild``,
+    so a deploy brings them up to date. Returns the number of pages."""
+    with transaction.atomic():
+        documents = [page.document() for page in PAGES.values()]
+        pages = SearchDocument.objects.filter(kind=SearchDocument.Kind.PAGE)
+        pages.exclude(key__in=[d.key for d in documents]).delete()
+        for fresh in documents:
+            SearchDocument.objects.update_or_create(
+                key=fresh.key,
+                defaults={field: getattr(fresh, field)
+                          for field in ("kind", "title", "summary", "body", "url")},
+            )  # fmt: skip
+        if uses_full_text():
+            pages.fill_vectors()
+        transaction.on_commit(pagecache.content_changed)
+    return len(documents)

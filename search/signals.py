@@ -4,7 +4,7 @@ that changes an indexed object, see ``search.sources.DEPENDENTS``) rewrites its 
 The receivers listen to every model and look the sender up in the registry, so a source
 an app registers after the search app's own ``ready()`` is kept fresh too."""
 
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import post_delete, post_migrate, post_save
 
 from core import demo
 from search import services
@@ -33,6 +33,13 @@ def _deleted(sender, instance, **kwargs):
         services.object_deleted(instance)
 
 
-def connect() -> None:
+def _migrated(sender, using="default", **kwargs):
+    # Every deploy migrates: the fixed pages' entries follow their descriptions.
+    if using == "default":
+        services.sync_pages()
+
+
+def connect(app_config) -> None:
     post_save.connect(_saved, dispatch_uid="search:save")
     post_delete.connect(_deleted, dispatch_uid="search:delete")
+    post_migrate.connect(_migrated, sender=app_config, dispatch_uid="search:pages")

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import models
+from django.urls import reverse
 from django.utils.html import strip_tags
 
 from core.markdown import render_markdown
@@ -50,6 +51,7 @@ class Entry:
     body: str = ""
     date: object = None
     visible_from: object = None
+    exact_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class Source:
             url=entry.url,
             date=entry.date,
             visible_from=entry.visible_from,
+            exact_name=entry.exact_name,
         )
 
 
@@ -88,3 +91,47 @@ def register(source: Source, *, dependents=None) -> None:
     SOURCES.append(source)
     SOURCE_FOR[source.model] = source
     DEPENDENTS.update(dependents or {})
+
+
+@dataclass(frozen=True)
+class Page:
+    """A fixed page (one the sitemap lists by URL name, not a row): its title, a summary
+    and the words a visitor would search it by, written by the app that serves it."""
+
+    url_name: str
+    title: str
+    summary: str
+    words: str = ""
+
+    def document(self) -> SearchDocument:
+        return SearchDocument(
+            key=f"page:{self.url_name}",
+            kind=Kind.PAGE,
+            title=clean(self.title)[:TITLE_LENGTH],
+            summary=clean(self.summary),
+            body=clean(self.words),
+            url=reverse(self.url_name),
+        )
+
+
+# The fixed pages of the site, by URL name; core's own pages (it names no app, and search
+# is above it) are described here, the apps add theirs with ``register_pages``.
+PAGES: dict[str, Page] = {
+    page.url_name: page
+    for page in [
+        Page("home", "MariaDB Foundation", "The home of the MariaDB community: the latest "
+             "releases, news and how to support the foundation.",
+             "home page start latest release news open source database"),
+        Page("accessibility", "Accessibility", "How this site is built to be usable by "
+             "everyone, what is known not to work yet, and how to report a problem.",
+             "accessibility statement screen reader keyboard contrast WCAG report a problem"),
+    ]
+}  # fmt: skip
+
+
+def register_pages(*pages: Page) -> None:
+    """Index the fixed pages an app serves (from its ``AppConfig.ready()``)."""
+    for page in pages:
+        if page.url_name in PAGES:
+            raise ValueError(f"{page.url_name} is already a search page")
+        PAGES[page.url_name] = page

@@ -11,6 +11,7 @@ class SponsorsConfig(AppConfig):
         from core import demo, pagecache
         from core import sitemaps as site_map
         from payments import dispatch, income, outbox
+        from search import sources as search_index
         from sponsors import mail, reports, sitemaps, stripe_tasks, webhooks
 
         for event_type, handler in webhooks.HANDLERS.items():
@@ -18,6 +19,7 @@ class SponsorsConfig(AppConfig):
         outbox.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         outbox.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
         outbox.register(mail.INVITATION, mail.send_invitation)
+        outbox.register(stripe_tasks.INVOICE_MAIL, mail.send_invoice_mail)
         outbox.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
         outbox.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
@@ -26,5 +28,8 @@ class SponsorsConfig(AppConfig):
             reports.sponsorship_income, reports.PROGRAMME_LABELS, reports.years_with_payments
         )
         pagecache.watch_app(self, except_for=("sponsorshipevent", "invitation"))
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query("sponsors:dashboard", "paid")
         demo.register("sponsors.demo", after="foundation.demo")
         site_map.register("sponsors", sitemaps.sponsor_pages)
+        search_index.register_pages(*sitemaps.search_pages)

@@ -1,49 +1,14 @@
-"""PDF documents for sponsors (fpdf2): the accepted agreement and a payment's receipt."""
-
-from pathlib import Path
+"""PDF documents for sponsors (fpdf2): the accepted agreement, an issued invoice and a
+payment's receipt."""
 
 from django.conf import settings
-from fpdf import FPDF
 
 from core.formatting import money
+from core.pdf import document as _pdf
+from core.pdf import heading as _heading
+from core.pdf import lines as _lines
+from core.pdf import text as _text
 from sponsors.models import Payment, Sponsorship
-
-
-def _pdf(title: str) -> FPDF:
-    pdf = FPDF(format="A4")
-    pdf.set_title(title)
-    pdf.set_author(settings.SITE_NAME)
-    pdf.set_creator(settings.SITE_NAME)
-    font = Path(settings.PDF_FONT_PATH)
-    if font.is_file():
-        pdf.add_font("body", "", str(font))
-        pdf.add_font("body", "B", str(font))
-        pdf.set_font("body", size=11)
-    else:  # the core font covers Latin-1 only; other characters print as "?"
-        pdf.set_font("helvetica", size=11)
-        pdf.core_fonts_encoding = "latin-1"
-    pdf.set_auto_page_break(auto=True, margin=18)
-    pdf.add_page()
-    return pdf
-
-
-def _text(pdf: FPDF, value: str) -> str:
-    if pdf.font_family == "helvetica":
-        value = value.replace("€", "EUR ").replace("−", "-")
-        return value.encode("latin-1", "replace").decode("latin-1")
-    return value
-
-
-def _heading(pdf: FPDF, text: str, size: int = 16):
-    pdf.set_font(size=size)
-    pdf.multi_cell(0, size * 0.55, _text(pdf, text), new_x="LMARGIN", new_y="NEXT")
-    pdf.ln(2)
-    pdf.set_font(size=11)
-
-
-def _lines(pdf: FPDF, lines: list[str]):
-    for line in lines:
-        pdf.multi_cell(0, 6, _text(pdf, line), new_x="LMARGIN", new_y="NEXT")
 
 
 def agreement_pdf(sponsorship: Sponsorship) -> bytes:
@@ -73,6 +38,33 @@ def agreement_pdf(sponsorship: Sponsorship) -> bytes:
         body = paragraph.strip().removeprefix("## ").replace("\n   ", " ")
         pdf.multi_cell(0, 6, _text(pdf, body), markdown=True, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
+    return bytes(pdf.output())
+
+
+def invoice_pdf(sponsorship: Sponsorship) -> bytes:
+    """The invoice Stripe issued, as the site recorded it (Stripe's own is paid online)."""
+    terms = sponsorship.terms
+    organisation = sponsorship.organisation
+    pdf = _pdf(f"Invoice {sponsorship.invoice_number or sponsorship.stripe_invoice_id}")
+    _heading(pdf, f"{settings.SITE_NAME}: invoice")
+    due = sponsorship.invoice_due_on
+    _lines(
+        pdf,
+        [
+            f"Invoice: {sponsorship.invoice_number or '-'} (Stripe {sponsorship.stripe_invoice_id})",
+            *([f"Due on: {due:%d %B %Y}"] if due else []),
+            f"Amount: {money(terms['annual_price'], terms['currency'])}",
+            "",
+            f"Billed to: {organisation.billing_name}",
+            *([organisation.billing_address] if organisation.billing_address else []),
+            *([f"VAT id: {organisation.vat_id}"] if organisation.vat_id else []),
+            "",
+            f"For: {sponsorship.title}",
+        ],
+    )
+    if sponsorship.invoice_url:
+        pdf.ln(2)
+        _lines(pdf, [f"Pay it online: {sponsorship.invoice_url}"])
     return bytes(pdf.output())
 
 

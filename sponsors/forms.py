@@ -146,26 +146,6 @@ class PriceConfirmationForm(forms.Form):
         return data
 
 
-class CardForm(forms.Form):
-    """Test mode only (STRIPE_API_BASE points at a fake such as localstripe, which has no
-    Checkout): the card fields go to the fake through this server. The live site sends
-    the payer to Stripe Checkout instead and never sees a card."""
-
-    number = forms.CharField(max_length=19, label="Card number")
-    exp_month = forms.IntegerField(min_value=1, max_value=12, label="Expiry month")
-    exp_year = forms.IntegerField(min_value=2024, max_value=2100, label="Expiry year")
-    cvc = forms.CharField(max_length=4, label="CVC")
-
-    def card(self) -> dict:
-        data = self.cleaned_data
-        return {
-            "number": data["number"].replace(" ", ""),
-            "exp_month": data["exp_month"],
-            "exp_year": data["exp_year"],
-            "cvc": data["cvc"],
-        }
-
-
 class ProfileForm(forms.Form):
     name = forms.CharField(max_length=120)
     website = forms.URLField(max_length=200, assume_scheme="https")

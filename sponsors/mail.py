@@ -23,6 +23,9 @@ STATUS_MAILS = (
     "expiring",
     "lapsed",
     "cancelled",
+    "withdrawn",  # an application cancelled with nothing paid, as the site calls it
+    "withdrawal_undone",
+    "cancellation_undone",
     "payment_failed",
 )
 
@@ -45,12 +48,18 @@ def _context(sponsorship, **extra):
 
 
 @shared_task(**MAIL_TASK_OPTIONS)
-def send_sponsorship_mail(sponsorship_id: int, what: str):
+def send_sponsorship_mail(sponsorship_id: int, what: str, undo: bool = False):
+    """``undo``: the sponsor may undo this for SPONSORSHIP_UNDO_MINUTES (their own
+    withdrawal or cancellation), so the mail says so, as the page does."""
     if what not in STATUS_MAILS:
         return
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
+    context = _context(sponsorship, what=what, undo_minutes=settings.SPONSORSHIP_UNDO_MINUTES,
+                       undo=undo, organisation_url=settings.SITE_URL + sponsorship.organisation.get_absolute_url())  # fmt: skip
     send_templated_mail(
-        "sponsors/email/status", _context(sponsorship, what=what), recipients(sponsorship)
+        "sponsors/email/status",
+        context,
+        recipients(sponsorship),
     )
 
 
@@ -61,6 +70,22 @@ def send_renewal_reminder(sponsorship_id: int, days: int):
         "sponsors/email/renewal_reminder",
         _context(sponsorship, days=days),
         recipients(sponsorship),
+    )
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def send_invoice_mail(sponsorship_id: int):
+    """To the billing contact: the invoice was issued, where to download and pay it."""
+    sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
+    if not sponsorship.stripe_invoice_id:
+        return
+    send_templated_mail(
+        "sponsors/email/invoice",
+        _context(
+            sponsorship,
+            pdf_url=settings.SITE_URL + reverse("sponsors:invoice-pdf", args=[sponsorship.pk]),
+        ),
+        [sponsorship.organisation.billing_email],
     )
 
 

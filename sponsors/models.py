@@ -243,6 +243,13 @@ class Sponsorship(models.Model):
     stripe_payment_intent_id = models.CharField(
         max_length=STRIPE_ID_MAX_LENGTH, blank=True, db_index=True
     )
+    # The latest invoice Stripe issued for a sponsorship paid by invoice (none until then).
+    stripe_invoice_id = models.CharField(max_length=STRIPE_ID_MAX_LENGTH, blank=True)
+    invoice_number = models.CharField(max_length=64, blank=True)
+    invoice_due_on = models.DateField(null=True, blank=True)
+    invoice_url = models.URLField(
+        max_length=500, blank=True, help_text="Stripe's page where the invoice is paid"
+    )
     agreement = models.ForeignKey(
         AgreementTemplate,
         null=True,

@@ -6,16 +6,22 @@ applied ──staff approve──▶ awaiting payment ──paid──▶ active
 any open state ──sponsor or staff cancel──▶ cancelled
 """
 
+import base64
 import logging
+import secrets
+from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal
 
 from django.conf import settings
+from django.core import signing
 from django.core.cache import cache
+from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
 from core import pagecache
+from core.storage import private_storage
 from payments import outbox
 from sponsors import agreements, logos, mail, stripe_gateway, stripe_tasks
 from sponsors.models import (
@@ -71,7 +77,9 @@ def invalidate_supporters_page():
     pagecache.content_changed()
 
 
-def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = ""):
+def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = "", *, mail_it=True):
+    """Change the status, record the event and (``mail_it``) mail the sponsor in the words
+    the site uses: a cancelled application with nothing paid was *withdrawn*."""
     from_status = sponsorship.status
     try:
         sponsorship.move_to(to)
@@ -82,7 +90,12 @@ def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = ""):
     )
     sponsorship.save()
     transaction.on_commit(invalidate_supporters_page)
-    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
+    if mail_it and to == S.CANCELLED:
+        what = sponsorship.status_label.lower()  # "withdrawn" or "cancelled"
+        undo = {"undo": True} if note in UNDOABLE_NOTES else {}
+        outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
+    elif mail_it:
+        outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
 
 
 @transaction.atomic
@@ -327,7 +340,8 @@ def link_stripe_objects(sponsorship_id: int, *, subscription_id="", payment_inte
 @transaction.atomic
 def approve(sponsorship: Sponsorship, actor):
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
-    _move(sponsorship, S.APPROVED, actor, "approved by staff")
+    # One mail for the approval: the state it leads to (active, or awaiting payment) says it.
+    _move(sponsorship, S.APPROVED, actor, "approved by staff", mail_it=False)
     if sponsorship.is_paid:
         _activate(sponsorship, actor)
     else:
@@ -488,6 +502,8 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
         raise InvalidTransition(str(error)) from error
     sponsorship.save()
     transaction.on_commit(invalidate_supporters_page)
+    undone = "withdrawal_undone" if sponsorship.nothing_paid else "cancellation_undone"
+    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=undone)
     return sponsorship
 
 
@@ -572,3 +588,68 @@ def accept_invitation(invitation, user):
     invitation.organisation.managers.add(user)
     invitation.accepted_at = timezone.now()
     invitation.save(update_fields=["accepted_at"])
+
+
+# A refused application keeps the logo chosen with it: the validated file waits in the
+# private folder, named by a signed token in the re-rendered form, until the form is
+# accepted (then it is the organisation's logo) or a day has passed.
+HELD_LOGOS = "held-logos"
+HELD_LOGO_SALT = "sponsors.held-logo"
+HELD_LOGO_SECONDS = 24 * 3600
+
+
+@dataclass
+class HeldLogo:
+    token: str
+    name: str  # the file's name as the sponsor chose it (cleaned)
+    preview: str  # a data: URL for the form's <img>
+
+
+def _prune_held_logos(now):
+    try:
+        _dirs, names = private_storage.listdir(HELD_LOGOS)
+    except FileNotFoundError:
+        return
+    for name in names:
+        path = f"{HELD_LOGOS}/{name}"
+        if (now - private_storage.get_modified_time(path)).total_seconds() > HELD_LOGO_SECONDS:
+            private_storage.delete(path)
+
+
+def hold_logo(user, upload) -> HeldLogo:
+    """Validate ``upload`` (logos.process_logo, as when it is stored) and keep it for the
+    re-rendered form. Raises ValidationError, keeping nothing."""
+    clean, _thumbnail = logos.process_logo(upload)
+    _prune_held_logos(timezone.now())
+    stored = private_storage.save(f"{HELD_LOGOS}/{secrets.token_hex(12)}-{clean.name}", clean)
+    token = signing.dumps({"user": user.pk, "path": stored}, salt=HELD_LOGO_SALT)
+    return held_logo(user, token)
+
+
+def held_logo(user, token: str) -> HeldLogo | None:
+    """The logo kept for ``user`` under ``token``, or None (tampered, someone else's,
+    expired or already used)."""
+    try:
+        kept = signing.loads(token, salt=HELD_LOGO_SALT, max_age=HELD_LOGO_SECONDS)
+    except signing.BadSignature:
+        return None
+    path = kept.get("path", "")
+    if kept.get("user") != user.pk or not path.startswith(HELD_LOGOS + "/"):
+        return None
+    if not private_storage.exists(path):
+        return None
+    with private_storage.open(path, "rb") as handle:
+        data = handle.read()
+    name = path.rpartition("/")[2].partition("-")[2]
+    kind = "svg+xml" if name.endswith(".svg") else name.rpartition(".")[2].replace("jpg", "jpeg")
+    preview = f"data:image/{kind};base64,{base64.b64encode(data).decode()}"
+    return HeldLogo(token=token, name=name, preview=preview)
+
+
+def use_held_logo(held: HeldLogo) -> ContentFile:
+    """The kept file as an upload for create_organisation; it is deleted after the commit."""
+    path = signing.loads(held.token, salt=HELD_LOGO_SALT)["path"]
+    with private_storage.open(path, "rb") as handle:
+        upload = ContentFile(handle.read(), name=held.name)
+    transaction.on_commit(lambda: private_storage.delete(path))
+    return upload

@@ -1,18 +1,21 @@
 """The sponsorships' Stripe calls, all through the one client of ``payments.gateway``
 (one seam for tests and for the fake server)."""
 
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 from payments.gateway import (
     UNREACHABLE,
-    InvalidRequestError,
     StripeError,
+    cancel_subscription,
+    card_payment_method,
     client,
     minor_units,
     options,
 )
 
-__all__ = ["UNREACHABLE", "StripeError"]
+__all__ = ["UNREACHABLE", "StripeError", "cancel_subscription", "card_payment_method"]
 
 
 def ensure_customer(organisation) -> str:
@@ -27,11 +30,6 @@ def ensure_customer(organisation) -> str:
         organisation.stripe_customer_id = customer.id
         organisation.save(update_fields=["stripe_customer_id"])
     return organisation.stripe_customer_id
-
-
-def card_payment_method(card: dict) -> str:
-    """Test mode only: make a PaymentMethod from card fields (the live site uses Checkout)."""
-    return client().v1.payment_methods.create({"type": "card", "card": card}).id
 
 
 def attach_default_payment_method(customer_id: str, payment_method_id: str):
@@ -86,6 +84,10 @@ def charge_once(
     return intent.id
 
 
+def subscription_metadata(subscription_id: str) -> dict:
+    return client().v1.subscriptions.retrieve(subscription_id).to_dict().get("metadata") or {}
+
+
 def checkout_url(
     *,
     customer_id: str,
@@ -135,6 +137,14 @@ def checkout_url(
     return client().v1.checkout.sessions.create(params).url
 
 
+@dataclass(frozen=True)
+class IssuedInvoice:
+    stripe_id: str
+    number: str
+    due_on: date | None
+    url: str  # Stripe's hosted page where it is paid ("" when Stripe gives none)
+
+
 def send_invoice(
     customer_id: str,
     amount: Decimal,
@@ -142,8 +152,9 @@ def send_invoice(
     sponsorship_id: int,
     description: str,
     idempotency_key: str = "",
-) -> str:
-    """An invoice Stripe emails to the customer, due in 30 days.
+) -> IssuedInvoice:
+    """An invoice Stripe emails to the customer, due in 30 days, to be paid by transfer or
+    on Stripe's hosted invoice page.
 
     Idempotency keys (the outbox item's) make a retry after a lost answer reuse what
     Stripe already made.
@@ -173,14 +184,11 @@ def send_invoice(
     )
     if invoice.status == "draft":
         stripe.invoices.finalize_invoice(invoice.id, options=options(f"{key}-finalize"))
-    stripe.invoices.send_invoice(invoice.id, options=options(f"{key}-send"))
-    return invoice.id
-
-
-def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
-    """Ends the subscription now; one Stripe no longer knows is already ended."""
-    try:
-        client().v1.subscriptions.cancel(subscription_id, options=options(idempotency_key))
-    except InvalidRequestError as error:
-        if error.code != "resource_missing":
-            raise
+    sent = stripe.invoices.send_invoice(invoice.id, options=options(f"{key}-send")).to_dict()
+    due = sent.get("due_date")
+    return IssuedInvoice(
+        stripe_id=invoice.id,
+        number=sent.get("number") or "",
+        due_on=datetime.fromtimestamp(due, tz=UTC).date() if isinstance(due, int) else None,
+        url=sent.get("hosted_invoice_url") or "",
+    )

@@ -8,19 +8,26 @@ outbox item's idempotency key. Registered in ``SponsorsConfig.ready()``.
 
 from decimal import Decimal
 
+from django.db import transaction
+
+from payments import outbox
 from sponsors import stripe_gateway
 from sponsors.models import Sponsorship, SponsorshipEvent
 
 SEND_INVOICE = "sponsors.send_invoice"
 CANCEL_SUBSCRIPTION = "sponsors.cancel_subscription"
+# The site's own mail about an issued invoice (sponsors.mail sends it; apps.py registers it).
+INVOICE_MAIL = "sponsors.invoice_mail"
 
 
 def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
-    """Stripe emails an invoice to the billing contact; its invoice.paid webhook activates."""
+    """Stripe issues an invoice and emails it to the billing contact; the site records it
+    (the dashboard offers it as a PDF) and mails the billing contact too. Its invoice.paid
+    webhook activates the sponsorship."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     terms = sponsorship.terms
     customer = stripe_gateway.ensure_customer(sponsorship.organisation)
-    invoice_id = stripe_gateway.send_invoice(
+    invoice = stripe_gateway.send_invoice(
         customer,
         Decimal(terms["annual_price"]),
         terms["currency"],
@@ -28,12 +35,24 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
         sponsorship.title,
         idempotency_key,
     )
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=sponsorship.status,
-        note=f"invoice {invoice_id} sent",
-    )
+    with transaction.atomic():
+        sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
+        if sponsorship.stripe_invoice_id == invoice.stripe_id:
+            return  # a repeated delivery: recorded and mailed already
+        sponsorship.stripe_invoice_id = invoice.stripe_id
+        sponsorship.invoice_number = invoice.number
+        sponsorship.invoice_due_on = invoice.due_on
+        sponsorship.invoice_url = invoice.url
+        sponsorship.save(
+            update_fields=["stripe_invoice_id", "invoice_number", "invoice_due_on", "invoice_url"]
+        )
+        SponsorshipEvent.objects.create(
+            sponsorship=sponsorship,
+            from_status=sponsorship.status,
+            to_status=sponsorship.status,
+            note=f"invoice {invoice.stripe_id} sent",
+        )
+        outbox.add(INVOICE_MAIL, sponsorship_id=sponsorship.pk)
 
 
 def cancel_subscription(subscription_id: str, idempotency_key: str = ""):

@@ -17,6 +17,7 @@ urlpatterns = [
     path("sponsors/sponsorships/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("sponsors/sponsorships/<int:pk>/agreement.pdf", views.agreement_pdf, name="agreement-pdf"),
     path("sponsors/payments/<int:pk>/receipt.pdf", views.payment_pdf, name="payment-pdf"),
+    path("sponsors/sponsorships/<int:pk>/invoice.pdf", views.invoice_pdf, name="invoice-pdf"),
     path("sponsors/sponsorships/<int:pk>/undo-cancel/", views.undo_cancel, name="undo-cancel"),
     path("sponsors/organisations/<int:pk>/", views.organisation, name="organisation"),
     path("sponsors/organisations/<int:pk>/profile/", views.edit_profile, name="edit-profile"),

@@ -13,10 +13,11 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
+from payments.forms import CardForm
+from payments.gateway import fake_mode
 from sponsors import agreements, documents, logos, services
 from sponsors.forms import (
     ApplicationForm,
-    CardForm,
     InviteForm,
     LogoForm,
     OrganisationForm,
@@ -36,7 +37,9 @@ def refuse_oversized_logo(redirect_to):
     """Refuse a logo upload by its declared length before a byte of the body is read.
 
     The CSRF check reads the body, so it runs after this one; a refused request changes
-    nothing. Django reads no body whose length it is not told.
+    nothing. Django reads no body whose length it is not told. The unread body is read
+    and dropped after the answer (core.uploads.DrainRequestBodyMiddleware), so nginx's
+    connection to gunicorn stays usable for the next request.
     """
 
     def decorator(view):
@@ -107,12 +110,21 @@ def apply(request, tier_id):
         if for_new_organisation
         else OrganisationForm(prefix="org")
     )
+    # A logo chosen with a refused form is kept (validated) and used when the form is accepted.
+    held = (
+        services.held_logo(request.user, request.POST.get("org-held_logo", ""))
+        if request.method == "POST" and for_new_organisation
+        else None
+    )
     if request.method == "POST" and form.is_valid():
         organisation = form.cleaned_data["organisation"]
         if organisation is None and organisation_form.is_valid():
+            fields = dict(organisation_form.cleaned_data)
+            if not fields.get("logo_upload") and held is not None:
+                fields["logo_upload"] = services.use_held_logo(held)
             try:
                 organisation = services.create_organisation(
-                    request.user, logo_height=tier.logo_height, **organisation_form.cleaned_data
+                    request.user, logo_height=tier.logo_height, **fields
                 )
             except ValidationError as error:
                 organisation = None
@@ -144,11 +156,20 @@ def apply(request, tier_id):
             if sponsorship is not None:
                 return redirect("sponsors:pay", pk=sponsorship.pk)
     status = 400 if request.method == "POST" else 200
+    if request.method == "POST" and for_new_organisation:
+        organisation_form.is_valid()  # every refusal at once, and the upload to keep
+        upload = request.FILES.get("org-logo_upload")
+        if upload and "logo_upload" not in organisation_form.errors:
+            try:
+                held = services.hold_logo(request.user, upload)
+            except ValidationError as error:
+                organisation_form.add_error("logo_upload", error)
     terms = tier.terms()
     context = {
         "tier": tier,
         "form": form,
         "organisation_form": organisation_form,
+        "held_logo": held,
         "new_organisation_hidden": not for_new_organisation,
         "agreement": agreement,
         "shown_payment": form.shown_payment(),
@@ -189,6 +210,16 @@ def payment_pdf(request, pk):
     return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
 
 
+@login_required
+def invoice_pdf(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    if not sponsorship.stripe_invoice_id:
+        raise Http404("No invoice has been issued for this sponsorship.")
+    return _pdf_response(
+        documents.invoice_pdf(sponsorship), f"invoice-{sponsorship.stripe_invoice_id}.pdf"
+    )
+
+
 def _pdf_response(content: bytes, filename: str) -> HttpResponse:
     response = HttpResponse(content, content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
@@ -212,19 +243,15 @@ def pay(request, pk):
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-        when = (
-            "has emailed it"
-            if sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT
-            else "emails it once staff approve"
-        )
-        messages.info(
-            request,
-            f"This sponsorship is paid by invoice: Stripe {when} to the billing contact, "
-            "and it is paid from that mail.",
-        )
+        if sponsorship.stripe_invoice_id:
+            when = "was sent to the billing contact; it is on your dashboard too"
+        elif sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT:
+            when = "is being issued for the billing contact"
+        else:
+            when = "goes to the billing contact once staff approve"
+        messages.info(request, f"This sponsorship is paid by invoice: the invoice {when}.")
         return redirect("sponsors:dashboard")
-    # The fake Stripe of the tests only; check --deploy refuses STRIPE_API_BASE in production.
-    test_mode = bool(settings.STRIPE_API_BASE) and not settings.PRODUCTION
+    test_mode = fake_mode()  # localstripe has no Checkout: the card is typed here
     form = CardForm(request.POST or None) if test_mode else None
     sent = request.POST if request.method == "POST" else None
     price = PriceConfirmationForm(sent, sponsorship=sponsorship)
@@ -283,9 +310,7 @@ def pay_by_invoice(request, pk):
         messages.info(request, str(error))
     else:
         when = "now" if sponsorship.status == "awaiting_payment" else "once staff approve"
-        messages.success(
-            request, f"Thank you! Stripe emails an invoice to the billing contact {when}."
-        )
+        messages.success(request, f"Thank you! An invoice is sent to the billing contact {when}.")
     return redirect("sponsors:dashboard")
 
 
@@ -447,7 +472,7 @@ def undo_cancel(request, pk):
     except services.SponsorshipError as error:
         messages.error(request, str(error))
     else:
-        what = "sponsorship" if sponsorship.is_paid else "application"
+        what = "application" if sponsorship.nothing_paid else "sponsorship"
         messages.success(request, f"Your {what} is back, exactly as it was.")
     return redirect(sponsorship.organisation.get_absolute_url())
 

@@ -14,7 +14,7 @@ from payments.dispatch import Ignored
 from payments.gateway import invoice_subscription_details
 from payments.models import STRIPE_ID_MAX_LENGTH
 from payments.validation import LATEST_TIMESTAMP, MAX_MINOR_UNITS
-from sponsors import services
+from sponsors import services, stripe_gateway
 from sponsors.models import Payment, Sponsorship
 
 STRIPE_ID_LENGTH = STRIPE_ID_MAX_LENGTH
@@ -53,12 +53,27 @@ def _sponsorship_for(obj) -> int | None:
             )
     subscription = _subscription_of(obj)
     if subscription:
-        return (
+        known = (
             Sponsorship.objects.filter(stripe_subscription_id=subscription)
             .values_list("pk", flat=True)
             .first()
         )
+        return known or _named_by_subscription(subscription)
     return None
+
+
+def _named_by_subscription(subscription_id: str) -> int | None:
+    """An invoice can arrive before the site has stored the subscription it belongs to
+    (the pay request is still waiting for Stripe's answer), and an invoice does not always
+    carry the subscription's metadata (localstripe's never does): ask Stripe for it."""
+    try:
+        metadata = stripe_gateway.subscription_metadata(subscription_id)
+    except stripe_gateway.StripeError:
+        return None
+    reference = _text(metadata, "sponsorship", max_length=18)
+    if not reference.isdigit():
+        return None
+    return Sponsorship.objects.filter(pk=int(reference)).values_list("pk", flat=True).first()
 
 
 def _required_sponsorship(obj) -> int:

@@ -11,6 +11,8 @@ import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
+from tests.e2e import devstack as devstack_harness
+from tests.localstripe import start_localstripe
 from tests.shared_data import group_upload_roots
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -81,3 +83,38 @@ def screenshot(page):
         return path
 
     return take
+
+
+@pytest.fixture(scope="session")
+def localstripe_url(tmp_path_factory):
+    """A real stateful Stripe fake (localstripe) for the card flow."""
+    process, url = start_localstripe(tmp_path_factory.mktemp("localstripe") / "log")
+    yield url
+    process.terminate()
+    process.wait(10)
+
+
+@pytest.fixture
+def fake_stripe(settings, localstripe_url):
+    settings.STRIPE_API_BASE = localstripe_url
+    return localstripe_url
+
+
+@pytest.fixture(scope="session")
+def invoicing_localstripe_url(tmp_path_factory):
+    """localstripe as `make run` starts it: with scripts/localstripe_invoicing.py, which also
+    issues one-off invoices."""
+    process, url = start_localstripe(
+        tmp_path_factory.mktemp("localstripe-invoicing") / "log", invoicing=True
+    )
+    yield url
+    process.terminate()
+    process.wait(10)
+
+
+@pytest.fixture(scope="session")
+def devstack(tmp_path_factory):
+    """The whole system as `make run` starts it (tests/e2e/devstack.py), one for the run,
+    shared by the pytest-xdist workers."""
+    with devstack_harness.shared(tmp_path_factory.getbasetemp()) as stack:
+        yield stack

@@ -79,6 +79,9 @@ class Snapshot(models.Model):
     sha256 = models.CharField(max_length=64, help_text="Of the JSON as published.")
     csv = models.TextField(blank=True, help_text="The CSV as published.")
     csv_sha256 = models.CharField(max_length=64, blank=True, help_text="Of the CSV as published.")
+    datapackage = models.TextField(
+        blank=True, help_text="The Data Package descriptor (datapackage.json) as published."
+    )
 
     objects = SnapshotQuerySet.as_manager()
 

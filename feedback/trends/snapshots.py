@@ -1,15 +1,15 @@
 """Dated monthly snapshots: the figures of each complete month, published once and
 never changed, under an open licence."""
 
-import csv
 import hashlib
-import io
 import json
 from datetime import date, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
+from core import opendata
+from core.opendata import Field
 from feedback.anonymity import minimum_servers, withheld_label
 from feedback.dimensions import DIMENSIONS, MANY_VALUES, MAPPING_VERSION, ONE_VALUE
 from feedback.trends.data import eol_by_distribution, first_report_day, merged
@@ -99,6 +99,7 @@ def publish_complete_months(today: date | None = None) -> list[Snapshot]:
                     sha256=sha256(text),
                     csv=table,
                     csv_sha256=sha256(table),
+                    datapackage=opendata.descriptor_text(descriptor(figures, sha256(text), table)),
                 )
             )
     return created
@@ -113,27 +114,133 @@ def sha256(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+# The CSV's first format (to 2026-11-26) wrote withheld counts as text; such a stored
+# file is served in the typed format, rebuilt from the month's JSON (which never changes).
+LEGACY_HEADER = "month,dimension,value,servers,share_percent\n"
+
+
+def csv_fields() -> list[Field]:
+    rule = (
+        f"a count of {withheld_label()} servers is never published (the anonymity minimum); "
+        "share_percent is then empty too"
+    )
+    return [
+        Field("month", "yearmonth", "The month (ISO 8601, YYYY-MM)", required=True),
+        Field(
+            "dimension",
+            "string",
+            "What is counted: servers (all), a dimension such as version or os, or "
+            "end_of_life (per distribution: its servers on a series past its end of life)",
+            required=True,
+        ),
+        Field(
+            "value",
+            "string",
+            "The dimension's value ('other': values merged under the anonymity minimum; "
+            "for end_of_life the distribution); empty on the servers row",
+        ),
+        Field("servers", "integer", "Distinct servers", unit="servers", minimum=0),
+        opendata.withheld("servers", rule),
+        Field(
+            "total_servers",
+            "integer",
+            "The servers the share is taken of: the month's servers, or for end_of_life "
+            "rows the distribution's servers",
+            unit="servers",
+            minimum=0,
+        ),
+        Field(
+            "share_percent",
+            "number",
+            "servers as a percentage of total_servers",
+            unit="percent",
+            minimum=0,
+        ),
+    ]
+
+
 def csv_text(rows) -> str:
     """CSV that starts with its header row (no comment line), so any reader opens it."""
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue()
+    return opendata.csv_text(csv_fields(), rows)
 
 
 def figure_rows(figures: dict):
-    """A snapshot's figures as CSV rows: month, dimension, value, servers, share."""
+    """A snapshot's figures as typed CSV rows (``csv_fields``), the header row apart."""
     month, total = figures["month"], figures["servers"]
-    yield ["month", "dimension", "value", "servers", "share_percent"]
-    yield [month, "servers", "", total, 100.0 if total else 0.0]
+    yield [month, "servers", "", total, False, total, 100.0 if total else 0.0]
     for dimension, entry in figures["dimensions"].items():
         for value, servers in entry["servers"].items():
-            yield [month, dimension, value, servers, _share(servers, total)]
+            yield [month, dimension, value, servers, False, total, _share(servers, total)]
     for row in figures["eol_by_distribution"]:
-        eol = withheld_label() if row["eol"] is None else row["eol"]
-        share = withheld_label() if row["share"] is None else row["share"]
-        yield [month, "end_of_life", row["distribution"], eol, share]
+        eol = row["eol"]
+        yield [
+            month,
+            "end_of_life",
+            row["distribution"],
+            eol,
+            eol is None,
+            row["servers"],
+            row["share"],
+        ]
 
 
 def snapshot_csv(snapshot: Snapshot) -> str:
-    """The CSV as published (snapshots from before the CSV was stored: built the same way)."""
-    return snapshot.csv or csv_text(figure_rows(snapshot.data))
+    """The CSV as published (snapshots from before the CSV was stored, or stored in the
+    first format: built from the month's JSON)."""
+    if snapshot.csv and not snapshot.csv.startswith(LEGACY_HEADER):
+        return snapshot.csv
+    return csv_text(figure_rows(snapshot.data))
+
+
+def descriptor(figures: dict, json_sha256: str, table: str) -> dict:
+    """The snapshot's Data Package: its CSV (by relative path, with SHA-256 and size) and
+    Table Schema, the licence and the rules."""
+    month = figures["month"]
+    description = (
+        f"MariaDB usage statistics for {month}: {figures['counts']} A value seen on "
+        f"{withheld_label()} servers is never published on its own: it is merged into "
+        "'other' or, for ordered ranges (CPU count, memory), into the neighbouring range; a "
+        "withheld end-of-life count is an empty cell with servers_withheld true. The same "
+        f"figures with their definitions are in {month}.json (SHA-256 {json_sha256}). "
+        f"Licence: {LICENCE['statement']}"
+    )
+    found = opendata.package(
+        f"mariadb-usage-{month}",
+        f"MariaDB usage statistics, {month}",
+        description,
+        [
+            opendata.resource(
+                f"mariadb-usage-{month}",
+                f"{month}.csv",
+                f"MariaDB usage statistics, {month}",
+                "One row per dimension and value of the month.",
+                csv_fields(),
+                sha256=sha256(table),
+                size=len(table.encode()),
+            )
+        ],
+        [licence_descriptor()],
+    )
+    if figures.get("published_at"):
+        found["created"] = figures["published_at"]
+    return found
+
+
+def licence_descriptor() -> dict:
+    return {"name": "CC-BY-4.0", "path": LICENCE["url"], "title": LICENCE["name"]}
+
+
+def snapshot_descriptor(snapshot: Snapshot) -> str:
+    """The descriptor as published; for a snapshot from before descriptors were stored,
+    built the same way from its JSON."""
+    if snapshot.datapackage:
+        return snapshot.datapackage
+    table = snapshot_csv(snapshot)
+    return opendata.descriptor_text(descriptor(snapshot.data, snapshot.sha256, table))
+
+
+def csv_checksum(snapshot: Snapshot) -> str:
+    """The SHA-256 of the CSV as served."""
+    if snapshot.csv and snapshot.csv_sha256 and not snapshot.csv.startswith(LEGACY_HEADER):
+        return snapshot.csv_sha256
+    return sha256(snapshot_csv(snapshot))

@@ -33,6 +33,7 @@ urlpatterns = [
         {"fmt": "json"},
         name="chart-json",
     ),
+    path("api/feedback/datapackage.json", views.datapackage, name="datapackage"),
     path("api/feedback/snapshots/", shared_response(views.snapshot_list), name="snapshots"),
     path(
         "api/feedback/snapshots/README.md",
@@ -40,7 +41,7 @@ urlpatterns = [
         name="snapshots-readme",
     ),
     re_path(
-        r"^api/feedback/snapshots/(?P<year>[0-9]{4})-(?P<month>[0-9]{2})\.(?P<fmt>json|csv)$",
+        r"^api/feedback/snapshots/(?P<year>[0-9]{4})-(?P<month>[0-9]{2})\.(?P<fmt>json|csv|datapackage\.json)$",
         shared_response(views.snapshot_detail, max_age=86400),
         name="snapshot",
     ),

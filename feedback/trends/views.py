@@ -1,5 +1,3 @@
-import csv
-
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -10,13 +8,21 @@ from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
-from feedback.anonymity import minimum_servers, withheld_label
+from core import opendata
+from feedback.anonymity import minimum_servers
 from feedback.dimensions import DIMENSIONS
 from feedback.models import RawReport, Report, TestTrafficRule
-from feedback.trends import charts, data
+from feedback.trends import charts, data, packages
 from feedback.trends.models import Snapshot
 from feedback.trends.periods import PERIODS, WINDOWS
-from feedback.trends.snapshots import LICENCE, sha256, snapshot_csv, snapshot_json
+from feedback.trends.snapshots import (
+    LICENCE,
+    csv_checksum,
+    sha256,
+    snapshot_csv,
+    snapshot_descriptor,
+    snapshot_json,
+)
 
 CHARTABLE = {"servers": "Active servers", **DIMENSIONS}
 
@@ -50,19 +56,14 @@ def _licensed(response):
     return response
 
 
-def _csv(filename: str, rows=None, text: str | None = None) -> HttpResponse:
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+def _csv(filename: str, export: dict | None = None, text: str | None = None) -> HttpResponse:
+    """A typed CSV (``core.opendata``): a withheld figure is an empty cell with its
+    ``<field>_withheld`` column true, never 0 and never text."""
     if text is None:
-        csv.writer(response).writerows(cells(row) for row in rows)
-    else:
-        response.write(text)
+        return _licensed(opendata.csv_response(filename, export["fields"], export["rows"]))
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return _licensed(response)
-
-
-def cells(row):
-    """Withheld figures (None) read "fewer than N" in files, never 0 or an empty cell."""
-    return [withheld_label() if value is None else value for value in row]
 
 
 @require_GET
@@ -72,7 +73,7 @@ def dashboard(request):
     built = charts.build(dashboard_data) if dashboard_data["labels"] else []
     context = {
         "data": dashboard_data,
-        "sections": charts.sections(built),
+        "sections": charts.sections([charts.for_page(chart) for chart in built]),
         "periods": PERIODS,
         "windows": WINDOWS,
         "dimension_labels": list(CHARTABLE),
@@ -102,19 +103,9 @@ def trend_api(request, dimension, fmt="json"):
     trend = data.trend(dimension, period, window)
     if fmt == "csv":
         name = f"mariadb-{dimension}-{window or period}.csv"
-        if window:
-            rows = [["value", "servers"], *trend["values"].items()]
-            return _cached(_csv(name, rows))
-        rows = [["period_start", "complete", *trend["values"].keys()]]
-        for index, start in enumerate(trend["periods"]):
-            rows.append(
-                [
-                    start,
-                    trend["complete"][index],
-                    *(counts[index] for counts in trend["values"].values()),
-                ]
-            )
-        return _cached(_csv(name, rows))
+        first_day = data.first_report_day()
+        export = charts.trend_export(trend, first_day.isoformat() if first_day else None)
+        return _cached(_csv(name, export))
     return _cached(_licensed(JsonResponse({**trend, "licence": LICENCE})))
 
 
@@ -131,8 +122,7 @@ def chart_download(request, chart_id, fmt):
         raise Http404("no such chart")
     if fmt == "csv":
         name = f"mariadb-{chart_id}-{window or period}.csv"
-        rows = [chart["table"]["headers"], *chart["table"]["rows"]]
-        return _cached(_csv(name, rows))
+        return _cached(_csv(name, chart["export"]))
     return _cached(
         JsonResponse(
             {
@@ -168,7 +158,11 @@ def _snapshot_files(request, snapshot) -> dict:
         },
         "csv": {
             "url": request.build_absolute_uri(f"{url}{name}.csv"),
-            "sha256": snapshot.csv_sha256 or sha256(snapshot_csv(snapshot)),
+            "sha256": csv_checksum(snapshot),
+        },
+        "datapackage": {
+            "url": request.build_absolute_uri(f"{url}{name}.datapackage.json"),
+            "sha256": sha256(snapshot_descriptor(snapshot)),
         },
     }
 
@@ -190,6 +184,7 @@ def snapshot_list(request):
                 {
                     "snapshots": snapshots,
                     "readme": request.build_absolute_uri(reverse("trends:snapshots-readme")),
+                    "datapackage": request.build_absolute_uri(reverse("trends:datapackage")),
                     "licence": LICENCE,
                 }
             )
@@ -223,7 +218,11 @@ def snapshot_detail(request, year, month, fmt):
     if fmt == "csv":
         text = snapshot_csv(snapshot)
         response = _csv(f"mariadb-usage-{year:04d}-{month:02d}.csv", text=text)
-        response["ETag"] = f'"{snapshot.csv_sha256 or sha256(text)}"'
+        response["ETag"] = f'"{sha256(text)}"'
+    elif fmt == "datapackage.json":
+        text = snapshot_descriptor(snapshot)
+        response = _licensed(HttpResponse(text, content_type="application/json"))
+        response["ETag"] = f'"{sha256(text)}"'
     else:
         response = _licensed(
             HttpResponse(
@@ -232,6 +231,15 @@ def snapshot_detail(request, year, month, fmt):
         )
         response["ETag"] = f'"{snapshot.sha256}"'
     return _cached(response, max_age=86400)
+
+
+@require_GET
+def datapackage(request):
+    """The Data Package of the usage statistics: every CSV with its Table Schema."""
+    descriptor = packages.usage_package(
+        request.build_absolute_uri, data.dashboard("month"), list(CHARTABLE)
+    )
+    return _cached(_licensed(opendata.descriptor_response(descriptor)))
 
 
 @require_GET

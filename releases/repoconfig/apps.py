@@ -10,4 +10,15 @@ class RepoconfigConfig(AppConfig):
         from core import demo, pagecache
 
         pagecache.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/pagecache.py).
+        pagecache.reads_query(
+            "repoconfig:generator",
+            "distro",
+            "release",
+            "version",
+            "mirror",
+            "arch",
+            "format",
+            "download",
+        )
         demo.register("releases.repoconfig.demo", after="releases.demo")

@@ -36,6 +36,52 @@
     return lines;
   }
 
+  // A withheld figure (fewer servers than the anonymity minimum) is never drawn as 0 or
+  // left out of a bar chart: its bar is hatched, drawn at the minimum (the most it can be),
+  // labelled "fewer than N" and so named in the tooltip; the caption states the rule.
+  function hatch(colour) {
+    const tile = document.createElement("canvas");
+    tile.width = tile.height = 8;
+    const pen = tile.getContext("2d");
+    pen.strokeStyle = colour;
+    pen.lineWidth = 2;
+    pen.beginPath();
+    for (const [x0, y0, x1, y1] of [[0, 8, 8, 0], [-2, 2, 2, -2], [6, 10, 10, 6]]) {
+      pen.moveTo(x0, y0);
+      pen.lineTo(x1, y1);
+    }
+    pen.stroke();
+    return pen.createPattern(tile, "repeat");
+  }
+  const withheldLabels = {
+    id: "withheldLabels",
+    afterDatasetsDraw(chart, args, options) {
+      if (!options.text) return;
+      const { ctx } = chart;
+      ctx.save();
+      ctx.fillStyle = Chart.defaults.color;
+      ctx.font = `12px ${Chart.defaults.font.family}`;
+      chart.data.datasets.forEach((dataset, index) => {
+        const meta = chart.getDatasetMeta(index);
+        if (meta.hidden) return;
+        for (const point of dataset.withheldPoints || []) {
+          const bar = meta.data[point];
+          if (!bar) continue;
+          if (options.horizontal) {
+            ctx.textAlign = "left";
+            ctx.textBaseline = "middle";
+            ctx.fillText(options.text, bar.x + 4, bar.y);
+          } else {
+            ctx.textAlign = "center";
+            ctx.textBaseline = "bottom";
+            ctx.fillText(options.text, bar.x, bar.y - 3);
+          }
+        }
+      });
+      ctx.restore();
+    },
+  };
+
   window.portalCharts = {};
   function draw() {
     const colours = palette();
@@ -53,13 +99,28 @@
         if (canvas.parentElement.clientHeight < needed) canvas.parentElement.style.height = `${needed}px`;
       }
       const count = spec.datasets.length;
-      const datasets = spec.datasets.map((d, i) => ({
+      const bars = spec.type === "bar";
+      const lastIndex = spec.labels.length - 1;
+      const withheldText = `fewer than ${spec.minimum}`;
+      const datasets = spec.datasets.map((d, i) => {
+        const colour = colours[i % colours.length];
+        const withheld = new Set(bars ? d.withheld || [] : []);
+        const pattern = withheld.size ? hatch(colour) : null;
+        return {
         label: d.label,
-        data: d.data, // null: withheld or not released yet, drawn as a gap (never as 0)
+        // null on a line: withheld or not released yet, drawn as a gap (never as 0)
+        data: d.data.map((value, index) => (withheld.has(index) ? spec.minimum : value)),
+        withheldPoints: [...withheld],
         spanGaps: false,
-        backgroundColor: colours[i % colours.length],
-        borderColor: colours[i % colours.length],
-        borderWidth: spec.type === "line" ? Math.max(1.5, 4 - i * 0.75) : 0,
+        backgroundColor: bars
+          ? spec.labels.map((_, index) =>
+              withheld.has(index) ? pattern : spec.incomplete && index === lastIndex ? colour + "66" : colour,
+            )
+          : colour,
+        borderColor: colour,
+        borderWidth: spec.type === "line"
+          ? Math.max(1.5, 4 - i * 0.75)
+          : spec.labels.map((_, index) => (withheld.has(index) ? 1.5 : 0)),
         // Lines that coincide stay distinguishable: each has its own dash and point shape,
         // and each later line is drawn on top, thinner and with smaller points, so the lines
         // and markers beneath still show around them.
@@ -68,14 +129,14 @@
         pointRadius: spec.type === "line" ? Math.max(2.5, 7 - i * 1.5) : 0,
         order: count - i,
         tension: 0.2,
-      }));
-      // The period still under way is drawn faded (bars) or dashed (lines), as its label says.
-      if (spec.incomplete) {
-        const last = spec.labels.length - 1;
+        };
+      });
+      const anyWithheld = datasets.some((dataset) => dataset.withheldPoints.length);
+      // The period still under way is drawn faded (bars, above) or dashed (lines), as its
+      // label says.
+      if (spec.incomplete && !bars) {
         for (const dataset of datasets) {
-          const colour = dataset.backgroundColor;
-          dataset.backgroundColor = spec.labels.map((_, i) => (i === last ? colour + "66" : colour));
-          dataset.segment = { borderDash: (ctx) => (ctx.p1DataIndex === last ? [4, 4] : undefined) };
+          dataset.segment = { borderDash: (ctx) => (ctx.p1DataIndex === lastIndex ? [4, 4] : undefined) };
         }
       }
       const categoryAxis = {
@@ -98,15 +159,34 @@
           animation: false,
           // A stacked chart always names its parts; a small colour box leaves the
           // longest label room on a 320 px phone.
+          layout: { padding: anyWithheld && !spec.stacked ? { right: spec.horizontal ? 90 : 0, top: 18 } : 0 },
           plugins: {
+            withheldLabels: { text: anyWithheld && !spec.stacked ? withheldText : "", horizontal: spec.horizontal },
+            tooltip: {
+              callbacks: {
+                label: (item) =>
+                  item.dataset.withheldPoints.includes(item.dataIndex)
+                    ? `${item.dataset.label}: ${withheldText} (withheld)`
+                    : `${item.dataset.label}: ${item.formattedValue}`,
+              },
+            },
             legend: {
               display: datasets.length > 1 || Boolean(spec.stacked),
               position: "bottom",
-              labels: { boxWidth: 12 },
+              labels: {
+                boxWidth: 12,
+                // each series in its own colour, whatever its first bar (hatched if withheld)
+                generateLabels: (chart) =>
+                  Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({
+                    ...item,
+                    fillStyle: chart.data.datasets[item.datasetIndex].borderColor,
+                  })),
+              },
             },
           },
           scales: spec.horizontal ? { y: categoryAxis, x: valueAxis } : { x: categoryAxis, y: valueAxis },
         },
+        plugins: [withheldLabels],
       });
     }
   }

@@ -63,3 +63,22 @@ def invoice_paid(donation, *, invoice_id="in_donation_1", event_id="evt_in_1", a
         },
     }
     return event(event_id, "invoice.paid", obj)
+
+
+def payment_intent_succeeded(donation, *, intent_id="pi_donation_1", event_id="evt_pi_1", **extra):
+    """Stripe's payment_intent.succeeded: a Checkout payment's intent carries the metadata
+    of ``payment_intent_data`` (localstripe's has no ``amount_received``)."""
+    obj = {
+        "id": intent_id,
+        "object": "payment_intent",
+        "amount": int(donation.amount * 100),
+        "amount_received": int(donation.amount * 100),
+        "currency": donation.currency.lower(),
+        "created": 1773144000,
+        "customer": "cus_donor_1",
+        "invoice": None,
+        "metadata": {"donation": str(donation.reference)},
+        "status": "succeeded",
+        **extra,
+    }
+    return event(event_id, "payment_intent.succeeded", obj)

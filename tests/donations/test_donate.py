@@ -12,6 +12,7 @@ import stripe
 from pytest_django.asserts import assertContains
 
 from donations.models import Donation
+from donations.signing import manage_token
 from tests.foundation.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -58,9 +59,9 @@ def test_two_clicks_a_preset_amount_goes_to_checkout_as_one_payment(client, sess
     assert item["price_data"]["unit_amount"] == 2500
     assert item["price_data"]["currency"] == "eur"
     assert "recurring" not in item["price_data"]
-    assert (
-        session["success_url"] == "http://testserver/donate/thanks/?session={CHECKOUT_SESSION_ID}"
-    )
+    # Stripe sends the donor back to the thank-you page of this gift.
+    token = manage_token(donation.reference)
+    assert session["success_url"] == f"http://testserver/donate/thanks/?gift={token}"
     assert donation.amount == Decimal("25")
     assert donation.status == Donation.Status.PENDING
     assert donation.stripe_checkout_session_id == "cs_test_gift_1"

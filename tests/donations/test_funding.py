@@ -107,31 +107,44 @@ class FundingPageTests(TestCase):
     def test_the_csv_has_the_same_figures(self):
         with self.settings(FUNDING_MIN_CONTRIBUTORS=5):
             response = self.client.get("/funding.csv?year=2026")
+            year = self.client.get("/funding-years.csv?year=2026").content.decode()
         self.assertEqual(response["Content-Type"], "text/csv; charset=utf-8")
         lines = response.content.decode().splitlines()
-        self.assertEqual(lines[0], "flow,period,currency,category,amount,includes_demo_data")
-        march = [line for line in lines if line.startswith("income,2026-03,")]
+        self.assertEqual(
+            lines[0], "month,currency,flow,category,amount,amount_withheld,includes_demo_data"
+        )
+        # one figure a row: a withheld one is an empty amount beside amount_withheld true;
+        # no total rows, no year rows among the months
+        march = [line for line in lines if line.startswith("2026-03,EUR,income,")]
         self.assertEqual(
             march,
             [
-                "income,2026-03,EUR,Sponsors,0.00,no",
-                "income,2026-03,EUR,Individual donors,150.00,no",
-                "income,2026-03,EUR,Smaller programmes combined,withheld,no",
-                "income,2026-03,EUR,Total,withheld,no",
+                "2026-03,EUR,income,Sponsors,0.00,false,false",
+                "2026-03,EUR,income,Individual donors,150.00,false,false",
+                "2026-03,EUR,income,Smaller programmes combined,,true,false",
             ],
         )
-        self.assertIn("income,2026-04,EUR,Smaller programmes combined,withheld,no", lines)
-        self.assertIn("income,2026,EUR,Individual donors,650.00,no", lines)
-        self.assertNotIn("5000.00", response.content.decode())
-        self.assertNotIn("500.00", response.content.decode())
+        self.assertIn("2026-04,EUR,income,Smaller programmes combined,,true,false", lines)
+        self.assertNotIn("Total", response.content.decode())
+        self.assertFalse([line for line in lines[1:] if not line.startswith("2026-")])
+        # the year's figures in their own file
+        self.assertEqual(
+            year.splitlines()[0],
+            "year,currency,flow,category,amount,amount_withheld,includes_demo_data",
+        )
+        self.assertIn("2026,EUR,income,Individual donors,650.00,false,false", year.splitlines())
+        self.assertNotIn("Total", year)
+        for text in (response.content.decode(), year):
+            self.assertNotIn("5000.00", text)
+            self.assertNotIn("500.00", text)
 
     def test_a_goal_in_a_currency_nobody_gave_in_reads_as_nothing_given(self):
         FundingGoalFactory(currency="USD", amount=Decimal("1000"), description="a USD goal")
         page = self.client.get("/funding/?year=2026")
         self.assertContains(page, "No income recorded in USD for 2026 yet.")
-        lines = self.client.get("/funding.csv?year=2026").content.decode().splitlines()
-        usd = [line for line in lines if ",USD," in line]
-        self.assertEqual(usd, ["income,2026,USD,Total,0.00,no"])
+        for url in ("/funding.csv?year=2026", "/funding-years.csv?year=2026"):
+            text = self.client.get(url).content.decode()
+            self.assertNotIn(",USD,", text)  # no figure, no row (and never a Total row)
 
     def test_a_past_year_is_offered_and_spoken_of_in_the_past(self):
         page = self.client.get("/funding/?year=2024")

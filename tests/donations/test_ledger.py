@@ -1,6 +1,7 @@
 """One ledger: income and staff-recorded spending on /funding/ and in funding.csv, the
 year choice, receipts that are checked before they are kept, and the demo's payments."""
 
+import csv as csv_module
 import io
 from datetime import date
 from decimal import Decimal
@@ -38,10 +39,11 @@ def test_spending_is_shown_by_month_and_category_with_a_table_and_chart(client):
     assertContains(page, '<td class="num" data-label="Total">2,300.50</td>', html=True)
     assertContains(page, 'id="spending-eur"')
     csv = client.get("/funding.csv?year=2026").content.decode().splitlines()
-    assert "spending,2026-03,EUR,Infrastructure and hosting,1500.50,no" in csv
-    assert "spending,2026-05,EUR,Community, events and travel,800.00,no" not in csv  # quoted
-    assert 'spending,2026-05,EUR,"Community, events and travel",800.00,no' in csv
-    assert "spending,2026,EUR,Total,2300.50,no" in csv
+    assert "2026-03,EUR,spending,Infrastructure and hosting,1500.50,false,false" in csv
+    assert "2026-05,EUR,spending,Community, events and travel,800.00,false,false" not in csv
+    assert '2026-05,EUR,spending,"Community, events and travel",800.00,false,false' in csv
+    assert not [line for line in csv if "Total" in line]  # totals are left to the reader
+    assert spent(client, 2026) == Decimal("2300.50")
 
 
 def test_a_year_without_spending_says_so_instead_of_a_zero(client):
@@ -75,9 +77,10 @@ def test_demo_sponsors_payments_fill_the_ledger_and_are_labelled_demo(client):
     page = client.get(f"/funding/?year={year}")
     assertContains(page, "<strong>Demo data.</strong> 8 of the payments counted here", html=False)
     assertContains(page, '<td class="num" data-label="Sponsors">600,000.00</td>', html=True)
-    csv = client.get(f"/funding.csv?year={year}").content.decode().splitlines()
-    assert f"income,{year},EUR,Sponsors,600000.00,yes" in csv
-    assert not [line for line in csv if line.startswith("income,") and ",100000.00," in line]
+    csv = client.get(f"/funding-years.csv?year={year}").content.decode().splitlines()
+    assert f"{year},EUR,income,Sponsors,600000.00,false,true" in csv
+    monthly = client.get(f"/funding.csv?year={year}").content.decode().splitlines()
+    assert not [line for line in monthly if ",income," in line and ",100000.00," in line]
 
 
 def jpeg_with_exif() -> bytes:
@@ -148,12 +151,24 @@ def test_demo_spending_sits_beside_the_demo_income_and_is_labelled_demo(client):
     )
     assertContains(page, "4 of the expenses are demo content too")
     assertNotContains(page, "Staff have not recorded any spending")
-    csv = client.get(f"/funding.csv?year={year}").content.decode().splitlines()
-    assert f"spending,{year},EUR,Total,450000.00,yes" in csv
-    assert f"income,{year},EUR,Sponsors,600000.00,yes" in csv
+    assert spent(client, year) == Decimal("450000.00")
+    csv = client.get(f"/funding-years.csv?year={year}").content.decode().splitlines()
+    assert [line for line in csv if ",spending," in line]
+    assert all(line.endswith(",true") for line in csv if ",spending," in line)  # demo
+    assert f"{year},EUR,income,Sponsors,600000.00,false,true" in csv
 
 
 def test_a_real_expense_in_a_month_without_demo_rows_is_not_marked_demo(client):
     ExpenseFactory(spent_on=date(2025, 3, 5), amount=Decimal("120.00"))
     csv = client.get("/funding.csv?year=2025").content.decode().splitlines()
-    assert [line for line in csv if line.startswith("spending,2025-03,")][-1].endswith(",no")
+    assert [line for line in csv if line.startswith("2025-03,EUR,spending,")][-1].endswith(",false")
+
+
+def spent(client, year) -> Decimal:
+    """The year's spending in EUR, added up from the year's file as a reader would."""
+    text = client.get(f"/funding-years.csv?year={year}").content.decode()
+    rows = csv_module.DictReader(io.StringIO(text))
+    return sum(
+        (Decimal(r["amount"]) for r in rows if r["flow"] == "spending" and r["currency"] == "EUR"),
+        Decimal(0),
+    )

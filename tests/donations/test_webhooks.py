@@ -49,6 +49,27 @@ def test_the_same_event_twice_records_one_gift_and_one_receipt(deliver, mailoutb
     assert len(mailoutbox) == 1
 
 
+def test_a_one_off_gift_is_recorded_from_its_payment_intent_when_checkouts_event_is_late(
+    deliver, mailoutbox
+):
+    donation = DonationFactory(amount=Decimal("37.50"))
+    response = deliver(stripe_events.payment_intent_succeeded(donation))
+    assert response.content == b"processed\n"
+    gift = Gift.objects.get()
+    assert (gift.stripe_id, gift.amount, gift.currency) == ("pi_donation_1", Decimal("37.5"), "EUR")
+    donation.refresh_from_db()
+    assert (donation.status, donation.stripe_payment_intent_id) == (S.PAID, "pi_donation_1")
+    # Checkout's own event about the same payment, then the intent of some invoice that
+    # names the donation: still one gift, one receipt.
+    deliver(stripe_events.checkout_completed(donation))
+    late = stripe_events.payment_intent_succeeded(
+        donation, intent_id="pi_of_invoice", event_id="evt_pi_2", invoice="in_donation_9"
+    )
+    assert deliver(late).content == b"ignored\n"
+    assert Gift.objects.count() == 1
+    assert len(mailoutbox) == 1
+
+
 def test_a_monthly_gift_in_any_order_records_each_invoice_once(deliver, mailoutbox):
     donation = DonationFactory(frequency=Donation.Frequency.MONTHLY, email="")
     # Stripe may deliver the first invoice before the checkout session.

@@ -8,6 +8,7 @@ from django.test import Client
 
 from releases.models import Series
 from search.models import SearchDocument
+from search.sources import PAGES
 from search.templatetags.search import path_words
 from tests.foundation.factories import NewsPostFactory
 from tests.releases.factories import SeriesFactory
@@ -85,6 +86,8 @@ def test_rebuild_search_index_reports_progress_and_catches_bulk_changes(capsys):
     call_command("rebuild_search_index")
     out = capsys.readouterr().out
     assert "series: 1 entries" in out and "news: 1 entries" in out
-    assert "Search index rebuilt: 2 entries." in out
+    # The two rows, and the fixed pages the sitemap lists (search.sources.PAGES).
+    assert f"page: {len(PAGES)} entries" in out
+    assert f"Search index rebuilt: {2 + len(PAGES)} entries." in out
     assert SearchDocument.objects.filter(kind="series", body="Tamarind").exists()
     assert Client().get("/search/?q=tamarind").content.count(b'class="search-result"') == 1

@@ -5,6 +5,8 @@ import hmac
 import json
 import time
 
+from sponsors import stripe_gateway
+
 WEBHOOK_SECRET = "whsec_test_secret"
 
 
@@ -40,3 +42,8 @@ def price_fields(sponsorship):
         "currency": sponsorship.terms["currency"],
         "payment_method": sponsorship.payment_method,
     }
+
+
+def issued(stripe_id: str):
+    """What ``stripe_gateway.send_invoice`` answers, for tests that replace that seam."""
+    return stripe_gateway.IssuedInvoice(stripe_id=stripe_id, number="", due_on=None, url="")

@@ -159,7 +159,9 @@ def test_the_dashboard_shows_term_next_step_and_benefits_before_activation(clien
     client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
     page = client.get("/sponsors/dashboard/")
     assertContains(page, "Starts on the day the fee is paid, for one year")
-    assertContains(page, "Staff review the application; then Stripe e-mails an invoice")
+    assertContains(
+        page, "Staff review the application; then an invoice, due in 30 days, is sent to"
+    )
     assertContains(page, "Thanks in the news: within 30 days of the start")
     assertContains(page, "Version 1, accepted by cto@acme.test")
     sponsorship = Sponsorship.objects.get()

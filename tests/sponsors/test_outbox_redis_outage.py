@@ -14,7 +14,7 @@ from payments.models import OutboxItem
 from payments.tasks import sweep_outbox
 from sponsors import services, stripe_gateway, stripe_tasks
 from sponsors.models import Sponsorship
-from tests.sponsors.conftest import free_port
+from tests.localstripe import free_port
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from sponsors import services
 from sponsors.models import Sponsorship, SponsorshipEvent
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
-from tests.sponsors.helpers import event
+from tests.sponsors.helpers import event, issued
 
 pytestmark = pytest.mark.django_db
 S = Sponsorship.Status
@@ -235,7 +235,7 @@ def test_invoice_is_sent_on_approval_and_its_payment_activates(
     sent = []
     monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(
-        services.stripe_gateway, "send_invoice", lambda *args: sent.append(args) or "in_42"
+        services.stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_42")
     )
     organisation = OrganisationFactory()
     sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)

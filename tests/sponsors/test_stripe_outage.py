@@ -16,7 +16,7 @@ from sponsors import services, stripe_gateway, stripe_tasks
 from sponsors.models import Organisation, Sponsorship, SponsorshipEvent
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
-from tests.sponsors.helpers import price_fields
+from tests.sponsors.helpers import issued, price_fields
 
 pytestmark = pytest.mark.django_db
 S = Sponsorship.Status
@@ -89,7 +89,9 @@ def test_the_invoice_alternative_is_sent_when_staff_approve(
     # Stripe is back when staff approve: the invoice goes out (at the gateway seam).
     sent = []
     monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
-    monkeypatch.setattr(stripe_gateway, "send_invoice", lambda *args: sent.append(args) or "in_7")
+    monkeypatch.setattr(
+        stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_7")
+    )
     with django_capture_on_commit_callbacks(execute=True):
         services.approve(sponsorship, UserFactory(is_staff=True))
     assert [args[3] for args in sent] == [sponsorship.pk]
@@ -103,7 +105,9 @@ def test_switching_to_invoice_after_approval_sends_the_invoice_now(
     services.approve(sponsorship, UserFactory(is_staff=True))
     sent = []
     monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
-    monkeypatch.setattr(stripe_gateway, "send_invoice", lambda *args: sent.append(args) or "in_8")
+    monkeypatch.setattr(
+        stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_8")
+    )
     with django_capture_on_commit_callbacks(execute=True):
         client.post(f"/sponsors/sponsorships/{sponsorship.pk}/pay-by-invoice/")
     assert len(sent) == 1

@@ -37,6 +37,6 @@ def test_the_sponsor_is_offered_the_invoice_when_stripe_is_down(
 
     page.get_by_role("button", name="Pay by invoice").click()
     page.wait_for_url("**/sponsors/dashboard/")
-    assert "Stripe emails an invoice to the billing contact once staff approve" in page.content()
+    assert "An invoice is sent to the billing contact once staff approve" in page.content()
     sponsorship.refresh_from_db()
     assert sponsorship.payment_method == Sponsorship.Payment.INVOICE

@@ -8,6 +8,7 @@ follows.
 
 import importlib
 
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -30,6 +31,14 @@ class Command(BaseCommand):
                 module = importlib.import_module(module_name)
                 with transaction.atomic():
                     module.load(log=self._log)
+        if settings.PRODUCTION:
+            self.stdout.write("No demo staff account under the production profile.")
+        else:
+            outcome = demo.ensure_demo_staff()
+            self.stdout.write(
+                f"Demo staff account {outcome} (development only): user "
+                f"{demo.DEMO_STAFF_USERNAME!r}, password {demo.DEMO_STAFF_PASSWORD!r} at /admin/."
+            )
         self.stdout.write(self.style.SUCCESS("Demo content loaded."))
 
     def _log(self, message):

@@ -34,7 +34,8 @@ def charts_render_with_their_tables(live_server, page, screenshot):
         "adoption",  # demo servers run real catalogue releases, so adoption is charted
     } <= set(charts)
     figures = page.locator("figure.chart-figure")
-    assert figures.locator("table").count() == figures.count()  # every chart has its table
+    # every chart has its table, or the sentence saying when its table will fill in
+    assert figures.locator("table, p.table-empty").count() == figures.count()
     assert figures.locator("p.downloads a").count() == 2 * figures.count()
     screenshot("usage-dashboard-1280", full_page=True)
 
@@ -80,12 +81,32 @@ def at_320_px_nothing_is_wider_than_the_screen(live_server, page, screenshot, sc
     screenshot(f"usage-dashboard-320-{scheme}", full_page=True)
 
 
+WITHHELD_BARS = """Object.values(window.portalCharts).flatMap((chart) =>
+    chart.config.type !== "bar" ? [] : chart.data.datasets.flatMap((dataset, index) =>
+        dataset.withheldPoints.map((point) => ({
+            chart: chart.canvas.dataset.chart,
+            value: dataset.data[point],
+            drawn: chart.getDatasetMeta(index).data[point].width > 0
+                || chart.getDatasetMeta(index).data[point].height > 0,
+            hatched: dataset.backgroundColor[point] instanceof CanvasPattern,
+        }))))"""
+
+
 def wide_screen_in_dark_mode(live_server, page, screenshot):
     page.set_viewport_size({"width": 1280, "height": 900})
     page.emulate_media(color_scheme="dark")
     page.goto(live_server.url + "/feedback/")
     page.wait_for_function("window.portalCharts && Object.keys(window.portalCharts).length > 5")
     assert page.locator("nav.toc a").count() >= 6
+    # a withheld count is a hatched bar drawn at the minimum, never a missing (zero) bar
+    withheld = page.evaluate(WITHHELD_BARS)
+    assert {"eol", "series"} <= {bar["chart"] for bar in withheld}
+    assert all(bar["value"] == 5 and bar["drawn"] and bar["hatched"] for bar in withheld)
+    assert "A hatched bar is a withheld figure" in page.locator("#chart-eol").inner_text()
+    # nothing wider than the page: a wide table scrolls inside its own box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    for box in page.locator("figure .table-wrap").all():
+        assert box.evaluate("(el) => getComputedStyle(el).overflowX") == "auto"
     screenshot("usage-dashboard-1280-dark", full_page=True)
 
 

@@ -72,12 +72,29 @@ def test_a_series_under_the_minimum_is_a_gap_not_zero(client, settings):
     assert dashboard["series_over_time"]["10.11"] == [2, None]
     response = client.get("/api/feedback/charts/series.csv?period=month")
     rows = csv_rows(response)
-    assert rows[0] == ["Period", "10.6", "10.11", "other"]  # the header row first
-    # the first month began before the first report (3 September), and says so; no
-    # server in "other" is withheld like a small count, never 0
-    assert rows[1] == ["2026-09-01 (reports begin 2026-09-03)", "fewer than 2", "2", "fewer than 2"]
+    # the header row first; one row per period and series; a withheld count is an empty
+    # cell with servers_withheld true, never 0 and never text
+    assert rows[0] == [
+        "period_start",
+        "complete",
+        "reports_begin",
+        "series",
+        "servers",
+        "servers_withheld",
+    ]
+    # the first month began before the first report (3 September), and says so in its own
+    # column; no server in "other" is withheld like a small count
+    assert rows[1:4] == [
+        ["2026-09-01", "true", "2026-09-03", "10.6", "", "true"],
+        ["2026-09-01", "true", "2026-09-03", "10.11", "2", "false"],
+        ["2026-09-01", "true", "2026-09-03", "other", "", "true"],
+    ]
     # October's one 10.11 server is withheld (counted in "other", itself under the minimum)
-    assert rows[2] == ["2026-10-01", "2", "fewer than 2", "fewer than 2"]
+    assert rows[4:7] == [
+        ["2026-10-01", "true", "", "10.6", "2", "false"],
+        ["2026-10-01", "true", "", "10.11", "", "true"],
+        ["2026-10-01", "true", "", "other", "", "true"],
+    ]
 
 
 def test_every_breakdown_says_its_period_and_server_count(client, settings):
@@ -190,9 +207,17 @@ def test_snapshot_csv_opens_with_its_header_and_the_readme_has_the_licence(clien
     publish_complete_months(today=TODAY)
     response = client.get("/api/feedback/snapshots/2026-10.csv")
     rows = csv_rows(response)
-    assert rows[0] == ["month", "dimension", "value", "servers", "share_percent"]
-    assert rows[1] == ["2026-10", "servers", "", "1", "100.0"]
-    assert all(len(row) == 5 for row in rows)
+    assert rows[0] == [
+        "month",
+        "dimension",
+        "value",
+        "servers",
+        "servers_withheld",
+        "total_servers",
+        "share_percent",
+    ]
+    assert rows[1] == ["2026-10", "servers", "", "1", "false", "1", "100.0"]
+    assert all(len(row) == 7 for row in rows)
     assert 'rel="license"' in response["Link"]
     readme = client.get("/api/feedback/snapshots/README.md")
     text = readme.content.decode()

@@ -8,6 +8,7 @@ import json
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
 from pytest_django.asserts import assertContains
@@ -284,9 +285,14 @@ def test_every_chart_downloads_as_csv_and_json_with_the_same_figures(client, set
         assert body["scope"]  # every download says what it counts
         as_csv = client.get(chart["downloads"]["csv"])
         lines = list(csv.reader(io.StringIO(as_csv.content.decode())))
-        # the header row first (a notebook's read_csv needs it there); the licence in headers
-        assert lines[0] == chart["table"]["headers"]
-        assert len(lines) == 1 + len(chart["table"]["rows"])
+        # the header row first (a notebook's read_csv needs it there), typed cells (no
+        # "fewer than N", no "%", no prose in a period); the licence in headers
+        assert lines[0][0] in ("period_start", "date", "release"), chart["id"]
+        assert len(lines) > 1, chart["id"]
+        cells = [cell for line in lines[1:] for cell in line]
+        assert not [c for c in cells if "fewer than" in c or c.endswith("%")]
+        if lines[0][0] in ("period_start", "date"):  # ISO dates, nothing after them
+            assert all(date.fromisoformat(line[0]) for line in lines[1:])
         assert as_csv["Link"] == '<https://creativecommons.org/licenses/by/4.0/>; rel="license"'
     assert client.get("/api/feedback/charts/nothing.json").status_code == 404
 
@@ -302,7 +308,7 @@ def test_small_buckets_are_merged_in_downloads_and_snapshots(client, settings):
     snapshot = client.get("/api/feedback/snapshots/2026-10.json").json()
     assert snapshot["dimensions"]["architecture"]["servers"] == {"x86_64": 3, "other": 1}
     csv_text = client.get("/api/feedback/snapshots/2026-10.csv").content.decode()
-    assert "riscv64" not in csv_text and "2026-10,architecture,other,1,25.0" in csv_text
+    assert "riscv64" not in csv_text and "2026-10,architecture,other,1,false,4,25.0" in csv_text
 
 
 def test_monthly_snapshots_are_published_once_and_never_change(client, settings):
@@ -375,3 +381,36 @@ def test_the_rebuild_command_counts_everything_again_and_publishes_months(settin
     assert "monthly snapshots published" in out.getvalue()
     # February began before the first report: only March is a whole month of data
     assert Snapshot.objects.get().month == date(2026, 3, 1)
+
+
+def test_the_dashboard_never_shows_a_withheld_share_or_a_table_that_cannot_fill(client, settings):
+    """The end-of-life share of a withheld count says "withheld", not "fewer than N" (a
+    percentage is no count); a release table whose every release predates the reports is
+    one sentence saying when it fills in, until a release after that day is listed."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 2
+    Series.objects.create(version="10.5", status="eol", eol_date=date(2025, 6, 24))
+    series = Series.objects.create(version="10.11", status="stable")
+    Release.objects.create(series=series, version="10.11.5", release_date=date(2026, 8, 1))
+    for _ in range(2):
+        ReportFactory(received_at=at(date(2026, 10, 5)), version_minor=5, version_patch=9)
+    for _ in range(2):
+        ReportFactory(
+            received_at=at(date(2026, 10, 5)), distribution="os-release: Ubuntu 24.04.3 LTS"
+        )
+    update_rollups()
+    page = client.get("/feedback/")
+    charts = [chart for section in page.context["sections"] for chart in section["charts"]]
+    [eol_chart] = [chart for chart in charts if chart["id"] == "eol"]
+    assert ["Ubuntu", 2, "fewer than 2", "withheld"] in eol_chart["table"]["rows"]
+    sentence = (
+        "Every release listed here was published before the reports began (2026-10-05), so "
+        "none has a figure: this table fills in as servers pick up the first release "
+        "published after that day."
+    )
+    assertContains(page, f'<p class="table-empty">{sentence}</p>', count=2, html=True)
+    assert "before reports began" not in page.content.decode()
+    Release.objects.create(series=series, version="10.11.6", release_date=date(2026, 10, 10))
+    cache.clear()  # the dashboard's figures are cached until the rollups change
+    page = client.get("/feedback/")
+    assertContains(page, '<p class="table-empty">', count=0)
+    assertContains(page, '<td class="num">before reports began</td>', html=True)

@@ -53,10 +53,23 @@ def test_no_servers_in_other_is_withheld_not_zero(client, two_months):
     trend = client.get("/api/feedback/trends/series.json?period=month").json()
     assert trend["values"] == {"10.11": [2, 2], "other": [2, None]}
     rows = csv_rows(client.get("/api/feedback/trends/series.csv?period=month"))
-    assert rows[0] == ["period_start", "complete", "10.11", "other"]
-    assert rows[2] == ["2026-10-01", "True", "2", "fewer than 2"]
+    assert rows[0] == [
+        "period_start",
+        "complete",
+        "reports_begin",
+        "value",
+        "servers",
+        "servers_withheld",
+    ]
+    assert rows[3:5] == [
+        ["2026-10-01", "true", "", "10.11", "2", "false"],
+        ["2026-10-01", "true", "", "other", "", "true"],
+    ]
     chart = csv_rows(client.get("/api/feedback/charts/series.csv?period=month"))
-    assert chart[2] == ["2026-10-01", "2", "fewer than 2"]
+    assert chart[3:5] == [
+        ["2026-10-01", "true", "", "10.11", "2", "false"],
+        ["2026-10-01", "true", "", "other", "", "true"],
+    ]
 
 
 def test_no_trend_over_time_publishes_a_zero(client, two_months):
@@ -76,7 +89,10 @@ def test_active_servers_under_the_minimum_are_withheld(client, settings):
         ReportFactory(received_at=at(date(2026, 10, 12)))
     update_rollups(today=TODAY)
     rows = csv_rows(client.get("/api/feedback/charts/active.csv?period=week"))
-    assert rows[1:3] == [["2026-10-05", "fewer than 5"], ["2026-10-12", "6"]]
+    assert [[row[0], *row[-2:]] for row in rows[1:3]] == [
+        ["2026-10-05", "", "true"],
+        ["2026-10-12", "6", "false"],
+    ]
     for period in ("day", "week"):
         trend = client.get(f"/api/feedback/trends/servers.json?period={period}").json()
         assert trend["values"]["servers"] == [None, 6], period
@@ -110,8 +126,8 @@ def test_cpu_ranges_over_time_are_one_ordered_disjoint_set(client, settings):
         assert high < low, trend["values"]
     # the ranges of the last complete week, widened to cover every size
     assert trend["values"] == {"1–2": [5, 5], "more than 2": [5, 5]}
-    header = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=week"))[0]
-    assert header == ["period_start", "complete", "1–2", "more than 2"]
+    rows = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=week"))
+    assert [row[3] for row in rows[1:]] == ["1–2", "more than 2"] * 2
 
 
 def test_snapshot_etag_is_its_published_sha256(client, settings):

@@ -1,0 +1,75 @@
+"""The invoice path against the Stripe fake `make run` uses: on approval the outbox has
+Stripe issue a real one-off invoice (send_invoice, due in 30 days); the site records it,
+the dashboard offers it as a PDF, the billing contact gets a mail, and no page speaks of
+an invoice before it exists."""
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+from pytest_django.asserts import assertContains, assertNotContains
+
+from payments import gateway
+from sponsors import services
+from sponsors.models import Sponsorship
+from tests.foundation.factories import UserFactory
+from tests.sponsors.factories import OrganisationFactory, TierFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def invoicing_stripe(settings, invoicing_localstripe_url):
+    settings.STRIPE_API_BASE = invoicing_localstripe_url
+
+
+def test_approval_issues_the_invoice_in_stripe_and_the_sponsor_gets_it(
+    invoicing_stripe, client, django_capture_on_commit_callbacks
+):
+    manager = UserFactory()
+    organisation = OrganisationFactory(managers=[manager])
+    sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
+    client.force_login(manager)
+    before = client.get("/sponsors/dashboard/")
+    assertContains(
+        before, f"then an invoice, due in 30 days, is sent to {organisation.billing_email}"
+    )
+    assertNotContains(before, "invoice.pdf")
+    assert client.get(f"/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf").status_code == 404
+
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.approve(sponsorship, UserFactory(is_staff=True))
+
+    sponsorship.refresh_from_db()
+    invoice = gateway.client().v1.invoices.retrieve(sponsorship.stripe_invoice_id).to_dict()
+    assert (invoice["status"], invoice["collection_method"]) == ("open", "send_invoice")
+    assert invoice["metadata"] == {"sponsorship": str(sponsorship.pk)}
+    assert invoice["amount_due"] == 5000000
+    assert (sponsorship.invoice_due_on - timezone.localdate()).days == 30
+
+    (billing_mail,) = [m for m in mail.outbox if m.to == [organisation.billing_email]]
+    assert sponsorship.invoice_number in billing_mail.subject
+    assert f"/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf" in billing_mail.body
+
+    after = client.get("/sponsors/dashboard/")
+    assertContains(
+        after,
+        f'<a href="/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf">download the invoice (PDF)</a>',
+        html=True,
+    )
+    assertContains(after, f"Invoice {sponsorship.invoice_number} was sent to")
+    pdf = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
+    assert sponsorship.stripe_invoice_id in pdf["Content-Disposition"]
+
+
+def test_an_approved_invoice_not_yet_issued_is_not_called_sent(client):
+    manager = UserFactory()
+    organisation = OrganisationFactory(managers=[manager])
+    sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
+    sponsorship.status = Sponsorship.Status.AWAITING_PAYMENT
+    sponsorship.save(update_fields=["status"])
+    client.force_login(manager)
+    page = client.get("/sponsors/dashboard/")
+    assertContains(page, "the invoice is being issued")
+    assertNotContains(page, "e-mailed")
