@@ -1,28 +1,25 @@
 #!/usr/bin/env python
-"""Throughput of the feedback endpoint, with and without PostgreSQL's group commit.
+"""Throughput of the feedback endpoint against a bare WSGI app, in the same run.
 
-    flock /tmp/bench.lock .venv/bin/python bench/ingest.py [--duration 10] [--connections 16 64]
-        [--repeat 3] [--commit-delay 500]
+    flock /tmp/bench.lock .venv/bin/python bench/ingest.py [--duration 10] [--connections 32 64]
+        [--repeat 3] [--commit-delay 500] [--port 18150] [--redis-db 15]
 
 Starts gunicorn (config/gunicorn.py: 2 gthread workers x 16 threads) once per variant on
-this machine, all variants back to back in one run (with --repeat, in interleaved rounds,
-so a burst of load from elsewhere hits every variant alike; the median is kept):
+this machine, the variants back to back (with --repeat, in interleaved rounds, so a
+burst of load from elsewhere hits both alike; the median is kept):
 
 - the bare app that only reads the body and answers <h1>ok</h1> (the ceiling);
-- the endpoint (the Django view, one transaction per report) with PostgreSQL's own group
-  commit: commit_delay/commit_siblings set on the bench database, as the deploy sets
-  them on the server (deploy/postgresql/portal.conf);
-- the same endpoint with commit_delay=0 (PostgreSQL's default), for reference.
+- the endpoint (every report's one path: feedback.middleware -> feedback.views), with
+  PostgreSQL's own group commit: commit_delay/commit_siblings set on the bench database,
+  as the deploy sets them on the server (deploy/postgresql/portal.conf).
 
 Each is driven by wrk (apt-get install wrk) posting the real full report from the
 fixtures, with Redis for the rate limit and the task queue as in production, and
-synchronous_commit on (every acknowledged report durable). Afterwards the database must
-hold at least as many reports as were answered with 2xx. Prints requests/s, p99
-latency, the ratio to the bare app, and `uptime` before and after.
-
-The figures that retired the home-made path (a WSGI bypass and a committer thread,
-compared here side by side) are in docs/PERFORMANCE.md; that version of this script is
-in the history of bench/ingest.py.
+synchronous_commit on (every acknowledged report durable). After each run the database
+must hold at least as many reports as were answered with 2xx (else it stops with LOST
+REPORTS). Prints requests/s, p99 latency, the ratio to the bare app and the load average
+before each run; a figure taken above a load average of 1 is marked as not fit for a
+decision (the cores were shared with other work).
 """
 
 import argparse
@@ -43,6 +40,9 @@ FIXTURE = ROOT / "feedback" / "demo_data" / "full-10.11-debian12.http"
 DB_NAME = "portal_bench_feedback"
 DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 PORT = 18150
+# A figure taken with more load than this before its run shares the cores with other
+# work: printed, but marked as not fit for a decision.
+MAX_QUIET_LOAD = 1.0
 
 
 def set_port(port: int):
@@ -110,14 +110,10 @@ def set_group_commit(commit_delay: int, commit_siblings: int):
     psql(f"ALTER DATABASE {DB_NAME} SET commit_siblings = {commit_siblings}")
 
 
-def uptime() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=10)
-    parser.add_argument("--connections", type=int, nargs="+", default=[16, 64])
+    parser.add_argument("--connections", type=int, nargs="+", default=[32, 64])
     parser.add_argument("--port", type=int, default=PORT, help="for gunicorn (default %(default)s)")
     parser.add_argument("--redis-db", type=int, default=15, help="scratch Redis database")
     parser.add_argument("--commit-delay", type=int, default=500, help="microseconds")
@@ -160,9 +156,7 @@ def main():
     variants = [
         ("bare WSGI app", "bench.bare_app", {}, 0),
         (f"endpoint, commit_delay={args.commit_delay}", "config.wsgi", {}, args.commit_delay),
-        ("endpoint, commit_delay=0", "config.wsgi", {}, 0),
     ]
-    load_before = uptime()
     runs: dict[tuple[int, str], list[dict]] = {}
     for connections in args.connections:
         for _ in range(args.repeat):  # interleaved: a burst of load hits every variant alike
@@ -170,6 +164,8 @@ def main():
                 set_group_commit(commit_delay, args.commit_siblings)
                 before = count_reports()
                 process = start_gunicorn(app, {**base_env, **extra})
+                load = os.getloadavg()[0]
+                print(f"{connections:>3} connections, {label}: load average {load:.2f}", flush=True)
                 try:
                     figures = run_wrk(connections, args.duration, body_file)
                 finally:
@@ -178,6 +174,7 @@ def main():
                 if app.startswith("config.wsgi") and stored < figures["ok"]:
                     raise SystemExit(f"LOST REPORTS: {figures['ok']} answered ok, {stored} stored")
                 figures["stored"] = stored
+                figures["load"] = load
                 runs.setdefault((connections, label), []).append(figures)
 
     set_group_commit(0, 5)
@@ -185,9 +182,9 @@ def main():
         f"\nfeedback ingestion, {args.duration}s per run, {args.repeat} interleaved round(s), "
         f"gunicorn 2 gthread workers x 16 threads, commit_siblings={args.commit_siblings}"
     )
-    print(f"uptime before: {load_before}\nuptime after:  {uptime()}")
-    print(f"{'conns':>5}  {'variant':34} {'median req/s':>12} {'every run':>22} "
-          f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12}")  # fmt: skip
+    print(f"{'conns':>5}  {'variant':30} {'median req/s':>12} {'every run':>16} "
+          f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12} {'load before':>12}")  # fmt: skip
+    unfit = False
     for connections in args.connections:
         bare = statistics.median(f["rps"] for f in runs[(connections, "bare WSGI app")])
         for label, app, _, _ in variants:
@@ -195,13 +192,22 @@ def main():
             rps = statistics.median(f["rps"] for f in figures)
             p99 = statistics.median(f["p99_ms"] for f in figures)
             every = " ".join(f"{f['rps']:.0f}" for f in figures)
+            loads = " ".join(f"{f['load']:.1f}" for f in figures)
+            mark = ""
+            if max(f["load"] for f in figures) > MAX_QUIET_LOAD:
+                mark, unfit = " *", True
             stored = (
                 f"{sum(f['stored'] for f in figures)}/{sum(f['ok'] for f in figures)}"
                 if app.startswith("config.wsgi")
                 else "-"
             )
-            print(f"{connections:>5}  {label:34} {rps:>12.0f} {every:>22} {p99:>8.1f} "
-                  f"{rps / bare:>6.2f} {stored:>12}")  # fmt: skip
+            print(f"{connections:>5}  {label:30} {rps:>12.0f} {every:>16} {p99:>8.1f} "
+                  f"{rps / bare:>6.2f} {stored:>12} {loads:>12}{mark}")  # fmt: skip
+    if unfit:
+        print(
+            f"* taken with a load average above {MAX_QUIET_LOAD} before the run (other work on "
+            "this machine): not fit for a decision; rerun on a quiet machine."
+        )
     os.unlink(body_file)
     subprocess.run(
         ["redis-cli", "-n", str(args.redis_db), "flushdb"], check=True, capture_output=True

@@ -93,6 +93,9 @@ MIDDLEWARE = [
     "core.hostile.RefuseNulBytesMiddleware",
     # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
     "core.uploads.RequestBodyLimitMiddleware",
+    # The feedback plugin's posts, answered here: the rest does nothing for them
+    # (feedback/middleware.py).
+    "feedback.middleware.ReportEndpointMiddleware",
     # Anonymous GET pages from the shared cache (docs/caching.md); a hit skips the rest.
     "core.pagecache.AnonymousPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -359,6 +362,10 @@ BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 10
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)
 FEEDBACK_RATE_LIMIT = env.str("FEEDBACK_RATE_LIMIT", default="300/m")
 FEEDBACK_RAW_RETENTION_DAYS = env.int("FEEDBACK_RAW_RETENTION_DAYS", default=90)
+# Raw reports are partitioned by month on PostgreSQL: months made ready ahead of time.
+FEEDBACK_PARTITIONS_AHEAD = env.int("FEEDBACK_PARTITIONS_AHEAD", default=3)
+# A stored report wakes processing at most once per this many seconds per web process.
+FEEDBACK_PROCESS_DELAY_SECONDS = env.int("FEEDBACK_PROCESS_DELAY_SECONDS", default=5)
 FEEDBACK_MIN_BUCKET_SERVERS = env.int("FEEDBACK_MIN_BUCKET_SERVERS", default=5)
 
 LOGGING = {

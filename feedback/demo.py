@@ -34,7 +34,7 @@ def load(log):
         digest = hashlib.sha256(data).hexdigest()
         if RawReport.objects.filter(sha256=digest).exists():
             continue
-        services.accept_report(data, path="/rest/v1/post", handover=tasks.enqueue_processing)
+        services.accept_report(data, path="/rest/v1/post", handover=tasks.wake_processing)
         stored += 1
     result = services.process_all_pending()
     for label, note in KNOWN_TEST_LABELS.items():

@@ -1,6 +1,7 @@
 """Feedback reports from MariaDB servers.
 
-``RawReport`` is what the endpoint stores before it answers ``<h1>ok</h1>``;
+``RawReport`` is what the endpoint stores before it answers ``<h1>ok</h1>`` (on
+PostgreSQL one partition per month, ``feedback.partitions``);
 ``Report`` is one parsed row per raw report; ``Server`` is one row per server UID.
 The field names of ``Report`` and ``Server`` are read by ``feedback.trends``.
 """
@@ -44,7 +45,7 @@ class RawReport(models.Model):
     received_at = models.DateTimeField(db_index=True)
     path = models.CharField(max_length=40, help_text="The URL path the server posted to.")
     size = models.PositiveIntegerField(help_text="Bytes of the report before compression.")
-    sha256 = models.CharField(max_length=64, db_index=True)
+    sha256 = models.CharField(max_length=64)
     body_gz = models.BinaryField(help_text="The report as sent, gzip-compressed.")
     is_test = models.BooleanField(default=False, help_text="Posted by MariaDB's own test suite.")
     is_resend = models.BooleanField(default=False, help_text="Same content as an earlier report.")
@@ -52,13 +53,6 @@ class RawReport(models.Model):
         max_length=2,
         blank=True,
         help_text="ISO 3166-1 code looked up from the address, which is not kept.",
-    )
-    parsed = ReportJSONField(
-        null=True,
-        blank=True,
-        editable=False,
-        help_text="What the endpoint's parse produced; processing stores it without parsing "
-        "again (empty after a reprocess request: the bytes are parsed anew).",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     rejection_reason = models.TextField(blank=True)
@@ -71,6 +65,9 @@ class RawReport(models.Model):
             models.Index(
                 fields=["id"], name="feedback_raw_pending", condition=models.Q(status="pending")
             ),
+            # Resend detection looks digests up by equality: one plain index (a CharField's
+            # db_index would add a second, for LIKE, on every insert).
+            models.Index(fields=["sha256"], name="feedback_raw_sha256"),
         ]
 
     def __str__(self):
@@ -100,8 +97,15 @@ class Report(models.Model):
         SHUTDOWN = "shutdown", "Shutdown"
         FULL = "full", "Full"
 
+    # Not a database foreign key: PostgreSQL cannot reference the partitioned raw reports
+    # by id alone (feedback.partitions). Retention drops whole months of raw reports, so
+    # the id may name one that is gone; the parsed row is what counts.
     raw = models.OneToOneField(
-        RawReport, on_delete=models.SET_NULL, null=True, related_name="report"
+        RawReport,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="report",
+        db_constraint=False,
     )
     server = models.ForeignKey(Server, on_delete=models.CASCADE, related_name="reports")
     received_at = models.DateTimeField(db_index=True)

@@ -5,11 +5,12 @@ import logging
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
+from feedback import partitions
 from feedback.ingest import Handover, build_raw_report, store_report
 from feedback.models import RawReport, Report, Server, TestTrafficRule
 from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
@@ -32,12 +33,12 @@ def accept_report(data: bytes, *, path: str, handover: Handover, country: str = 
 
     Raises ReportError (nothing stored) for a body processing would reject, and
     feedback.ingest.StorageUnavailable when the database cannot commit it.
-    ``handover(ids)`` gets the ids once committed (the caller's way to enqueue processing).
+    ``handover(ids)`` gets the ids once committed (the caller's way to wake processing).
+    Only the bytes are stored: processing parses them again, in a batch, off the
+    request path (cheaper than storing the parse beside them, docs/PERFORMANCE.md).
     """
     report = parse_report(data)
-    raw = build_raw_report(
-        data, path=path, is_test=report.is_test, country=country, parsed=report.as_json()
-    )
+    raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
     return store_report(raw, handover=handover)
 
 
@@ -58,9 +59,7 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         raws = list(
             pending.select_for_update(skip_locked=True)
             .order_by("id")
-            .only("id", "received_at", "body_gz", "parsed", "is_test", "country", "status")[
-                :batch_size
-            ]
+            .only("id", "received_at", "body_gz", "is_test", "country", "status")[:batch_size]
         )
         if not raws:
             return result
@@ -69,7 +68,7 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         for raw in raws:
             raw.processed_at = now
             try:
-                parsed.append((raw, _parsed(raw)))
+                parsed.append((raw, parse_report(gzip.decompress(bytes(raw.body_gz)))))
             except (ReportError, OSError, EOFError) as error:
                 _reject(raw, str(error))
         try:
@@ -89,25 +88,14 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
                     logger.exception("feedback report %s could not be stored", raw.pk)
                     _reject(raw, f"processing failed: {error!r}")
         for raw in raws:
-            raw.parsed = None  # used: the bytes stay for a reprocess
             if raw.status == RawReport.Status.PENDING:
                 raw.status = RawReport.Status.PROCESSED
                 raw.rejection_reason = ""
                 result.processed += 1
             else:
                 result.rejected += 1
-        RawReport.objects.bulk_update(
-            raws, ["status", "rejection_reason", "processed_at", "parsed"]
-        )
+        RawReport.objects.bulk_update(raws, ["status", "rejection_reason", "processed_at"])
     return result
-
-
-def _parsed(raw: RawReport) -> ParsedReport:
-    """What the endpoint's parse produced; the bytes are parsed only for reports stored
-    without it (before it was kept, or sent back by staff to be parsed again)."""
-    if raw.parsed is not None:
-        return ParsedReport.from_json(raw.parsed)
-    return parse_report(gzip.decompress(bytes(raw.body_gz)))
 
 
 def _reject(raw: RawReport, reason: str):
@@ -233,19 +221,37 @@ def reprocess(raw_ids) -> ProcessingResult:
     with transaction.atomic():
         Report.objects.filter(raw_id__in=raw_ids).delete()
         RawReport.objects.filter(pk__in=raw_ids).update(
-            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None, parsed=None
+            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None
         )
     return process_pending(batch_size=len(raw_ids) or 1, ids=raw_ids)
 
 
-def prune_raw_reports(older_than_days: int | None = None, batch_size: int = 5000, progress=None):
-    """Delete the raw bytes of processed or rejected reports older than the retention age.
+def prepare_partitions() -> list:
+    """Make this month's partition of the raw reports and the next
+    ``FEEDBACK_PARTITIONS_AHEAD`` months' (the daily task; a no-op off PostgreSQL)."""
+    months = partitions.months_from(timezone.now(), 1 + settings.FEEDBACK_PARTITIONS_AHEAD)
+    return partitions.create_partitions(connection, months)
 
-    The parsed Report rows stay (their ``raw`` link becomes empty); pending reports are
-    never pruned, so nothing unprocessed is lost.
+
+def prune_raw_reports(older_than_days: int | None = None, batch_size: int = 5000, progress=None):
+    """Drop the raw bytes of processed or rejected reports older than the retention age;
+    returns how many raw reports went.
+
+    On PostgreSQL whole months go: a month's partition is dropped once the whole month is
+    older than the retention age and none of its reports is still pending (so raw bytes
+    stay up to a month longer than the age). Elsewhere (SQLite) rows are deleted in
+    batches. The parsed Report rows stay; pending reports are never pruned, so nothing
+    unprocessed is lost.
     """
     days = older_than_days or settings.FEEDBACK_RAW_RETENTION_DAYS
     cutoff = timezone.now() - timezone.timedelta(days=days)
+    if partitions.is_partitioned(connection):
+        _dropped, rows, kept = partitions.drop_partitions_before(connection, cutoff)
+        for month in kept:
+            logger.warning("feedback: raw reports of %s kept: some are still pending", month)
+        if progress and rows:
+            progress(rows)
+        return rows
     old = RawReport.objects.done().filter(received_at__lt=cutoff)
     deleted = 0
     while True:

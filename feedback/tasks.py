@@ -1,8 +1,11 @@
 """Celery tasks of the feedback app (entry points: they call services)."""
 
 import logging
+import threading
+import time
 
 from celery import shared_task
+from django.conf import settings
 
 from core.outage import OUTAGE_ERRORS
 from core.outagelog import OutageLog
@@ -10,8 +13,8 @@ from feedback import services
 
 logger = logging.getLogger(__name__)
 
-# Each accepted report queues a task; during a database outage hundreds of them fail in
-# a row. One short line when the outage starts (per worker process), one when a run gets
+# Processing runs (woken by stored reports, and the beat sweep) fail in a row during a
+# database outage. One short line when the outage starts (per worker process), one when a run gets
 # through again; the reports stay pending and the beat sweep (every minute) retries them.
 DATABASE_OUTAGE = OutageLog(logger, "database", "feedback reports left pending for the sweep")
 
@@ -23,7 +26,8 @@ def _outage_result(error) -> dict:
 
 @shared_task(acks_late=True)
 def process_raw_reports(ids=None):
-    """Process the given reports (enqueued once they are committed)."""
+    """Process the given reports. Reports no longer enqueue this one by one (they wake
+    ``process_pending_reports``); it stays for messages queued before that change."""
     try:
         result = services.process_pending(
             batch_size=max(len(ids or []), 1) if ids else 500, ids=ids
@@ -34,12 +38,36 @@ def process_raw_reports(ids=None):
     return {"processed": result.processed, "rejected": result.rejected}
 
 
-def enqueue_processing(ids: list[int]):
-    """The handover the storage layer calls with the ids of committed reports."""
-    try:
-        process_raw_reports.delay(ids)
-    except Exception:  # the broker is down: the beat sweep processes pending reports later
-        logger.warning("could not enqueue processing of %d reports; left pending", len(ids))
+class Wake:
+    """Wakes the sweep at most once per ``FEEDBACK_PROCESS_DELAY_SECONDS`` per web process.
+
+    A report's commit calls it; the first in an interval sends one message, for a sweep
+    that starts when the interval ends and processes everything pending by then. The
+    others send nothing: no broker message per report (the beat sweep every minute is
+    the backstop when the broker is down).
+    """
+
+    def __init__(self):
+        self.next_at = 0.0
+        self.lock = threading.Lock()
+
+    def __call__(self, ids: list[int] | None = None):
+        now = time.monotonic()
+        if now < self.next_at:
+            return
+        delay = settings.FEEDBACK_PROCESS_DELAY_SECONDS
+        with self.lock:
+            if now < self.next_at:
+                return
+            self.next_at = now + delay
+        try:
+            process_pending_reports.apply_async(countdown=delay)
+        except Exception:  # the broker is down: the beat sweep processes pending reports later
+            logger.warning("could not wake processing; reports left pending for the sweep")
+
+
+# The handover the storage layer calls with the ids of committed reports.
+wake_processing = Wake()
 
 
 @shared_task
@@ -51,6 +79,12 @@ def process_pending_reports():
         return _outage_result(error)
     DATABASE_OUTAGE.up()
     return {"processed": result.processed, "rejected": result.rejected}
+
+
+@shared_task
+def prepare_partitions():
+    """Daily: the raw reports' partitions for this month and the coming ones."""
+    return {"created": [month.isoformat() for month in services.prepare_partitions()]}
 
 
 @shared_task

@@ -4,7 +4,6 @@ import logging
 from datetime import datetime
 
 from django.http import HttpResponse, JsonResponse
-from django.http.multipartparser import MultiPartParserError
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
@@ -17,6 +16,7 @@ from feedback import services, tasks
 from feedback.dimensions import WINDOWS
 from feedback.ingest import StorageUnavailable
 from feedback.limits import BodySizeError, checked_body_size
+from feedback.multipart import MultipartError, boundary_of, report_part
 from feedback.parser import ReportError
 from feedback.ratelimit import too_many_reports
 from feedback.summary import MonthNotCounted, cached_summary, check_month
@@ -33,8 +33,18 @@ def _text(message: str, status: int, **headers) -> HttpResponse:
     return response
 
 
+# The paths the plugin posts to (feedback.urls routes them; feedback.middleware answers
+# them ahead of the rest of the middleware).
+REPORT_PATHS = ("rest/v1/post", "feedback_plugin/post")
+
+
 @csrf_exempt
 def receive_report(request):
+    """Every report takes this path (feedback.middleware calls it first thing).
+
+    The body is read whole, once, before anything is decided, so that every answer
+    (429 and 400 included) leaves the connection at a request boundary for the next one.
+    """
     if request.method != "POST":
         return _text("Only POST is accepted here.", 405, Allow="POST")
 
@@ -42,19 +52,18 @@ def receive_report(request):
         checked_body_size(request.META.get("CONTENT_LENGTH"))
     except BodySizeError as error:
         return _text(str(error), error.status)
+    body = request.body
 
     if too_many_reports(request):
         return TOO_MANY()
 
-    if not request.content_type.startswith("multipart/form-data"):
+    if request.content_type != "multipart/form-data":
         return _text("Expected a multipart/form-data upload.", 400)
     try:
-        upload = request.FILES.get("data")
-    except MultiPartParserError:
-        return _text("The multipart body could not be parsed.", 400)
-    if upload is None:
-        return _text("The upload has no 'data' part.", 400)
-    return store(request, upload.read())
+        data = report_part(body, boundary_of(request.content_params))
+    except MultipartError as error:
+        return _text(str(error), 400)
+    return store(request, data)
 
 
 def TOO_MANY():
@@ -67,7 +76,7 @@ def store(request, data: bytes) -> HttpResponse:
         services.accept_report(
             data,
             path=request.path,
-            handover=tasks.enqueue_processing,
+            handover=tasks.wake_processing,
             country=country_of(client_address(request)) or "",
         )
     except ReportError as error:

@@ -3,7 +3,9 @@ import hashlib
 from datetime import UTC, datetime
 
 import factory
+from django.db import connection
 
+from feedback import partitions
 from feedback.models import RawReport, Report, Server, TestTrafficRule
 from feedback.trends.synthetic import full_report
 
@@ -21,6 +23,11 @@ class RawReportFactory(factory.django.DjangoModelFactory):
     size = factory.LazyAttribute(lambda raw: len(raw.body))
     sha256 = factory.LazyAttribute(lambda raw: hashlib.sha256(raw.body).hexdigest())
     body_gz = factory.LazyAttribute(lambda raw: gzip.compress(raw.body))
+
+    @classmethod
+    def _create(cls, model_class, *args, **kwargs):
+        partitions.create_partitions(connection, [kwargs["received_at"]])  # its month
+        return super()._create(model_class, *args, **kwargs)
 
 
 class ServerFactory(factory.django.DjangoModelFactory):

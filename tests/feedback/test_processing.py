@@ -1,11 +1,8 @@
 import threading
-from datetime import timedelta
 
 import pytest
-from django.core.management import call_command
 from django.db import connection
 from django.test import Client
-from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 
 from feedback import services
@@ -131,25 +128,13 @@ def test_concurrent_posts_are_each_committed_before_their_answer():
 
 
 @pytest.mark.django_db
-def test_prune_deletes_only_old_processed_raw_reports(fixture_requests):
-    old, recent, pending_old = (
-        build_raw_report(short(UID_A), path="/rest/v1/post", is_test=False) for _ in range(3)
-    )
-    store_reports([old, recent])
-    services.process_pending()
-    store_reports([pending_old])
-    RawReport.objects.filter(pk__in=[old.pk, pending_old.pk]).update(
-        received_at=timezone.now() - timedelta(days=100)
-    )
-    call_command("prune_feedback_reports", "--days", "90")
-    assert set(RawReport.objects.values_list("pk", flat=True)) == {recent.pk, pending_old.pk}
-    assert Report.objects.count() == 2  # parsed rows are kept
-
-
-@pytest.mark.django_db
 def test_beat_schedules_are_stored_in_the_database():
     tasks = set(PeriodicTask.objects.values_list("task", flat=True))
-    assert {"feedback.tasks.process_pending_reports", "feedback.tasks.prune_raw_reports"} <= tasks
+    assert {
+        "feedback.tasks.process_pending_reports",
+        "feedback.tasks.prune_raw_reports",
+        "feedback.tasks.prepare_partitions",
+    } <= tasks
 
 
 @pytest.mark.django_db
