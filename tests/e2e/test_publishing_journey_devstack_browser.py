@@ -2,7 +2,8 @@
 (tests/e2e/devstack.py), in Chromium; at that moment the release page, /download/ and the
 announcement link all work (issue 33). Then a stable release with no files yet: refused
 until staff tick "Publish without files", after which the pages say its files are on their
-way. The stack reads its release archive from a port of its own (``archive_url``), where
+way. Staff also add a mirror of the archive and check it, so the pages link to it. The
+stack reads its release archive from a port of its own (``archive_url``), where
 this journey serves a generated archive. Screenshots at 390 and 1280 px go to
 test-artifacts/ (the ones in docs/img/ are copies).
 
@@ -79,10 +80,25 @@ def test_staff_publish_a_release_and_every_link_works_at_once(devstack, browser,
             in page.locator("ul.messagelist").inner_text()
         )
 
+        # A mirror of the archive, checked now, so that the pages link to it.
+        page.goto(base + "/admin/repoconfig/mirror/add/")
+        page.fill("#id_mirror_id", "local")
+        page.fill("#id_name", "Local mirror")
+        page.fill("#id_country", "DE")
+        page.fill("#id_base_url", devstack.archive_url)
+        page.click("input[name=_save]")
+        page.locator("#result_list tr", has_text="local").locator(
+            "input[name=_selected_action]"
+        ).check()
+        page.select_option("select[name=action]", "check_now")
+        page.click("button[name=index]")
+        assert "1 mirrors checked, 1 usable." in page.locator("ul.messagelist").inner_text()
+
         # At once: the release page, its announcement link, and /download/.
         visitor = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
         ok(visitor.goto(base + "/download/11.8/11.8.10/"))
         assert visitor.locator("table.file-table tbody tr").count() >= 4
+        assert visitor.get_by_role("link", name="Download mariadb-11.8.10-winx64.msi").count() == 1
         notes = visitor.get_by_role("link", name="MariaDB 11.8.10 release notes")
         assert (
             notes.get_attribute("href")
