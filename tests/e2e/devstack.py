@@ -4,7 +4,9 @@ One stack per test session (the ``devstack`` fixture in tests/conftest.py): the 
 supervisor on free ports, a temporary SQLite database, broker and mail folders, and no
 Redis. Tests talk to it as a person would (HTTP, a browser) and read what it wrote: the
 mails in its mail folder, and its database, read-only, for what a page does not show
-(e.g. when a periodic task last ran). Donor and release journeys can use it too.
+(e.g. when a periodic task last ran). Its release archive (RELEASE_ARCHIVE_LOCATION) is a
+port of its own, where nothing answers until a journey serves an archive there
+(``archive_url``).
 """
 
 import contextlib
@@ -47,6 +49,7 @@ class DevStack:
         self.port, self.stripe_port = free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.stripe_url = f"http://127.0.0.1:{self.stripe_port}"
+        self.archive_port = free_port()
         self.mail_folder = folder / "mail"
         self.log_path = folder / "devstack.log"
         self.demo = demo
@@ -59,7 +62,13 @@ class DevStack:
         env["DATABASE_URL"] = f"sqlite:///{self.database}"
         env["MEDIA_ROOT"] = str(self.folder / "media")
         env["PRIVATE_MEDIA_ROOT"] = str(self.folder / "private-media")
+        env["RELEASE_ARCHIVE_LOCATION"] = self.archive_url
+        env["RELEASE_ARCHIVE_TIMEOUT"] = "5"
         return env
+
+    @property
+    def archive_url(self) -> str:
+        return f"http://127.0.0.1:{self.archive_port}/"
 
     def command(self) -> list[str]:
         return [
@@ -127,6 +136,7 @@ class DevStack:
             "folder": str(self.folder),
             "port": self.port,
             "stripe_port": self.stripe_port,
+            "archive_port": self.archive_port,
             "pid": self.pid,
         }
 
@@ -134,6 +144,7 @@ class DevStack:
     def attach(cls, description: dict) -> "DevStack":
         stack = cls(Path(description["folder"]))
         stack.port, stack.stripe_port = description["port"], description["stripe_port"]
+        stack.archive_port = description["archive_port"]
         stack.url = f"http://127.0.0.1:{stack.port}"
         stack.stripe_url = f"http://127.0.0.1:{stack.stripe_port}"
         stack.pid = description["pid"]

@@ -56,14 +56,15 @@ def build_archive(root, version="11.4.5"):
 
 
 @contextmanager
-def http_mirror(root):
-    """Serve ``root`` on 127.0.0.1 like a mirror's directory index; yields the base URL."""
+def http_mirror(root, port=0):
+    """Serve ``root`` on 127.0.0.1 (on ``port``, or a free one) like a mirror's directory
+    index; yields the base URL."""
 
     class QuietHandler(SimpleHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietHandler, directory=str(root)))
+    server = ThreadingHTTPServer(("127.0.0.1", port), partial(QuietHandler, directory=str(root)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:

@@ -1,21 +1,25 @@
-"""Staff publish a release in the admin, in Chromium; at that moment the release page,
-/download/ and the announcement link all work (issue 33). Then a stable release with no
-files yet: refused until staff tick "Publish without files", after which the pages say its
-files are on their way. Screenshots at 390 and 1280 px go to test-artifacts/ (the ones in
-docs/img/ are copies)."""
+"""Staff publish a release in the admin of the system `make run` starts
+(tests/e2e/devstack.py), in Chromium; at that moment the release page, /download/ and the
+announcement link all work (issue 33). Then a stable release with no files yet: refused
+until staff tick "Publish without files", after which the pages say its files are on their
+way. Staff also add a mirror of the archive and check it, so the pages link to it. The
+stack reads its release archive from a port of its own (``archive_url``), where
+this journey serves a generated archive. Screenshots at 390 and 1280 px go to
+test-artifacts/ (the ones in docs/img/ are copies).
+
+No other journey on the shared stack touches releases: the stack loads no release demo,
+so staff add the series first, as they would for a new one."""
 
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from releases.models import Release
-from releases.repoconfig.models import Mirror
+from core.demo import DEMO_STAFF_PASSWORD, DEMO_STAFF_USERNAME
 from tests.artifacts import ARTIFACTS
 from tests.releases.archive_tree import build_archive, http_mirror
-from tests.releases.factories import ReleaseFactory, SeriesFactory
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = pytest.mark.browser
 
 WIDTHS = (390, 1280)
 
@@ -32,34 +36,34 @@ def ok(response):
     return response
 
 
-def test_staff_publish_a_release_and_every_link_works_at_once(
-    live_server, browser, tmp_path, settings, django_user_model
-):
+def test_staff_publish_a_release_and_every_link_works_at_once(devstack, browser, tmp_path):
     ARTIFACTS.mkdir(exist_ok=True)
-    settings.RELEASE_ARCHIVE_TIMEOUT = 2
+    base = devstack.url
     today = timezone.localdate()
-    series = SeriesFactory(version="11.8", eol_date=today + timedelta(days=3 * 365))
-    ReleaseFactory(series=series, version="11.8.9", release_date=today - timedelta(days=90))
     build_archive(tmp_path, "11.8.10")
-    django_user_model.objects.create_superuser("staff", "staff@example.org", "staff-Passphrase-42")
-    with http_mirror(tmp_path) as archive_url:
-        settings.RELEASE_ARCHIVE_LOCATION = archive_url
-        Mirror.objects.create(
-            mirror_id="local", name="Local mirror", country="DE", base_url=archive_url
-        )
+    with http_mirror(tmp_path, port=devstack.archive_port):
         page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        page.goto(live_server.url + "/admin/login/")
-        page.fill("#id_username", "staff")
-        page.fill("#id_password", "staff-Passphrase-42")
+        page.goto(base + "/admin/login/")
+        page.fill("#id_username", DEMO_STAFF_USERNAME)
+        page.fill("#id_password", DEMO_STAFF_PASSWORD)
         page.click("input[type=submit]")
 
+        # The series first: a release needs its series.
+        page.goto(base + "/admin/releases/series/add/")
+        page.fill("#id_version", "11.8")
+        page.fill("#id_name", "MariaDB 11.8")
+        page.fill("#id_eol_date", (today + timedelta(days=3 * 365)).isoformat())
+        page.click("input[name=_save]")
+        assert "was added successfully" in page.locator("ul.messagelist").inner_text()
+
         # Step 1: version, date, maturity; the archive is read; one message says how it went.
-        page.goto(live_server.url + "/admin/releases/release/")
+        page.goto(base + "/admin/releases/release/")
         page.get_by_role("link", name="Publish a release").click()
         page.fill("#id_version", "11.8.10")
         page.fill("#id_release_date", today.isoformat())
         page.select_option("#id_maturity", "ga")
         page.get_by_role("button", name="Scan the archive and review").click()
+        page.wait_for_load_state()
         messages = page.locator("ul.messagelist li")
         assert messages.count() == 1
         assert (
@@ -76,10 +80,25 @@ def test_staff_publish_a_release_and_every_link_works_at_once(
             in page.locator("ul.messagelist").inner_text()
         )
 
+        # A mirror of the archive, checked now, so that the pages link to it.
+        page.goto(base + "/admin/repoconfig/mirror/add/")
+        page.fill("#id_mirror_id", "local")
+        page.fill("#id_name", "Local mirror")
+        page.fill("#id_country", "DE")
+        page.fill("#id_base_url", devstack.archive_url)
+        page.click("input[name=_save]")
+        page.locator("#result_list tr", has_text="local").locator(
+            "input[name=_selected_action]"
+        ).check()
+        page.select_option("select[name=action]", "check_now")
+        page.click("button[name=index]")
+        assert "1 mirrors checked, 1 usable." in page.locator("ul.messagelist").inner_text()
+
         # At once: the release page, its announcement link, and /download/.
         visitor = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        ok(visitor.goto(live_server.url + "/download/11.8/11.8.10/"))
+        ok(visitor.goto(base + "/download/11.8/11.8.10/"))
         assert visitor.locator("table.file-table tbody tr").count() >= 4
+        assert visitor.get_by_role("link", name="Download mariadb-11.8.10-winx64.msi").count() == 1
         notes = visitor.get_by_role("link", name="MariaDB 11.8.10 release notes")
         assert (
             notes.get_attribute("href")
@@ -90,12 +109,12 @@ def test_staff_publish_a_release_and_every_link_works_at_once(
             visitor.get_by_role("link", name="Read the announcement").click()
         ok(navigation.value)
         assert visitor.locator("h1").inner_text() == "MariaDB 11.8.10 stable released"
-        ok(visitor.goto(live_server.url + "/download/?series=11.8"))
+        ok(visitor.goto(base + "/download/?series=11.8"))
         assert visitor.locator("h2", has_text="MariaDB 11.8.10").count() == 1
         assert visitor.locator("table.file-table tbody tr").count() >= 4
 
         # A stable release with no files yet: staff must choose to publish it without them.
-        page.goto(live_server.url + "/admin/releases/release/publish/")
+        page.goto(base + "/admin/releases/release/publish/")
         page.fill("#id_version", "11.8.11")
         page.fill("#id_release_date", today.isoformat())
         page.get_by_role("button", name="Scan the archive and review").click()
@@ -107,19 +126,23 @@ def test_staff_publish_a_release_and_every_link_works_at_once(
             )
         )
         page.get_by_role("button", name="Publish and announce").click()
+        page.wait_for_load_state()
         assert "tick “Publish without files” to publish it now" in page.content()
-        assert not Release.objects.get(version="11.8.11").is_published
+        assert visitor.goto(base + "/download/11.8/11.8.11/").status == 404
         page.get_by_label("Publish without files").check()
         shoot(page, "review-without-files")
         page.get_by_role("button", name="Publish and announce").click()
         assert "on their way" in page.locator("ul.messagelist").inner_text()
 
-        ok(visitor.goto(live_server.url + "/download/?series=11.8"))
+        ok(visitor.goto(base + "/download/?series=11.8"))
+        assert (
+            "MariaDB 11.8.11, the newest release of MariaDB 11.8, has no files on this site yet:"
+            " showing 11.8.10, the newest that has." in visitor.inner_text("main")
+        )
+        shoot(visitor, "download-files-pending")
+        ok(visitor.goto(base + "/download/11.8/11.8.11/"))
         pending = visitor.locator("#files-pending")
         assert pending.inner_text().startswith("Files on their way. The files of MariaDB 11.8.11")
-        shoot(visitor, "download-files-pending")
-        ok(visitor.goto(live_server.url + "/download/11.8/11.8.11/"))
-        assert visitor.locator("#files-pending").is_visible()
         with visitor.expect_navigation() as navigation:
             visitor.get_by_role("link", name="Read the announcement").click()
         ok(navigation.value)
