@@ -203,13 +203,22 @@ class DownloadChoice:
         release = next((r for r in candidates if r.maturity == Release.Maturity.GA), None)
         release = release or candidates[0]
         if asked:
-            if any(r.version == asked and r.series_id == self.series.pk for r in releases):
+            known = next(
+                (r for r in releases if r.version == asked and r.series_id == self.series.pk), None
+            )
+            if known is not None and known.files_pending:
+                text = f"{known.files_note} Showing {release.version}, the newest that has files."
+            elif known is not None:
                 text = (f"MariaDB {asked} has no files on this site yet: showing "
                         f"{release.version} instead.")  # fmt: skip
             else:
                 text = (f"“{quoted(asked)}” is not a published release of {self.series}: "
                         f"showing {release.version} instead.")  # fmt: skip
             self.notes.append(Note(text))
+        elif newest != release and newest.files_pending:
+            self.notes.append(
+                Note(f"{newest.files_note} Showing {release.version}, the newest that has files.")
+            )
         elif newest != release and not self.platforms.get(newest.pk):
             self.notes.append(Note(
                 f"MariaDB {newest.version}, the newest release of {self.series}, has no files "

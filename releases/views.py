@@ -141,6 +141,7 @@ class DownloadView(MirrorChoiceMixin, TemplateView):
             os_choice=choice.os,
             package_choice=choice.package,
             offer=choice.offer(),
+            files_on_their_way=[r for r in releases if r.files_pending],
             mirrors=mirrors,
             mirror=mirror,
             today=today,

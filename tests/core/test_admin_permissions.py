@@ -16,7 +16,7 @@ from feedback.models import RawReport
 from foundation.models import DocumentComment, NewsComment
 from releases.models import Release
 from tests.foundation.factories import DocumentVersionFactory, NewsPostFactory, UserFactory
-from tests.releases.factories import ReleaseFactory
+from tests.releases.factories import ReleaseFileFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +58,8 @@ def document_comment():
 
 
 def unpublished_release():
-    return ReleaseFactory(is_published=False)
+    # With a file: a stable release without one is published only from its review page.
+    return ReleaseFileFactory(release__is_published=False).release
 
 
 def rejected_report():

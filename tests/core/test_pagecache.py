@@ -24,7 +24,7 @@ from sponsors.models import Sponsorship
 from tests.clocks import ManualClock
 from tests.feedback.factories import ReportFactory
 from tests.foundation.factories import NewsPostFactory, UserFactory
-from tests.releases.factories import ReleaseFactory
+from tests.releases.factories import ReleaseFactory, ReleaseFileFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
 pytestmark = pytest.mark.django_db
@@ -98,6 +98,7 @@ def test_a_scheduled_post_appears_at_its_time_without_a_save():
 
 def test_saving_a_release_rebuilds_the_download_pages():
     release = ReleaseFactory(version="11.4.90", is_published=False)
+    ReleaseFileFactory(release=release)  # /download/ offers only releases with a file
     assert "11.4.90" not in anonymous_get("/download/").content.decode()
     release.is_published = True
     release.save()

@@ -136,8 +136,9 @@ def test_staff_publish_a_release_and_every_link_works_at_once(devstack, browser,
 
         ok(visitor.goto(base + "/download/?series=11.8"))
         assert (
-            "MariaDB 11.8.11, the newest release of MariaDB 11.8, has no files on this site yet:"
-            " showing 11.8.10, the newest that has." in visitor.inner_text("main")
+            "The files of MariaDB 11.8.11 are on their way to the mirrors: they are listed with"
+            " their checksums as soon as they are recorded. Showing 11.8.10, the newest that has"
+            " files." in visitor.inner_text("main")
         )
         shoot(visitor, "download-files-pending")
         ok(visitor.goto(base + "/download/11.8/11.8.11/"))
