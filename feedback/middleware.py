@@ -18,5 +18,9 @@ class ReportEndpointMiddleware:
 
     def __call__(self, request):
         if request.path_info[1:] in REPORT_PATHS:
-            return receive_report(request)
+            response = receive_report(request)
+            # CommonMiddleware, which the answer skips, would set it: without it gunicorn
+            # answers HTTP/1.1 in chunks, which the plugin's own HTTP client need not read.
+            response["Content-Length"] = str(len(response.content))
+            return response
         return self.get_response(request)
