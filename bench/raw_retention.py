@@ -81,12 +81,12 @@ def main():
             # Straight into PostgreSQL (Django's bulk_create costs more here than the
             # database does): the same row the endpoint stores, already processed.
             cursor.execute(
-                "INSERT INTO feedback_rawreport (received_at, path, size, sha256, body_gz,"
+                "INSERT INTO feedback_rawreport (received_at, path, size, sha256, body,"
                 " is_test, is_resend, country, status, rejection_reason, processed_at)"
                 " SELECT %s + %s * (n::float8 / %s), %s, %s, %s, %s, false, n > 0, '',"
                 " 'processed', '', now() FROM generate_series(%s, %s) AS n",
                 [start, span, args.count, template.path, template.size, template.sha256,
-                 template.body_gz, offset, offset + size - 1],
+                 template.body, offset, offset + size - 1],
             )  # fmt: skip
     stored_s = time.monotonic() - began
     before = partitions.existing_months(connection)

@@ -366,6 +366,9 @@ FEEDBACK_RAW_RETENTION_DAYS = env.int("FEEDBACK_RAW_RETENTION_DAYS", default=90)
 FEEDBACK_PARTITIONS_AHEAD = env.int("FEEDBACK_PARTITIONS_AHEAD", default=3)
 # A stored report wakes processing at most once per this many seconds per web process.
 FEEDBACK_PROCESS_DELAY_SECONDS = env.int("FEEDBACK_PROCESS_DELAY_SECONDS", default=5)
+# At most this many reports of concurrent requests share one INSERT and commit
+# (feedback.ingest.GroupCommit).
+FEEDBACK_MAX_BATCH = env.int("FEEDBACK_MAX_BATCH", default=64)
 FEEDBACK_MIN_BUCKET_SERVERS = env.int("FEEDBACK_MIN_BUCKET_SERVERS", default=5)
 
 LOGGING = {

@@ -1,5 +1,3 @@
-import gzip
-
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
@@ -18,14 +16,14 @@ class RawReportAdmin(admin.ModelAdmin):
         "received_at", "path", "size", "sha256", "is_test", "is_resend", "country", "status",
         "rejection_reason", "processed_at", "report_text",
     ]  # fmt: skip
-    exclude = ["body_gz"]
+    exclude = ["body"]
 
     def has_add_permission(self, request):
         return False
 
     @admin.display(description="Report as received")
     def report_text(self, obj):
-        text = gzip.decompress(bytes(obj.body_gz)).decode("utf-8", errors="replace")
+        text = bytes(obj.body).decode("utf-8", errors="replace")
         return format_html('<pre style="max-height:40rem;overflow:auto">{}</pre>', text)
 
     @admin.action(description="Parse the selected reports again", permissions=["change"])

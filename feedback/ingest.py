@@ -1,25 +1,32 @@
-"""Durable storage of incoming reports: one statement, one commit per report.
+"""Durable storage of incoming reports: the reports of concurrent requests committed
+together, one statement and one commit per batch.
 
 This is the storage gateway: it knows the database, not Celery. Callers pass a
 ``handover(ids)`` callable that wakes processing (the endpoint passes
-``feedback.tasks.wake_processing``); it runs once the report is committed, so no
+``feedback.tasks.wake_processing``); it runs once the reports are committed, so no
 report is acknowledged or processed before it is durable.
 
-A report is stored once: its bytes, gzip-compressed, and what identifies it (size,
-sha256); processing parses the bytes (docs/feedback.md). The endpoint's insert is a
-single statement in autocommit, which PostgreSQL commits (``synchronous_commit = on``)
-before it returns, with the resend flag computed in the same statement. Concurrent posts
-share WAL flushes through PostgreSQL's own group commit (``commit_delay``, set by the
-deploy: deploy/postgresql/portal.conf).
+A report is stored once: its bytes as sent (PostgreSQL compresses the column with lz4,
+migration 0006) and what identifies it (size, sha256); processing parses the bytes
+(docs/feedback.md). The resend flag is computed in the same statement.
+
+Group commit (``GroupCommit``): a request whose report arrives while no batch is being
+written writes its own at once, on its own connection. Reports that arrive while a
+batch commits (a WAL flush, about a millisecond) wait; the first of them then writes all
+of them in one multi-row INSERT and one commit, and every request waits for its own
+batch's commit before it answers. Nothing is answered before it is durable, and a
+process killed mid-batch has answered none of that batch. One request at a time (tests,
+`make run`) takes the same path with batches of one.
 
 On PostgreSQL the table is partitioned by month (``feedback.partitions``).
 """
 
-import gzip
 import hashlib
 import logging
+import threading
 from collections.abc import Callable
 
+from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -31,15 +38,15 @@ logger = logging.getLogger(__name__)
 Handover = Callable[[list[int]], None]
 
 COLUMNS = (
-    "received_at", "path", "size", "sha256", "body_gz", "is_test", "country", "status",
+    "received_at", "path", "size", "sha256", "body", "is_test", "country", "status",
     "rejection_reason",
 )  # fmt: skip
-# The report and whether the same bytes were stored before, in one statement.
-INSERT_ONE = (
-    f"INSERT INTO {RawReport._meta.db_table} ({', '.join(COLUMNS)}, is_resend)"  # noqa: S608 - fixed names
-    f" VALUES ({', '.join(['%s'] * len(COLUMNS))},"
-    f" EXISTS (SELECT 1 FROM {RawReport._meta.db_table} WHERE sha256 = %s))"
-    " RETURNING id, is_resend"
+TABLE = RawReport._meta.db_table
+# One row of the batch: its columns and its resend flag: seen earlier in the batch, or
+# stored before (the sha256 index).
+ROW_SQL = (
+    f"({', '.join(['%s'] * len(COLUMNS))},"
+    f" %s OR EXISTS (SELECT 1 FROM {TABLE} WHERE sha256 = %s))"  # noqa: S608 - fixed names
 )
 
 
@@ -53,43 +60,131 @@ def build_raw_report(data: bytes, *, path: str, is_test: bool, country: str = ""
         path=path,
         size=len(data),
         sha256=hashlib.sha256(data).hexdigest(),
-        body_gz=gzip.compress(data, compresslevel=1),
+        body=data,
         is_test=is_test,
         country=country,
     )
 
 
-def store_report(report: RawReport, *, handover: Handover | None = None) -> RawReport:
-    """Store one report durably (the endpoint's path); returns once it is committed."""
+class _Slot:
+    """One waiting report: its request's thread sleeps on ``ready`` until its batch is
+    committed (or failed), or until it is asked to write the next batch (``lead``)."""
+
+    __slots__ = ("report", "handover", "ready", "lead", "error")
+
+    def __init__(self, report: RawReport, handover: Handover | None):
+        self.report = report
+        self.handover = handover
+        self.ready = threading.Event()
+        self.lead = False
+        self.error: BaseException | None = None
+
+
+class GroupCommit:
+    """Writes the reports of concurrent requests of one process in shared commits.
+
+    Invariant: while reports wait, exactly one thread is writing a batch or has been
+    asked to write the next one; so nobody waits for a batch nobody will write.
+    """
+
+    def __init__(self, write: Callable[[list[_Slot]], None]):
+        self._write = write
+        self._lock = threading.Lock()
+        self._waiting: list[_Slot] = []
+        self._writing = False
+
+    def submit(self, report: RawReport, handover: Handover | None) -> None:
+        """Returns once ``report`` is committed; raises what writing its batch raised."""
+        slot = _Slot(report, handover)
+        with self._lock:
+            self._waiting.append(slot)
+            slot.lead = not self._writing
+            self._writing = True
+        if not slot.lead:
+            slot.ready.wait()
+        if slot.lead:
+            self._write_next_batch(slot)
+        if slot.error is not None:
+            raise slot.error
+
+    def _write_next_batch(self, own: _Slot):
+        with self._lock:
+            limit = settings.FEEDBACK_MAX_BATCH
+            batch, self._waiting = self._waiting[:limit], self._waiting[limit:]
+        for slot in batch:  # until the write returns, nothing in the batch is stored
+            slot.error = StorageUnavailable("the batch was not written")
+        try:
+            self._write(batch)
+            for slot in batch:
+                slot.error = None
+        except Exception as error:
+            # The writer's own request raises the error itself; the others answer that
+            # storage is unavailable (their clients send the report again later).
+            for slot in batch:
+                slot.error = error if slot is own else StorageUnavailable(str(error))
+        finally:
+            with self._lock:
+                if self._waiting:
+                    following = self._waiting[0]
+                    following.lead = True
+                    following.ready.set()
+                else:
+                    self._writing = False
+            for slot in batch:
+                if slot is not own:
+                    slot.ready.set()
+
+
+def _write_batch(slots: list[_Slot]) -> None:
+    """Insert the batch in one statement and commit it; retry once if its month has no
+    partition yet (the daily task keeps months ready; should it not have run)."""
+    reports = [slot.report for slot in slots]
     try:
         try:
-            _insert(report)
+            _insert(reports)
         except IntegrityError as error:
             if not _no_partition(error) or connection.in_atomic_block:
                 raise
-            # The daily task keeps months ready; should it not have run, make the month.
-            logger.warning("feedback: no partition for %s; creating it", report.received_at)
-            partitions.create_partitions(connection, [report.received_at])
-            _insert(report)
+            logger.warning("feedback: no partition for %s; creating it", reports[0].received_at)
+            partitions.create_partitions(connection, [report.received_at for report in reports])
+            _insert(reports)
     except DatabaseError as error:
         raise StorageUnavailable(str(error)) from error
-    if handover is not None:
-        transaction.on_commit(lambda: handover([report.pk]))
-    return report
+    for handover in {slot.handover for slot in slots} - {None}:
+        ids = [slot.report.pk for slot in slots if slot.handover is handover]
+        transaction.on_commit(lambda handover=handover, ids=ids: handover(ids))
 
 
-def _insert(report: RawReport):
-    values = [getattr(report, column) for column in COLUMNS]
-    values[0] = connection.ops.adapt_datetimefield_value(report.received_at)
-    with connection.cursor() as cursor:
-        cursor.execute(INSERT_ONE, [*values, report.sha256])
-        report.pk, report.is_resend = cursor.fetchone()
-    report.is_resend = bool(report.is_resend)
-    report._state.adding = False
+def _insert(reports: list[RawReport]):
+    params = []
+    seen = set()
+    for report in reports:
+        values = [getattr(report, column) for column in COLUMNS]
+        values[0] = connection.ops.adapt_datetimefield_value(report.received_at)
+        params += [*values, report.sha256 in seen, report.sha256]
+        seen.add(report.sha256)
+    sql = (
+        f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}, is_resend)"  # noqa: S608 - fixed names
+        f" VALUES {', '.join([ROW_SQL] * len(reports))} RETURNING id, is_resend"
+    )
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        for report, (pk, is_resend) in zip(reports, cursor.fetchall(), strict=True):
+            report.pk, report.is_resend = pk, bool(is_resend)
+            report._state.adding = False
 
 
 def _no_partition(error: IntegrityError) -> bool:
     return getattr(error.__cause__, "sqlstate", None) == partitions.NO_PARTITION_SQLSTATE
+
+
+GROUP_COMMIT = GroupCommit(_write_batch)
+
+
+def store_report(report: RawReport, *, handover: Handover | None = None) -> RawReport:
+    """Store one report durably (the endpoint's path); returns once it is committed."""
+    GROUP_COMMIT.submit(report, handover)
+    return report
 
 
 def store_reports(reports: list[RawReport], *, handover: Handover | None = None) -> list[RawReport]:

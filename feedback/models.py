@@ -44,9 +44,11 @@ class RawReport(models.Model):
 
     received_at = models.DateTimeField(db_index=True)
     path = models.CharField(max_length=40, help_text="The URL path the server posted to.")
-    size = models.PositiveIntegerField(help_text="Bytes of the report before compression.")
+    size = models.PositiveIntegerField(help_text="Bytes of the report.")
     sha256 = models.CharField(max_length=64)
-    body_gz = models.BinaryField(help_text="The report as sent, gzip-compressed.")
+    # PostgreSQL compresses the column with lz4 (migration 0006), in C, off the request's
+    # Python thread.
+    body = models.BinaryField(help_text="The report as sent.")
     is_test = models.BooleanField(default=False, help_text="Posted by MariaDB's own test suite.")
     is_resend = models.BooleanField(default=False, help_text="Same content as an earlier report.")
     country = models.CharField(

@@ -1,6 +1,5 @@
 """Workflows of the feedback app: accepting a report and processing stored ones."""
 
-import gzip
 import logging
 from dataclasses import dataclass
 
@@ -59,7 +58,7 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         raws = list(
             pending.select_for_update(skip_locked=True)
             .order_by("id")
-            .only("id", "received_at", "body_gz", "is_test", "country", "status")[:batch_size]
+            .only("id", "received_at", "body", "is_test", "country", "status")[:batch_size]
         )
         if not raws:
             return result
@@ -68,8 +67,8 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         for raw in raws:
             raw.processed_at = now
             try:
-                parsed.append((raw, parse_report(gzip.decompress(bytes(raw.body_gz)))))
-            except (ReportError, OSError, EOFError) as error:
+                parsed.append((raw, parse_report(bytes(raw.body))))
+            except ReportError as error:
                 _reject(raw, str(error))
         try:
             with transaction.atomic():  # a savepoint: one statement for the whole batch

@@ -1,4 +1,3 @@
-import gzip
 import hashlib
 from datetime import UTC, datetime
 
@@ -15,14 +14,12 @@ class RawReportFactory(factory.django.DjangoModelFactory):
 
     class Meta:
         model = RawReport
-        exclude = ["body"]
 
     body = factory.Sequence(full_report)
     received_at = datetime(2026, 3, 4, 12, tzinfo=UTC)
     path = "/rest/v1/post"
     size = factory.LazyAttribute(lambda raw: len(raw.body))
     sha256 = factory.LazyAttribute(lambda raw: hashlib.sha256(raw.body).hexdigest())
-    body_gz = factory.LazyAttribute(lambda raw: gzip.compress(raw.body))
 
     @classmethod
     def _create(cls, model_class, *args, **kwargs):

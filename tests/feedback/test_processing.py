@@ -38,7 +38,7 @@ def test_unparseable_report_keeps_its_bytes_and_gets_the_reason():
     assert (result.processed, result.rejected) == (0, 1)
     assert raw.status == RawReport.Status.REJECTED
     assert "FEEDBACK_WHEN" in raw.rejection_reason
-    assert bytes(raw.body_gz)
+    assert bytes(raw.body)
     assert Report.objects.count() == 0
 
 
