@@ -45,8 +45,8 @@ TABLE = RawReport._meta.db_table
 # One row of the batch: its columns and its resend flag: seen earlier in the batch, or
 # stored before (the sha256 index).
 ROW_SQL = (
-    f"({', '.join(['%s'] * len(COLUMNS))},"
-    f" %s OR EXISTS (SELECT 1 FROM {TABLE} WHERE sha256 = %s))"  # noqa: S608 - fixed names
+    f"({', '.join(['%s'] * len(COLUMNS))},"  # noqa: S608 - fixed names
+    f" %s OR EXISTS (SELECT 1 FROM {TABLE} WHERE sha256 = %s))"
 )
 
 
@@ -70,7 +70,7 @@ class _Slot:
     """One waiting report: its request's thread sleeps on ``ready`` until its batch is
     committed (or failed), or until it is asked to write the next batch (``lead``)."""
 
-    __slots__ = ("report", "handover", "ready", "lead", "error")
+    __slots__ = ("error", "handover", "lead", "ready", "report")
 
     def __init__(self, report: RawReport, handover: Handover | None):
         self.report = report

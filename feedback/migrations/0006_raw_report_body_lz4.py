@@ -20,7 +20,9 @@ def compress_with_lz4(apps, schema_editor):
         return  # SQLite (make run) stores the bytes as they are
     tables = [partitions.TABLE]
     if partitions.is_partitioned(connection):
-        tables += [partitions.partition_name(month) for month in partitions.existing_months(connection)]
+        tables += [
+            partitions.partition_name(month) for month in partitions.existing_months(connection)
+        ]
     with connection.cursor() as cursor:
         for table in tables:
             cursor.execute(f'ALTER TABLE "{table}" ALTER COLUMN body SET COMPRESSION lz4')
