@@ -19,7 +19,8 @@ synchronous_commit on (every acknowledged report durable). After each run the da
 must hold at least as many reports as were answered with 2xx (else it stops with LOST
 REPORTS). Prints requests/s, p99 latency, the ratio to the bare app and the load average
 before each run; a figure taken above a load average of 1 is marked as not fit for a
-decision (the cores were shared with other work).
+decision (the cores were shared with other work). Before each run it waits (up to
+--settle seconds) for the load of the previous run to die down.
 """
 
 import argparse
@@ -104,6 +105,15 @@ def run_wrk(connections, duration, body_file):
             "errors": errors.group(1) if errors else "none"}  # fmt: skip
 
 
+def settled_load(max_wait: float) -> float:
+    """The load average once it has fallen to MAX_QUIET_LOAD (the previous run's own load
+    decays over a minute or so), or after ``max_wait`` seconds, whichever comes first."""
+    deadline = time.monotonic() + max_wait
+    while (load := os.getloadavg()[0]) > MAX_QUIET_LOAD and time.monotonic() < deadline:
+        time.sleep(5)
+    return load
+
+
 def set_group_commit(commit_delay: int, commit_siblings: int):
     """PostgreSQL's group commit for new connections to the bench database (superuser)."""
     psql(f"ALTER DATABASE {DB_NAME} SET commit_delay = {commit_delay}")
@@ -118,6 +128,10 @@ def main():
     parser.add_argument("--redis-db", type=int, default=15, help="scratch Redis database")
     parser.add_argument("--commit-delay", type=int, default=500, help="microseconds")
     parser.add_argument("--commit-siblings", type=int, default=5)
+    parser.add_argument(
+        "--settle", type=float, default=150,
+        help="seconds to wait at most for the load average to fall below 1 before each run",
+    )  # fmt: skip
     parser.add_argument(
         "--repeat", type=int, default=1, help="rounds of all variants, interleaved (median kept)"
     )
@@ -163,8 +177,8 @@ def main():
             for label, app, extra, commit_delay in variants:
                 set_group_commit(commit_delay, args.commit_siblings)
                 before = count_reports()
+                load = settled_load(args.settle)
                 process = start_gunicorn(app, {**base_env, **extra})
-                load = os.getloadavg()[0]
                 print(f"{connections:>3} connections, {label}: load average {load:.2f}", flush=True)
                 try:
                     figures = run_wrk(connections, args.duration, body_file)

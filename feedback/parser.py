@@ -29,6 +29,9 @@ TYPED_ROWS = frozenset({
     "Uname_release", "Uname_distribution", "Uname_machine", "Cpu_count", "Mem_total",
     "THREAD_HANDLING",
 })  # fmt: skip
+# The rows that count something: FEATURE_*, "Collation used X" and "<plugin> used".
+COUNTER_NAME_RE = re.compile(r"FEATURE_|Collation used |.* used\Z", re.DOTALL)
+TWO_TABS_RE = re.compile(r"\t[^\n]*\t")
 VERSION_RE = re.compile(
     r"^(?P<major>\d{1,3})\.(?P<minor>\d{1,3})\.(?P<patch>\d{1,4})(?P<suffix>.*)$"
 )
@@ -75,23 +78,28 @@ class ParsedReport:
         return cls(**{name: value for name, value in stored.items() if name in names})
 
 
-def read_rows(data: bytes) -> list[tuple[str, str]]:
-    """Split a report into (name, value) rows; raises ReportError if it is not one."""
+def first_values(data: bytes) -> dict[str, str]:
+    """Each row's name and its first value (names repeat: INNODB_PAGE_SIZE), the last
+    row's name first; raises ReportError if the body is not a report."""
     text = data.replace(b"\x00", b"").decode("utf-8", errors="replace")
-    lines = text.split("\n")
-    while lines and lines[-1] in ("", "\r"):  # the plugin ends its report with a blank line
-        lines.pop()
-    # The usual full report: every line a NAME<TAB>VALUE row. Whole-list passes are several
-    # times faster than the line-by-line loop below, which handles (and names) the rest.
-    parts = [line.partition("\t") for line in lines]
-    if parts and all(
-        tab and name and len(name) <= MAX_NAME_LENGTH and not name.isspace()
-        for name, tab, _ in parts
-    ):
-        if "\r" in text:
-            return [(name, value.rstrip("\r")[:MAX_VALUE_LENGTH]) for name, _, value in parts]
-        return [(name, value[:MAX_VALUE_LENGTH]) for name, _, value in parts]
-    return _read_rows_line_by_line(text)
+    # The usual full report: every line NAME<TAB>VALUE with one tab, and no CR. Read with
+    # built-ins over the whole text (a Python loop over its thousand lines cost several
+    # times as much); anything else goes line by line, which also names the fault.
+    body = text.rstrip("\n")  # the plugin ends its report with a blank line
+    if body and "\r" not in body and body.count("\t") == body.count("\n") + 1:
+        fields = body.replace("\n", "\t").split("\t")
+        names, values = fields[0::2], fields[1::2]
+        # As many tabs as lines, and none with two: one tab on every line.
+        if (
+            not TWO_TABS_RE.search(body)
+            and all(names)
+            and max(map(len, names)) <= MAX_NAME_LENGTH
+            and not any(map(str.isspace, names))
+        ):
+            if max(map(len, values)) > MAX_VALUE_LENGTH:
+                values = [value[:MAX_VALUE_LENGTH] for value in values]
+            return dict(zip(reversed(names), reversed(values), strict=True))
+    return dict(reversed(_read_rows_line_by_line(text)))
 
 
 def _read_rows_line_by_line(text: str) -> list[tuple[str, str]]:
@@ -139,8 +147,7 @@ def checked_int(name: str, value: str, maximum: int) -> int | None:
 
 
 def parse_report(data: bytes) -> ParsedReport:
-    rows = read_rows(data)
-    first = dict(reversed(rows))  # names repeat (INNODB_PAGE_SIZE): the first value counts
+    first = first_values(data)
     if "FEEDBACK_SERVER_UID" not in first:
         raise ReportError("the report has no FEEDBACK_SERVER_UID row")
     uid = validate_server_uid(first["FEEDBACK_SERVER_UID"])
@@ -169,22 +176,21 @@ def parse_report(data: bytes) -> ParsedReport:
     report.memory_bytes = checked_int("Mem_total", first.get("Mem_total", ""), BIGINT_MAX)
     report.thread_handling = first.get("THREAD_HANDLING", "")[:60]
 
-    # Counters (FEATURE_*, "Collation used X", "<plugin> used") are whole numbers too.
-    for name, value in first.items():
+    # Counters (FEATURE_*, "Collation used X", "<plugin> used") are whole numbers too; the
+    # other rows without a column of their own are kept as they are.
+    report.extra = dict(first)
+    for name in TYPED_ROWS:
+        report.extra.pop(name, None)
+    for name in list(filter(COUNTER_NAME_RE.match, report.extra)):
+        count = checked_int(name, report.extra.pop(name), BIGINT_MAX)
+        if count is None:
+            continue
         if name.startswith("FEATURE_"):
-            count = checked_int(name, value, BIGINT_MAX)
-            if count is not None:
-                report.features[name] = count
+            report.features[name] = count
         elif name.startswith("Collation used "):
-            count = checked_int(name, value, BIGINT_MAX)
-            if count is not None:
-                report.collations[name.removeprefix("Collation used ")] = count
-        elif name.endswith(" used"):
-            count = checked_int(name, value, BIGINT_MAX)
-            if count is not None:
-                report.plugins[name.removesuffix(" used")] = count
-        elif name not in TYPED_ROWS:
-            report.extra[name] = value
+            report.collations[name.removeprefix("Collation used ")] = count
+        else:
+            report.plugins[name.removesuffix(" used")] = count
     report.engines = sorted(
         name for name, used in report.plugins.items() if used > 0 and is_storage_engine(name)
     )

@@ -5,10 +5,11 @@ from hypothesis import strategies as st
 from feedback.parser import (
     ReportError,
     _read_rows_line_by_line,
+    first_values,
     parse_report,
-    read_rows,
 )
 from tests.feedback.captures import data_part, split_http
+from tests.feedback.test_fuzz import REAL_BODIES, mutate
 
 
 def report_of(fixture_requests, name):
@@ -86,7 +87,8 @@ def test_malformed_reports_get_a_reason(data, reason):
 def test_uid_check_and_rows():
     report = parse_report(b"FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\x00\n")
     assert report.server_uid == "BRQuphxhO/ivzmSTEp4J9xb4UxI="
-    assert read_rows(b"A\t1\r\n\nB\t\n") == [("A", "1"), ("B", "")]
+    assert first_values(b"A\t1\r\n\nB\t\n") == {"A": "1", "B": ""}
+    assert first_values(b"A\t1\nB\t2\nA\t3\n\n") == {"A": "1", "B": "2"}
 
 
 def test_a_uid_with_non_ascii_characters_is_refused_not_crashed_on():
@@ -109,13 +111,14 @@ ROW_ALPHABET = st.sampled_from(
         b"N",
         b"1",
         b"X" * 201,
+        b"V" * 4097,
     ]
 )
 
 
 @settings(max_examples=400, deadline=None)
 @given(pieces=st.lists(ROW_ALPHABET, max_size=40), base=st.sampled_from([b"", b"A\t1\nB\t2\n"]))
-def test_the_fast_row_split_agrees_with_the_line_by_line_one(pieces, base):
+def test_the_fast_row_reading_agrees_with_the_line_by_line_one(pieces, base):
     data = base + b"".join(pieces)
     text = data.replace(b"\x00", b"").decode("utf-8", errors="replace")
 
@@ -125,7 +128,10 @@ def test_the_fast_row_split_agrees_with_the_line_by_line_one(pieces, base):
         except ReportError as error:
             return str(error)
 
-    assert verdict(read_rows, data) == verdict(_read_rows_line_by_line, text)
+    def line_by_line(text):
+        return dict(reversed(_read_rows_line_by_line(text)))
+
+    assert verdict(first_values, data) == verdict(line_by_line, text)
 
 
 UID_ROW = "FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\n"
@@ -168,3 +174,32 @@ def test_the_largest_values_the_columns_hold_are_accepted():
 def test_rows_processing_cannot_store_are_refused_by_the_parser(data):
     with pytest.raises(ReportError):
         parse_report(data)
+
+
+REAL_REPORTS = [data_part(body) for body in REAL_BODIES]
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_real_reports_mutated_read_the_same_fast_and_line_by_line(data):
+    report = mutate(data.draw(st.sampled_from(REAL_REPORTS)), data)
+    text = report.replace(b"\x00", b"").decode("utf-8", errors="replace")
+    try:
+        expected = dict(reversed(_read_rows_line_by_line(text)))
+    except ReportError as error:
+        expected = str(error)
+    try:
+        assert first_values(report) == expected
+    except ReportError as error:
+        assert str(error) == expected
+
+
+def test_the_full_captured_reports_take_the_fast_reading(monkeypatch):
+    def refuse(text):
+        raise AssertionError("read line by line")
+
+    monkeypatch.setattr("feedback.parser._read_rows_line_by_line", refuse)
+    full = [report for report in REAL_REPORTS if b"FEEDBACK_WHEN" not in report]
+    assert full
+    for report in full:
+        assert len(first_values(report)) > 100
