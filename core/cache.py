@@ -20,6 +20,7 @@ once when it is back (``core.outagelog``).
 
 import logging
 import math
+import socket
 import threading
 import time
 from collections import Counter
@@ -28,14 +29,19 @@ from functools import wraps
 from circuitbreaker import CircuitBreaker
 from django.conf import settings
 from django.core.cache import caches
-from django_redis.cache import RedisCache
+from django_redis.cache import RedisCache, omit_exception
 from django_redis.client import DefaultClient
 from django_redis.exceptions import ConnectionInterrupted
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from core.outagelog import OutageLog
 
 logger = logging.getLogger(__name__)
 
+# What django-redis's own commands take for "Redis did not answer".
+REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError, ResponseError, socket.timeout)
 UNAVAILABLE_CONSEQUENCE = "serving without cache, rate limits fail open"
 
 
@@ -106,10 +112,48 @@ for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 
 
+def _count_in_window(self, key, timeout: int) -> int:
+    """Start the counter at ``key`` (kept ``timeout`` seconds) if it is new, and add one:
+    two commands in one round trip."""
+    client = self.get_client(write=True)
+    key = self.make_key(key)
+    try:
+        with client.pipeline(transaction=False) as pipeline:
+            pipeline.set(key, 0, ex=timeout, nx=True)
+            pipeline.incr(key)
+            return pipeline.execute()[1]
+    except REDIS_ERRORS as error:
+        raise ConnectionInterrupted(connection=client) from error
+
+
+CircuitBreakerClient.count_in_window = _guarded(_count_in_window)
+
+
 class FailOpenRedisCache(RedisCache):
     def add(self, *args, **kwargs):
         stored = super().add(*args, **kwargs)
         return True if stored is None else stored  # None: Redis unreachable (ignored error)
+
+    @omit_exception
+    def count_in_window(self, key, timeout: int) -> int | None:
+        return self.client.count_in_window(key, timeout)
+
+
+def count_in_window(key: str, timeout: int, alias: str = "default") -> int | None:
+    """Count one at ``key``, a counter that lives ``timeout`` seconds from its first count;
+    the count so far, or None when the cache cannot count (Redis unreachable: callers
+    limiting a rate let the request through). One round trip to Redis; elsewhere (the
+    local-memory cache of development) the cache's own add and incr."""
+    cache = caches[alias]
+    if isinstance(cache, FailOpenRedisCache):
+        return cache.count_in_window(key, timeout)
+    if cache.add(key, 1, timeout):
+        return 1
+    try:
+        return cache.incr(key)
+    except ValueError:  # expired between the two calls
+        cache.add(key, 1, timeout)
+        return 1
 
 
 # --- Counters kept in Redis and moved into the database later ----------------------------

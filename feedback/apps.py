@@ -6,6 +6,7 @@ class FeedbackConfig(AppConfig):
 
     def ready(self):
         from core import demo
+        from feedback import checks  # noqa: F401 - registers the checks
 
         # No public page shows raw reports or servers: the usage pages read the rollups.
         demo.register("feedback.demo")

@@ -4,7 +4,9 @@ import pytest
 from django.db import connection as db_connection
 
 from feedback import services
+from feedback.checks import check_feedback_rate_limit
 from feedback.models import RawReport, Report, Server
+from feedback.ratelimit import parse_rate
 from tests.feedback.captures import data_part, split_http
 
 pytestmark = pytest.mark.django_db
@@ -205,3 +207,15 @@ def test_byte_for_byte_replay_over_http_1_0(live_server, fixture_requests):
     services.process_all_pending()  # the sweep the first report woke
     assert RawReport.objects.filter(status="processed").count() == 3
     assert Report.objects.filter(kind="full", version_major=10, version_minor=11).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("rate", "parsed"), [("300/m", (300, 60)), ("10/5m", (10, 300)), ("2/h", (2, 3600))]
+)
+def test_the_report_rate_limit_reads_the_rates_django_ratelimit_reads(rate, parsed):
+    assert parse_rate(rate) == parsed
+
+
+def test_a_malformed_report_rate_limit_stops_the_site_at_its_checks(settings):
+    settings.FEEDBACK_RATE_LIMIT = "300 a minute"
+    assert [error.id for error in check_feedback_rate_limit(None)] == ["feedback.E001"]
