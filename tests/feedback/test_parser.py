@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from feedback.parser import (
     ReportError,
     _read_rows_line_by_line,
+    counter_names,
     first_values,
     parse_report,
 )
@@ -203,3 +204,18 @@ def test_the_full_captured_reports_take_the_fast_reading(monkeypatch):
     assert full
     for report in full:
         assert len(first_values(report)) > 100
+
+
+NAME_PIECES = st.sampled_from(["FEATURE_", "Collation used ", " used", "used", "x", " ", "\t", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(names=st.lists(st.lists(NAME_PIECES, max_size=4).map("".join), max_size=12, unique=True))
+def test_counter_names_are_the_names_with_a_counting_prefix_or_suffix(names):
+    expected = {
+        name
+        for name in names
+        if name.startswith(("FEATURE_", "Collation used ")) or name.endswith(" used")
+    }
+    found = counter_names(names)
+    assert set(found) == expected and len(found) == len(expected)
