@@ -60,7 +60,7 @@ def count_reports():
         ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DB_NAME, "-qtAc",
          "SELECT count(*) FROM feedback_rawreport"],
         check=True, capture_output=True, text=True,
-    )  # fmt: skip
+    )
     return int(result.stdout.strip())
 
 
@@ -69,7 +69,7 @@ def start_gunicorn(app, env):
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", app],
         cwd=ROOT, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    )
     for _ in range(100):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=1)
@@ -92,7 +92,7 @@ def run_wrk(connections, duration, body_file):
          "-s", str(ROOT / "bench" / "post_report.lua"), f"http://127.0.0.1:{PORT}/rest/v1/post"],
         env={**os.environ, "REPORT_BODY_FILE": body_file},
         capture_output=True, text=True, check=True,
-    )  # fmt: skip
+    )
     out = result.stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
@@ -101,7 +101,7 @@ def run_wrk(connections, duration, body_file):
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
     return {"rps": rps, "p99_ms": p99_ms, "ok": total - int(non2xx.group(1) if non2xx else 0),
-            "errors": errors.group(1) if errors else "none"}  # fmt: skip
+            "errors": errors.group(1) if errors else "none"}
 
 
 def set_group_commit(commit_delay: int, commit_siblings: int):
@@ -183,7 +183,7 @@ def main():
         f"gunicorn 2 gthread workers x 16 threads, commit_siblings={args.commit_siblings}"
     )
     print(f"{'conns':>5}  {'variant':30} {'median req/s':>12} {'every run':>16} "
-          f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12} {'load before':>12}")  # fmt: skip
+          f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12} {'load before':>12}")
     unfit = False
     for connections in args.connections:
         bare = statistics.median(f["rps"] for f in runs[(connections, "bare WSGI app")])
@@ -202,7 +202,7 @@ def main():
                 else "-"
             )
             print(f"{connections:>5}  {label:30} {rps:>12.0f} {every:>16} {p99:>8.1f} "
-                  f"{rps / bare:>6.2f} {stored:>12} {loads:>12}{mark}")  # fmt: skip
+                  f"{rps / bare:>6.2f} {stored:>12} {loads:>12}{mark}")
     if unfit:
         print(
             f"* taken with a load average above {MAX_QUIET_LOAD} before the run (other work on "

@@ -74,14 +74,14 @@ def manage(*args, env, capture=False):
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
         capture_output=capture, text=True,
-    )  # fmt: skip
+    )
 
 
 def psql(sql):
     subprocess.run(
         ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qtAc", sql],
         check=True, capture_output=True,
-    )  # fmt: skip
+    )
 
 
 def repo_config_url(options):
@@ -119,7 +119,7 @@ def start_gunicorn(env):
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
         cwd=ROOT, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    )
     for _ in range(150):
         try:
             fetch("/healthz")
@@ -142,7 +142,7 @@ def run_wrk(path, connections, duration):
         ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
          *header_args, BASE + path],
         capture_output=True, text=True, check=True,
-    )  # fmt: skip
+    )
     out = result.stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
@@ -168,11 +168,11 @@ def main():
         "--page-cache", choices=["on", "off", "both"], default="both",
         help="off measures pages built on every request (PAGE_CACHE_TIMEOUT=0); both runs "
         "off, then on, against the same static file figure",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--only", choices=["pages", "apis", "all"], default="all",
         help="the HTML pages, the read APIs (with feeds, calendar, sitemap, exports), or both",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--redis-db", default="5", help="the Redis database the bench uses (it is flushed)"
     )
@@ -238,7 +238,7 @@ def main():
     load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"\nload average at the end (1 / 5 / 15 min): {load} on {os.cpu_count()} cores")
     print(f"public pages, wrk -t2 -c{args.connections} -d{args.duration}s, anonymous visitor, "
-          "DJANGO_ENV=production, gunicorn config/gunicorn.py")  # fmt: skip
+          "DJANGO_ENV=production, gunicorn config/gunicorn.py")
     print(f"{'page':30} {'cache':5} {'req/s':>8} {'p99 ms':>8} {'ratio':>6}  target")
     for index, (label, _path, _) in enumerate(results[variants[0]]):
         for variant in variants:
@@ -249,7 +249,7 @@ def main():
             notes = f" non-2xx {f['non2xx']}" if f["non2xx"] else ""
             notes += f" socket errors {f['errors']}" if f["errors"] else ""
             print(f"{label:30} {variant:5} {f['rps']:>8.0f} {f['p99_ms']:>8.1f} {ratio:>6.2f}  "
-                  f"{verdict}{notes}")  # fmt: skip
+                  f"{verdict}{notes}")
     print("\npaths:")
     for label, path, _ in results[variants[0]]:
         print(f"  {label:30} {path}")
@@ -300,7 +300,7 @@ def check_chart_library(manifest):
         body = response.read()
         print(f"  chart library {path}: {len(body):,} bytes sent, "
               f"Content-Encoding {response.headers.get('Content-Encoding')}, "
-              f"Cache-Control {response.headers.get('Cache-Control')}", flush=True)  # fmt: skip
+              f"Cache-Control {response.headers.get('Cache-Control')}", flush=True)
 
 
 def measure(pages, env, args, manifest):
@@ -318,7 +318,7 @@ def measure(pages, env, args, manifest):
             figures = run_wrk(path, args.connections, args.duration)
             results.append((label, path, figures))
             print(f"  {label:30} {figures['rps']:>8.0f} req/s  p99 {figures['p99_ms']:.1f} ms",
-                  flush=True)  # fmt: skip
+                  flush=True)
     finally:
         stop(process)
     return results

@@ -87,7 +87,7 @@ def main():
                 " 'processed', '', now() FROM generate_series(%s, %s) AS n",
                 [start, span, args.count, template.path, template.size, template.sha256,
                  template.body_gz, offset, offset + size - 1],
-            )  # fmt: skip
+            )
     stored_s = time.monotonic() - began
     before = partitions.existing_months(connection)
 

@@ -52,7 +52,7 @@ def main():
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
         cwd=ROOT, env=env, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    )
     stop, sockets = threading.Event(), []
     try:
         for _ in range(60):
@@ -66,7 +66,7 @@ def main():
             sockets.append(sock)
             sock.sendall(b"POST /rest/v1/post HTTP/1.1\r\nHost: localhost\r\n"
                          b"Content-Type: multipart/form-data; boundary=x\r\n"
-                         b"Content-Length: 100000\r\n\r\n")  # fmt: skip
+                         b"Content-Length: 100000\r\n\r\n")
             while not stop.wait(2):
                 try:
                     sock.sendall(b"x")

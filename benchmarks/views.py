@@ -372,7 +372,7 @@ def datapackage(request):
         resources,
         [{"name": "CC-BY-4.0", "path": "https://creativecommons.org/licenses/by/4.0/",
           "title": "CC BY 4.0"}],
-    )  # fmt: skip
+    )
     response = opendata.descriptor_response(descriptor)
     patch_cache_control(response, public=True, max_age=300)
     return response

@@ -421,7 +421,7 @@ PERMISSIONS_POLICY = {
     feature: []
     for feature in ["accelerometer", "camera", "geolocation", "gyroscope", "magnetometer",
                     "microphone", "payment", "usb", "interest-cohort", "browsing-topics"]
-}  # fmt: skip
+}
 
 # Releases: reading the release archive and checking mirrors over HTTP (seconds per
 # request); a mirror is "fresh" when it has a release's files this many hours after

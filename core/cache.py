@@ -101,7 +101,7 @@ GUARDED_COMMANDS = (
     "add", "clear", "decr", "delete", "delete_many", "delete_pattern", "expire", "get",
     "get_many", "has_key", "incr", "incr_version", "keys", "persist", "set",
     "set_many", "touch", "ttl",
-)  # fmt: skip
+)
 for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 

@@ -17,7 +17,7 @@ class RawReportAdmin(admin.ModelAdmin):
     readonly_fields = [
         "received_at", "path", "size", "sha256", "is_test", "is_resend", "country", "status",
         "rejection_reason", "processed_at", "report_text",
-    ]  # fmt: skip
+    ]
     exclude = ["body_gz"]
 
     def has_add_permission(self, request):

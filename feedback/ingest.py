@@ -33,7 +33,7 @@ Handover = Callable[[list[int]], None]
 COLUMNS = (
     "received_at", "path", "size", "sha256", "body_gz", "is_test", "country", "status",
     "rejection_reason",
-)  # fmt: skip
+)
 # The report and whether the same bytes were stored before, in one statement.
 INSERT_ONE = (
     f"INSERT INTO {RawReport._meta.db_table} ({', '.join(COLUMNS)}, is_resend)"  # noqa: S608 - fixed names

@@ -62,7 +62,7 @@ class ReleaseSerializer(serializers.ModelSerializer):
     class Meta:
         model = Release
         fields = ["version", "series", "maturity", "release_date", "url", "files",
-                  "files_pending", "files_note"]  # fmt: skip
+                  "files_pending", "files_note"]
 
     def get_files_note(self, release) -> str | None:
         """Says that the files are on their way, or null."""
@@ -132,7 +132,7 @@ ERRORS = {
     400: OpenApiResponse(inline_serializer("ReleaseAPIError", {"error": serializers.CharField()}),
                          description="A parameter is not valid; the reason says which."),
     404: OpenApiResponse(description="No such series or release"),
-}  # fmt: skip
+}
 
 
 def published_releases(files=None):
@@ -195,7 +195,7 @@ class LatestReleaseAPI(FilteredFilesAPIView):
 class ReleaseDetailAPI(FilteredFilesAPIView):
     """One published release with its files and checksums."""
 
-    @extend_schema(tags=["releases"], operation_id="api_release_detail", responses={200: ReleaseSerializer, **ERRORS})  # fmt: skip
+    @extend_schema(tags=["releases"], operation_id="api_release_detail", responses={200: ReleaseSerializer, **ERRORS})
     def get(self, request, series, version):
         files = self.files()
         release = (
@@ -226,10 +226,10 @@ class ReleaseDraftAPI(APIView):
             "version": serializers.CharField(), "release_date": serializers.DateField(),
             "maturity": serializers.ChoiceField(choices=Release.Maturity.values)}),
         responses={201: dict, 400: dict, 403: dict},
-    )  # fmt: skip
+    )
     def post(self, request):
         if not (request.user.has_perm("releases.add_release")
-                and request.user.has_perm("releases.change_release")):  # fmt: skip
+                and request.user.has_perm("releases.change_release")):
             return Response({"error": "This token may not add releases."}, status=403)
         form = NewReleaseForm(request.data)
         if not form.is_valid():
@@ -245,4 +245,4 @@ class ReleaseDraftAPI(APIView):
             "files": release.files.count(), "problems": report.problems if report else [],
             "archive_error": error or None,
             "review_url": request.build_absolute_uri(reverse("admin:releases_release_review", args=[release.pk])),
-        }, status=201)  # fmt: skip
+        }, status=201)

@@ -197,5 +197,5 @@ def scan_release(archive, version) -> ReleaseScan:
                     signature=(signature or "").strip() if "BEGIN PGP SIGNATURE" in (signature or "") else "",
                     sources=(f"archive {archive.label}",),
                 )
-            )  # fmt: skip
+            )
     return scan

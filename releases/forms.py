@@ -19,7 +19,7 @@ from releases.versions import validate_release_version
 
 class NewReleaseForm(forms.Form):
     version = forms.CharField(max_length=40, validators=[validate_release_version],
-                              help_text="e.g. 12.3.4; its series must exist.")  # fmt: skip
+                              help_text="e.g. 12.3.4; its series must exist.")
     release_date = forms.DateField(help_text="YYYY-MM-DD")
     maturity = forms.ChoiceField(choices=Release.Maturity.choices, initial=Release.Maturity.GA)
 
@@ -36,18 +36,18 @@ class NewReleaseForm(forms.Form):
 class PublishForm(forms.Form):
     release_notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), required=False,
                                     help_text="Markdown, shown on the release page. Left empty, "
-                                              "the page links to the Knowledge Base's notes.")  # fmt: skip
+                                              "the page links to the Knowledge Base's notes.")
     announcement_title = forms.CharField(max_length=200)
     announcement_summary = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 2}))
     announcement_body = forms.CharField(widget=forms.Textarea(attrs={"rows": 14}),
-                                        help_text="Markdown; the news post as it will go out.")  # fmt: skip
+                                        help_text="Markdown; the news post as it will go out.")
     without_files = forms.BooleanField(
         required=False,
         label="Publish without files",
         help_text="This stable release has no files yet. Tick to publish it anyway: its page, "
                   "/download/ and the APIs say its files are on their way until they are "
                   "imported.",
-    )  # fmt: skip
+    )
 
     def __init__(self, *args, needs_files_choice=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -74,7 +74,7 @@ class SubscribeForm(forms.Form):
         max_length=254,
         error_messages={"required": "Enter the address to mail.",
                         "invalid": "Enter a whole email address, such as dba@example.org."},
-    )  # fmt: skip
+    )
 
 
 class ReleaseFileFilter(django_filters.FilterSet):
@@ -93,7 +93,7 @@ class ReleaseFileFilter(django_filters.FilterSet):
     package = django_filters.ChoiceFilter(
         field_name="package_type", choices=ReleaseFile.PackageType.choices,
         help_text="Only this package type.",
-    )  # fmt: skip
+    )
 
     class Meta:
         model = ReleaseFile
@@ -189,10 +189,10 @@ class DownloadChoice:
         if asked and series:
             if any(s.version == asked for s in all_series):
                 self.notes.append(Note(f"MariaDB {quoted(asked)} has no files on this site yet: "
-                                       f"showing {series} instead."))  # fmt: skip
+                                       f"showing {series} instead."))
             else:
                 self.notes.append(Note(f"There is no published series “{quoted(asked)}”: "
-                                       f"showing {series} instead."))  # fmt: skip
+                                       f"showing {series} instead."))
         return series
 
     def _choose_release(self, asked, releases, newest):
@@ -210,10 +210,10 @@ class DownloadChoice:
                 text = f"{known.files_note} Showing {release.version}, the newest that has files."
             elif known is not None:
                 text = (f"MariaDB {asked} has no files on this site yet: showing "
-                        f"{release.version} instead.")  # fmt: skip
+                        f"{release.version} instead.")
             else:
                 text = (f"“{quoted(asked)}” is not a published release of {self.series}: "
-                        f"showing {release.version} instead.")  # fmt: skip
+                        f"showing {release.version} instead.")
             self.notes.append(Note(text))
         elif newest != release and newest.files_pending:
             self.notes.append(
@@ -222,12 +222,12 @@ class DownloadChoice:
         elif newest != release and not self.platforms.get(newest.pk):
             self.notes.append(Note(
                 f"MariaDB {newest.version}, the newest release of {self.series}, has no files "
-                f"on this site yet: showing {release.version}, the newest that has."))  # fmt: skip
+                f"on this site yet: showing {release.version}, the newest that has."))
         elif newest != release:
             self.notes.append(Note(
                 f"MariaDB {newest.version} is a {newest.get_maturity_display().lower()} "
                 f"release: showing {release.version}, the newest stable release of "
-                f"{self.series}."))  # fmt: skip
+                f"{self.series}."))
         return release
 
     def newest_with(self, os, arch=""):
@@ -235,7 +235,7 @@ class DownloadChoice:
         fits = [
             r for r in self.with_files
             if any(p[0] == os and (not arch or p[1] == arch) for p in self.platforms[r.pk])
-        ]  # fmt: skip
+        ]
         return next((r for r in fits if r.maturity == Release.Maturity.GA), None) or next(
             iter(fits), None
         )
@@ -257,18 +257,18 @@ class DownloadChoice:
                 "for every operating system.",
                 *((download_url(other, os=asked["os"], arch=asked["arch"]),
                    f"The newest release with one is {other.version}.") if other else ()),
-            ))  # fmt: skip
+            ))
             asked["os"] = ""
         self.os = asked["os"]
         if asked["arch"] and asked["arch"] not in self.arch_choices:
             of = f"{OS_LABELS[self.os]} " if self.os else ""
             self.notes.append(Note(f"MariaDB {version} has no {of}file built for "
-                                   f"{asked['arch']}: showing every architecture."))  # fmt: skip
+                                   f"{asked['arch']}: showing every architecture."))
             asked["arch"] = ""
         self.arch = asked["arch"]
         if asked["package"] and asked["package"] not in dict(self.package_choices):
             self.notes.append(Note(f"MariaDB {version} has no {PACKAGE_LABELS[asked['package']]} "
-                                   "for this choice: showing every package type."))  # fmt: skip
+                                   "for this choice: showing every package type."))
             asked["package"] = ""
         self.package = asked["package"]
 
@@ -292,7 +292,7 @@ class DownloadChoice:
         offered = {
             p[2] for p in self._release_platforms
             if (not self.os or p[0] == self.os) and (not self.arch or p[1] in (self.arch, ""))
-        }  # fmt: skip
+        }
         return [(v, label) for v, label in ReleaseFile.PackageType.choices if v in offered]
 
     def files(self):
@@ -310,7 +310,7 @@ class DownloadChoice:
         for s in self.series_list:
             candidates = self.by_series[s.pk]
             default = next((r for r in candidates if r.maturity == Release.Maturity.GA),
-                           candidates[0])  # fmt: skip
+                           candidates[0])
             series[s.version] = {
                 "releases": [r.version for r in candidates],
                 "default": default.version,

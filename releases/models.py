@@ -139,12 +139,12 @@ class Release(models.Model):
     mailed_at = models.DateTimeField(
         null=True, blank=True, editable=False,
         help_text="When the announcement went to the mail subscribers (once per release).",
-    )  # fmt: skip
+    )
     files_pending = models.BooleanField(
         default=False, editable=False,
         help_text="Published without files by staff's choice: they are on their way (cleared "
                   "once files are recorded).",
-    )  # fmt: skip
+    )
 
     objects = ReleaseQuerySet.as_manager()
 

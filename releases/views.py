@@ -58,7 +58,7 @@ class MirrorChoiceMixin:
         mirror = context.get("mirror")
         if mirror and self.request.GET.get("mirror") == mirror.mirror_id:
             response.set_cookie(MIRROR_COOKIE, mirror.mirror_id, max_age=MIRROR_COOKIE_AGE,
-                                samesite="Lax", secure=self.request.is_secure(), httponly=True)  # fmt: skip
+                                samesite="Lax", secure=self.request.is_secure(), httponly=True)
         elif MIRROR_COOKIE in self.request.COOKIES or (
             mirror and mirror != min(context["mirrors"], key=fallback_key)
         ):
@@ -120,7 +120,7 @@ class DownloadView(MirrorChoiceMixin, TemplateView):
         if get.get("mirror") and mirror and mirror.mirror_id != get["mirror"]:
             notes.append(Note(
                 f"“{quoted(get['mirror'])}” is not a mirror that is answering: "
-                f"downloads come from {mirror.name} ({mirror.country}) instead."))  # fmt: skip
+                f"downloads come from {mirror.name} ({mirror.country}) instead."))
         supported, previews, end_of_life = split_supported(choice.series_list, today)
         context.update(
             series_list=choice.series_list,

@@ -98,7 +98,7 @@ def sync_pages() -> int:
                 key=fresh.key,
                 defaults={field: getattr(fresh, field)
                           for field in ("kind", "title", "summary", "body", "url")},
-            )  # fmt: skip
+            )
         if uses_full_text():
             pages.fill_vectors()
         transaction.on_commit(pagecache.content_changed)

@@ -126,7 +126,7 @@ PAGES: dict[str, Page] = {
              "everyone, what is known not to work yet, and how to report a problem.",
              "accessibility statement screen reader keyboard contrast WCAG report a problem"),
     ]
-}  # fmt: skip
+}
 
 
 def register_pages(*pages: Page) -> None:

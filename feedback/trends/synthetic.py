@@ -26,7 +26,7 @@ PROFILES = [
 # anonymity minimum and the rest show as "other".
 DEMO_COUNTRIES = ["DE", "US", "FI", "DE", "US", "FR", "IN", "DE", "US", "GB", "FI", "NL"]
 FEATURES = ["FEATURE_JSON", "FEATURE_WINDOW_FUNCTIONS", "FEATURE_SUBQUERY", "FEATURE_TRIGGER",
-            "FEATURE_FULLTEXT", "FEATURE_SYSTEM_VERSIONING", "FEATURE_GIS"]  # fmt: skip
+            "FEATURE_FULLTEXT", "FEATURE_SYSTEM_VERSIONING", "FEATURE_GIS"]
 
 
 def server_uid(number: int, salt: str = "synthetic") -> str:

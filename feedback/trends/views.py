@@ -91,7 +91,7 @@ def dashboard(request):
         OpenApiParameter("period", str, enum=list(PERIODS), description="Rollup period (default month)"),
     ],
     responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR, 400: OpenApiTypes.OBJECT, 404: None},
-)  # fmt: skip
+)
 @require_GET
 def trend_api(request, dimension, fmt="json"):
     if dimension not in CHARTABLE:

@@ -38,7 +38,7 @@ def generator(request):
 
 def _param(name, description, required=False, enum=None, pattern=None):
     return OpenApiParameter(name, str, required=required, enum=enum, pattern=pattern,
-                            allow_blank=not required, description=description)  # fmt: skip
+                            allow_blank=not required, description=description)
 
 
 DISTROS = [
@@ -70,7 +70,7 @@ DISTROS = [
         (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The file exactly as saved"),
         (400, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="One line: why not (also for a combination that does not exist, e.g. a series not built for that release, or a mirror that failed its last health check, naming the usable ones)"),
     },
-)  # fmt: skip
+)
 @require_GET
 def repo_config_api(request):
     """GET /api/repo-config: the exact file, as text/plain; 400 with a reason otherwise.
@@ -96,7 +96,7 @@ def repo_config_api(request):
 @extend_schema(
     tags=["repo-config"],
     responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="Every valid choice: distributions with their releases, series per release with architectures and end-of-life flags, active mirrors (usable ones first; each says whether it is usable and, if not, why)")},
-)  # fmt: skip
+)
 @require_GET
 def options_api(request):
     return JsonResponse(services.options())
