@@ -419,8 +419,18 @@ CONTENT_SECURITY_POLICY = {
 }
 PERMISSIONS_POLICY = {
     feature: []
-    for feature in ["accelerometer", "camera", "geolocation", "gyroscope", "magnetometer",
-                    "microphone", "payment", "usb", "interest-cohort", "browsing-topics"]
+    for feature in [
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+        "interest-cohort",
+        "browsing-topics",
+    ]
 }
 
 # Releases: reading the release archive and checking mirrors over HTTP (seconds per

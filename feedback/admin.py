@@ -15,8 +15,17 @@ class RawReportAdmin(admin.ModelAdmin):
     date_hierarchy = "received_at"
     actions = ["reprocess"]
     readonly_fields = [
-        "received_at", "path", "size", "sha256", "is_test", "is_resend", "country", "status",
-        "rejection_reason", "processed_at", "report_text",
+        "received_at",
+        "path",
+        "size",
+        "sha256",
+        "is_test",
+        "is_resend",
+        "country",
+        "status",
+        "rejection_reason",
+        "processed_at",
+        "report_text",
     ]
     exclude = ["body_gz"]
 

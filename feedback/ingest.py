@@ -31,7 +31,14 @@ logger = logging.getLogger(__name__)
 Handover = Callable[[list[int]], None]
 
 COLUMNS = (
-    "received_at", "path", "size", "sha256", "body_gz", "is_test", "country", "status",
+    "received_at",
+    "path",
+    "size",
+    "sha256",
+    "body_gz",
+    "is_test",
+    "country",
+    "status",
     "rejection_reason",
 )
 # The report and whether the same bytes were stored before, in one statement.

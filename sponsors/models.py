@@ -311,7 +311,11 @@ class Sponsorship(models.Model):
 
     # A withdrawn application (cancelled before anything was paid) may be put back.
     REOPENABLE = {
-        Status.APPLIED, Status.APPROVED, Status.AWAITING_PAYMENT, Status.ACTIVE, Status.EXPIRING,
+        Status.APPLIED,
+        Status.APPROVED,
+        Status.AWAITING_PAYMENT,
+        Status.ACTIVE,
+        Status.EXPIRING,
     }
 
     def reopen(self, status: str):
