@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from core.secrets import SECRET_KEY, refusal_message, refused_secrets, setting_names
-from payments.secrets import STRIPE_SECRETS
+from core import secrets as site_secrets
+from payments import secrets as payment_secrets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -27,20 +27,20 @@ PRODUCTION = DJANGO_ENV == "production"
 # from the lists of core/secrets.py and payments/secrets.py (which payments also registers
 # for check --deploy); production refuses to start with a missing, development or
 # placeholder value, naming the variable.
-_secrets = (SECRET_KEY, *STRIPE_SECRETS)
+_secrets = (site_secrets.DJANGO_SECRET_KEY, *payment_secrets.STRIPE_SECRETS)
 vars().update({s.name: env.str(s.name, default=s.development_default) for s in _secrets})
 # A Stripe test key (sk_test_…) is refused in production unless this says test mode is meant.
 STRIPE_TEST_MODE = env.bool("STRIPE_TEST_MODE", default=not PRODUCTION)
 if PRODUCTION and (
-    _refused := refused_secrets(
+    _refused := site_secrets.refused_secrets(
         {
-            **{name: env.str(name, default="") for name in setting_names(_secrets)},
+            **{name: env.str(name, default="") for name in site_secrets.setting_names(_secrets)},
             "STRIPE_TEST_MODE": STRIPE_TEST_MODE,
         },
         _secrets,
     )
 ):
-    raise ImproperlyConfigured(refusal_message(_refused))
+    raise ImproperlyConfigured(site_secrets.refusal_message(_refused))
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["*"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])

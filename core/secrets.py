@@ -41,9 +41,9 @@ class Secret:
     rule: Callable[[str, Mapping[str, object]], str] | None = None
 
 
-SECRET_KEY = Secret("SECRET_KEY", "dev-only-insecure-key-do-not-use-in-production")
+DJANGO_SECRET_KEY = Secret("SECRET_KEY", "dev-only-insecure-key-do-not-use-in-production")
 
-_registered: dict[str, Secret] = {SECRET_KEY.name: SECRET_KEY}
+_registered: dict[str, Secret] = {DJANGO_SECRET_KEY.name: DJANGO_SECRET_KEY}
 
 
 def register(*secrets: Secret) -> None:
@@ -88,7 +88,7 @@ def _weakness(secret: Secret, value: str) -> str:
         if prefix is None:
             return f"{name} does not start with {' or '.join(secret.prefixes)}."
         random_part = value[len(prefix) :]
-    if secret is SECRET_KEY and len(value) < MINIMUM_SECRET_KEY_LENGTH:
+    if secret is DJANGO_SECRET_KEY and len(value) < MINIMUM_SECRET_KEY_LENGTH:
         return f"SECRET_KEY is shorter than {MINIMUM_SECRET_KEY_LENGTH} characters."
     if len(random_part) < MINIMUM_RANDOM_LENGTH:
         return f"{name} has fewer than {MINIMUM_RANDOM_LENGTH} random characters."

@@ -173,7 +173,7 @@ def app_secrets_named(source: str) -> list[str]:
     """The strings in ``source`` that name an app's secret or say what its values look like."""
     words = set()
     for secret in site_secrets.registered():
-        if secret is not site_secrets.SECRET_KEY:
+        if secret is not site_secrets.DJANGO_SECRET_KEY:
             words |= {secret.name, secret.development_default, *secret.prefixes, *secret.published}
     return sorted(
         f"{node.lineno}: {node.value}"
