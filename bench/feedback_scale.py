@@ -233,8 +233,10 @@ def main():
             )
         )
 
-    print(f"\n{'reports':>9} {'parsed':>9} {'processed/s':>12} {'periods':>8} {'rollup s':>9} "
-          f"{'dashboard cold ms':>18} {'warm ms':>8} {'queries':>8}")  # fmt: skip
+    print(
+        f"\n{'reports':>9} {'parsed':>9} {'processed/s':>12} {'periods':>8} {'rollup s':>9} "
+        f"{'dashboard cold ms':>18} {'warm ms':>8} {'queries':>8}"
+    )
     for size, parsed, rate, periods, rollup_seconds, cold, warm, queries in results:
         print(
             f"{size:>9} {parsed:>9} {rate:>12.0f} {periods:>8} {rollup_seconds:>9.1f} {cold:>18.1f} {warm:>8.1f} {queries:>8}"

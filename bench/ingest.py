@@ -58,19 +58,33 @@ def psql(sql, db="postgres"):
 
 def count_reports():
     result = subprocess.run(
-        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", DB_NAME, "-qtAc",
-         "SELECT count(*) FROM feedback_rawreport"],
-        check=True, capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            "psql",
+            "-h",
+            "127.0.0.1",
+            "-U",
+            "postgres",
+            "-d",
+            DB_NAME,
+            "-qtAc",
+            "SELECT count(*) FROM feedback_rawreport",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return int(result.stdout.strip())
 
 
 def start_gunicorn(app, env):
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", app],
-        cwd=ROOT, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(100):
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{PORT}/healthz", timeout=1)
@@ -89,11 +103,23 @@ def stop(process):
 
 def run_wrk(connections, duration, body_file):
     result = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
-         "-s", str(ROOT / "bench" / "post_report.lua"), f"http://127.0.0.1:{PORT}/rest/v1/post"],
+        [
+            "wrk",
+            "-t2",
+            f"-c{connections}",
+            f"-d{duration}s",
+            "--latency",
+            "--timeout",
+            "10s",
+            "-s",
+            str(ROOT / "bench" / "post_report.lua"),
+            f"http://127.0.0.1:{PORT}/rest/v1/post",
+        ],
         env={**os.environ, "REPORT_BODY_FILE": body_file},
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     out = result.stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
@@ -101,8 +127,12 @@ def run_wrk(connections, duration, body_file):
     total = int(re.search(r"(\d+) requests in", out).group(1))
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
-    return {"rps": rps, "p99_ms": p99_ms, "ok": total - int(non2xx.group(1) if non2xx else 0),
-            "errors": errors.group(1) if errors else "none"}  # fmt: skip
+    return {
+        "rps": rps,
+        "p99_ms": p99_ms,
+        "ok": total - int(non2xx.group(1) if non2xx else 0),
+        "errors": errors.group(1) if errors else "none",
+    }
 
 
 def settled_load(max_wait: float) -> float:
@@ -196,8 +226,10 @@ def main():
         f"\nfeedback ingestion, {args.duration}s per run, {args.repeat} interleaved round(s), "
         f"gunicorn 2 gthread workers x 16 threads, commit_siblings={args.commit_siblings}"
     )
-    print(f"{'conns':>5}  {'variant':30} {'median req/s':>12} {'every run':>16} "
-          f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12} {'load before':>12}")  # fmt: skip
+    print(
+        f"{'conns':>5}  {'variant':30} {'median req/s':>12} {'every run':>16} "
+        f"{'p99 ms':>8} {'ratio':>6} {'stored/ok':>12} {'load before':>12}"
+    )
     unfit = False
     for connections in args.connections:
         bare = statistics.median(f["rps"] for f in runs[(connections, "bare WSGI app")])
@@ -215,8 +247,10 @@ def main():
                 if app.startswith("config.wsgi")
                 else "-"
             )
-            print(f"{connections:>5}  {label:30} {rps:>12.0f} {every:>16} {p99:>8.1f} "
-                  f"{rps / bare:>6.2f} {stored:>12} {loads:>12}{mark}")  # fmt: skip
+            print(
+                f"{connections:>5}  {label:30} {rps:>12.0f} {every:>16} {p99:>8.1f} "
+                f"{rps / bare:>6.2f} {stored:>12} {loads:>12}{mark}"
+            )
     if unfit:
         print(
             f"* taken with a load average above {MAX_QUIET_LOAD} before the run (other work on "

@@ -72,16 +72,21 @@ print(json.dumps({
 
 def manage(*args, env, capture=False):
     return subprocess.run(
-        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, check=True,
-        capture_output=capture, text=True,
-    )  # fmt: skip
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=capture,
+        text=True,
+    )
 
 
 def psql(sql):
     subprocess.run(
         ["psql", "-h", "127.0.0.1", "-U", "postgres", "-d", "postgres", "-qtAc", sql],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        check=True,
+        capture_output=True,
+    )
 
 
 def repo_config_url(options):
@@ -117,9 +122,12 @@ def fetch(path):
 def start_gunicorn(env):
     process = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
-        cwd=ROOT, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(150):
         try:
             fetch("/healthz")
@@ -139,10 +147,21 @@ def stop(process):
 def run_wrk(path, connections, duration):
     header_args = [arg for name, value in HEADERS.items() for arg in ("-H", f"{name}: {value}")]
     result = subprocess.run(
-        ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", "--timeout", "10s",
-         *header_args, BASE + path],
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
+        [
+            "wrk",
+            "-t2",
+            f"-c{connections}",
+            f"-d{duration}s",
+            "--latency",
+            "--timeout",
+            "10s",
+            *header_args,
+            BASE + path,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     out = result.stdout
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p99 = re.search(r"99%\s+([\d.]+)(us|ms|s)", out)
@@ -165,14 +184,18 @@ def main():
         "--skip-setup", action="store_true", help="reuse the database and static files"
     )
     parser.add_argument(
-        "--page-cache", choices=["on", "off", "both"], default="both",
+        "--page-cache",
+        choices=["on", "off", "both"],
+        default="both",
         help="off measures pages built on every request (PAGE_CACHE_TIMEOUT=0); both runs "
         "off, then on, against the same static file figure",
-    )  # fmt: skip
+    )
     parser.add_argument(
-        "--only", choices=["pages", "apis", "all"], default="all",
+        "--only",
+        choices=["pages", "apis", "all"],
+        default="all",
         help="the HTML pages, the read APIs (with feeds, calendar, sitemap, exports), or both",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--redis-db", default="5", help="the Redis database the bench uses (it is flushed)"
     )
@@ -237,8 +260,10 @@ def main():
 
     load = " / ".join(f"{value:.1f}" for value in os.getloadavg())
     print(f"\nload average at the end (1 / 5 / 15 min): {load} on {os.cpu_count()} cores")
-    print(f"public pages, wrk -t2 -c{args.connections} -d{args.duration}s, anonymous visitor, "
-          "DJANGO_ENV=production, gunicorn config/gunicorn.py")  # fmt: skip
+    print(
+        f"public pages, wrk -t2 -c{args.connections} -d{args.duration}s, anonymous visitor, "
+        "DJANGO_ENV=production, gunicorn config/gunicorn.py"
+    )
     print(f"{'page':30} {'cache':5} {'req/s':>8} {'p99 ms':>8} {'ratio':>6}  target")
     for index, (label, _path, _) in enumerate(results[variants[0]]):
         for variant in variants:
@@ -248,8 +273,10 @@ def main():
             verdict = "reference" if index == 0 else ("met" if met else "MISSED")
             notes = f" non-2xx {f['non2xx']}" if f["non2xx"] else ""
             notes += f" socket errors {f['errors']}" if f["errors"] else ""
-            print(f"{label:30} {variant:5} {f['rps']:>8.0f} {f['p99_ms']:>8.1f} {ratio:>6.2f}  "
-                  f"{verdict}{notes}")  # fmt: skip
+            print(
+                f"{label:30} {variant:5} {f['rps']:>8.0f} {f['p99_ms']:>8.1f} {ratio:>6.2f}  "
+                f"{verdict}{notes}"
+            )
     print("\npaths:")
     for label, path, _ in results[variants[0]]:
         print(f"  {label:30} {path}")
@@ -298,9 +325,12 @@ def check_chart_library(manifest):
     request = urllib.request.Request(BASE + path, headers={**HEADERS, "Accept-Encoding": "gzip"})
     with urllib.request.urlopen(request, timeout=10) as response:
         body = response.read()
-        print(f"  chart library {path}: {len(body):,} bytes sent, "
-              f"Content-Encoding {response.headers.get('Content-Encoding')}, "
-              f"Cache-Control {response.headers.get('Cache-Control')}", flush=True)  # fmt: skip
+        print(
+            f"  chart library {path}: {len(body):,} bytes sent, "
+            f"Content-Encoding {response.headers.get('Content-Encoding')}, "
+            f"Cache-Control {response.headers.get('Cache-Control')}",
+            flush=True,
+        )
 
 
 def measure(pages, env, args, manifest):
@@ -317,8 +347,10 @@ def measure(pages, env, args, manifest):
                 print(f"warning: {path} sets a cookie for an anonymous visitor", flush=True)
             figures = run_wrk(path, args.connections, args.duration)
             results.append((label, path, figures))
-            print(f"  {label:30} {figures['rps']:>8.0f} req/s  p99 {figures['p99_ms']:.1f} ms",
-                  flush=True)  # fmt: skip
+            print(
+                f"  {label:30} {figures['rps']:>8.0f} req/s  p99 {figures['p99_ms']:.1f} ms",
+                flush=True,
+            )
     finally:
         stop(process)
     return results

@@ -85,9 +85,18 @@ def main():
                 " is_test, is_resend, country, status, rejection_reason, processed_at)"
                 " SELECT %s + %s * (n::float8 / %s), %s, %s, %s, %s, false, n > 0, '',"
                 " 'processed', '', now() FROM generate_series(%s, %s) AS n",
-                [start, span, args.count, template.path, template.size, template.sha256,
-                 template.body, offset, offset + size - 1],
-            )  # fmt: skip
+                [
+                    start,
+                    span,
+                    args.count,
+                    template.path,
+                    template.size,
+                    template.sha256,
+                    template.body,
+                    offset,
+                    offset + size - 1,
+                ],
+            )
     stored_s = time.monotonic() - began
     before = partitions.existing_months(connection)
 

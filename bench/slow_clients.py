@@ -50,9 +50,12 @@ def main():
     env.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "config/gunicorn.py", "config.wsgi"],
-        cwd=ROOT, env=env, start_new_session=True,
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     stop, sockets = threading.Event(), []
     try:
         for _ in range(60):
@@ -64,9 +67,11 @@ def main():
         def slow_client():
             sock = socket.create_connection(("127.0.0.1", args.port), timeout=60)
             sockets.append(sock)
-            sock.sendall(b"POST /rest/v1/post HTTP/1.1\r\nHost: localhost\r\n"
-                         b"Content-Type: multipart/form-data; boundary=x\r\n"
-                         b"Content-Length: 100000\r\n\r\n")  # fmt: skip
+            sock.sendall(
+                b"POST /rest/v1/post HTTP/1.1\r\nHost: localhost\r\n"
+                b"Content-Type: multipart/form-data; boundary=x\r\n"
+                b"Content-Length: 100000\r\n\r\n"
+            )
             while not stop.wait(2):
                 try:
                     sock.sendall(b"x")

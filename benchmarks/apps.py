@@ -10,7 +10,7 @@ class BenchmarksConfig(AppConfig):
             shortcodes,  # noqa: F401 - registers [[benchmark-chart ...]]
             sitemaps,
         )
-        from core import demo, pagecache
+        from core import demo, navigation, pagecache
         from core import sitemaps as site_map
         from search import sources as search_index
 
@@ -26,3 +26,4 @@ class BenchmarksConfig(AppConfig):
         search_index.register_pages(*sitemaps.search_pages)
         site_map.register("suites", sitemaps.SuiteSitemap)
         search_sources.register_sources()
+        navigation.add("Benchmarks", "benchmarks:index", order=60)

@@ -16,16 +16,20 @@ SYSBENCH = Path(__file__).resolve().parent / "demo_data" / "sysbench"
 JDBC_ARTICLE = "https://mariadb.org/on-performance-of-jdbc-drivers/"
 JDBC_PROGRAM = "single-threaded Java test program (runs each query N times)"
 # The article says what it ran on and how each driver was set up; not when, nor which server.
-JDBC_ENV = {"hardware": "the author's own workstation", "os": "Windows Server 2008 R2",
-            "source": "“On performance of JDBC drivers”, mariadb.org", "source_url": JDBC_ARTICLE,
-            "unstated": ["run_date", "server_version"]}  # fmt: skip
+JDBC_ENV = {
+    "hardware": "the author's own workstation",
+    "os": "Windows Server 2008 R2",
+    "source": "“On performance of JDBC drivers”, mariadb.org",
+    "source_url": JDBC_ARTICLE,
+    "unstated": ["run_date", "server_version"],
+}
 JDBC_CLIENTS = {
     "ConnectorJ-5.1.24": f"{JDBC_PROGRAM}; ConnectorJ 5.1.24, useConfigs=maxPerformance in the URL; named pipe: NamedPipeSocketFactory",
     "MariaDB-JDBC-1.1.2": f"{JDBC_PROGRAM}; MariaDB JDBC 1.1.2, client-side prepared statements",
     "Drizzle-JDBC-1.3-SNAPSHOT": f"{JDBC_PROGRAM}; Drizzle JDBC 1.3-SNAPSHOT",
     "Drizzle-JDBC-1.3-SNAPSHOT with the one-line fix": f"{JDBC_PROGRAM}; Drizzle JDBC 1.3-SNAPSHOT, its hexdump logging put under a FINEST level check",
     "C client (native)": "the native C client library, prepared DO 1, over TCP and a named pipe",
-}  # fmt: skip
+}
 # run label: [(metric, value)], queries per second
 JDBC = {
     "ConnectorJ-5.1.24": [("DO 1, unprepared, TCP", 19543), ("SELECT 1, unprepared, TCP", 17004),
@@ -40,10 +44,13 @@ JDBC = {
 
 # "Tests were repeated recently to also compare with RocksDB (MariaDB 10.2.8)": the
 # article (last updated 2019-04-29) says neither the date measured nor the OS.
-ENGINES_ENV = {"hardware": "SSD, 16 GB RAM; 2 GB buffer pool / TokuDB cache / RocksDB block cache",
-               "server_version": "10.2.8", "client": "NEO (Nexedi) import and rebalancing",
-               "source": "“Optimising MariaDB for Big Data”, Nexedi (last updated 2019-04-29)",
-               "unstated": ["run_date", "os"]}  # fmt: skip
+ENGINES_ENV = {
+    "hardware": "SSD, 16 GB RAM; 2 GB buffer pool / TokuDB cache / RocksDB block cache",
+    "server_version": "10.2.8",
+    "client": "NEO (Nexedi) import and rebalancing",
+    "source": "“Optimising MariaDB for Big Data”, Nexedi (last updated 2019-04-29)",
+    "unstated": ["run_date", "os"],
+}
 # engine: [(step, "time as written", hours, size GB)]; None where the article has no figure
 ENGINES = {
     "InnoDB": [("import 126GB of data", "20h24", 20 + 24 / 60, 50.6), ("tweak: 1->2", "9h14", 9 + 14 / 60, 76.6),

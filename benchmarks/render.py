@@ -12,7 +12,17 @@ from matplotlib.ticker import StrMethodFormatter
 # The light scheme's --chart-N colours of static/css/site.css, in the order
 # static/js/benchmarks.js uses them, so an image matches the chart on the page
 # (tests/core/test_chart_contrast.py keeps the two in step).
-PALETTE = ["#0072b2", "#b87800", "#009e73", "#cc79a7", "#2b8cc4", "#d55e00", "#8c7e00", "#7f7f7f", "#000000"]  # fmt: skip
+PALETTE = [
+    "#0072b2",
+    "#b87800",
+    "#009e73",
+    "#cc79a7",
+    "#2b8cc4",
+    "#d55e00",
+    "#8c7e00",
+    "#7f7f7f",
+    "#000000",
+]
 STYLE = {
     "svg.hashsalt": "benchmarks",  # stable element ids: the same chart gives the same bytes
     "svg.fonttype": "none",  # text stays text: searchable, selectable, small
@@ -89,8 +99,29 @@ def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> byt
 # presentation attribute, which no CSP governs; the document-wide rule becomes
 # attributes of the root element, which its children inherit unless they set their own.
 PRESENTATION_ATTRIBUTES = frozenset(
-    ["fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-linecap", "stroke-linejoin", "stroke-dasharray", "stroke-dashoffset", "stroke-opacity", "stroke-miterlimit", "opacity", "font-family", "font-size", "font-style", "font-weight", "font-variant", "font-stretch", "text-anchor", "clip-path"]
-)  # fmt: skip
+    [
+        "fill",
+        "fill-opacity",
+        "fill-rule",
+        "stroke",
+        "stroke-width",
+        "stroke-linecap",
+        "stroke-linejoin",
+        "stroke-dasharray",
+        "stroke-dashoffset",
+        "stroke-opacity",
+        "stroke-miterlimit",
+        "opacity",
+        "font-family",
+        "font-size",
+        "font-style",
+        "font-weight",
+        "font-variant",
+        "font-stretch",
+        "text-anchor",
+        "clip-path",
+    ]
+)
 STYLE_ELEMENT = re.compile(rb"\s*<style type=\"text/css\">\*\{([^}<]*)\}</style>")
 STYLE_ATTRIBUTE = re.compile(rb' style="([^"]*)"')
 

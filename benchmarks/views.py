@@ -370,9 +370,14 @@ def datapackage(request):
         "field not recorded, or not stated by the cited source: see unstated). No figure "
         f"is withheld. Licence: {BENCHMARK_LICENCE}",
         resources,
-        [{"name": "CC-BY-4.0", "path": "https://creativecommons.org/licenses/by/4.0/",
-          "title": "CC BY 4.0"}],
-    )  # fmt: skip
+        [
+            {
+                "name": "CC-BY-4.0",
+                "path": "https://creativecommons.org/licenses/by/4.0/",
+                "title": "CC BY 4.0",
+            }
+        ],
+    )
     response = opendata.descriptor_response(descriptor)
     patch_cache_control(response, public=True, max_age=300)
     return response

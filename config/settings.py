@@ -12,12 +12,8 @@ from urllib.parse import urlsplit
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
-from core.secrets import (
-    PASSWORD_URL_SETTINGS,
-    SECRET_SETTINGS,
-    refusal_message,
-    refused_secrets,
-)
+from core import secrets as site_secrets
+from payments import secrets as payment_secrets
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -27,19 +23,24 @@ environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 DJANGO_ENV = env.str("DJANGO_ENV", default="development")
 PRODUCTION = DJANGO_ENV == "production"
 
-# Every secret (Django's key, the Stripe key and webhook secrets) is declared here, once,
-# from core/secrets.py's list; production refuses to start with a missing, development or
+# Every secret (Django's key, the Stripe key and webhook secret) is declared here, once,
+# from the lists of core/secrets.py and payments/secrets.py (which payments also registers
+# for check --deploy); production refuses to start with a missing, development or
 # placeholder value, naming the variable.
-vars().update({name: env.str(name, default=default) for name, default in SECRET_SETTINGS.items()})
+_secrets = (site_secrets.DJANGO_SECRET_KEY, *payment_secrets.STRIPE_SECRETS)
+vars().update({s.name: env.str(s.name, default=s.development_default) for s in _secrets})
 # A Stripe test key (sk_test_…) is refused in production unless this says test mode is meant.
 STRIPE_TEST_MODE = env.bool("STRIPE_TEST_MODE", default=not PRODUCTION)
 if PRODUCTION and (
-    _refused := refused_secrets(
-        {name: env.str(name, default="") for name in (*SECRET_SETTINGS, *PASSWORD_URL_SETTINGS)},
-        stripe_test_mode=STRIPE_TEST_MODE,
+    _refused := site_secrets.refused_secrets(
+        {
+            **{name: env.str(name, default="") for name in site_secrets.setting_names(_secrets)},
+            "STRIPE_TEST_MODE": STRIPE_TEST_MODE,
+        },
+        _secrets,
     )
 ):
-    raise ImproperlyConfigured(refusal_message(_refused))
+    raise ImproperlyConfigured(site_secrets.refusal_message(_refused))
 DEBUG = env.bool("DEBUG", default=not PRODUCTION)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[] if PRODUCTION else ["*"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -421,9 +422,19 @@ CONTENT_SECURITY_POLICY = {
 }
 PERMISSIONS_POLICY = {
     feature: []
-    for feature in ["accelerometer", "camera", "geolocation", "gyroscope", "magnetometer",
-                    "microphone", "payment", "usb", "interest-cohort", "browsing-topics"]
-}  # fmt: skip
+    for feature in [
+        "accelerometer",
+        "camera",
+        "geolocation",
+        "gyroscope",
+        "magnetometer",
+        "microphone",
+        "payment",
+        "usb",
+        "interest-cohort",
+        "browsing-topics",
+    ]
+}
 
 # Releases: reading the release archive and checking mirrors over HTTP (seconds per
 # request); a mirror is "fresh" when it has a release's files this many hours after

@@ -104,10 +104,25 @@ class CircuitBreakerClient(DefaultClient):
 
 
 GUARDED_COMMANDS = (
-    "add", "clear", "decr", "delete", "delete_many", "delete_pattern", "expire", "get",
-    "get_many", "has_key", "incr", "incr_version", "keys", "persist", "set",
-    "set_many", "touch", "ttl",
-)  # fmt: skip
+    "add",
+    "clear",
+    "decr",
+    "delete",
+    "delete_many",
+    "delete_pattern",
+    "expire",
+    "get",
+    "get_many",
+    "has_key",
+    "incr",
+    "incr_version",
+    "keys",
+    "persist",
+    "set",
+    "set_many",
+    "touch",
+    "ttl",
+)
 for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 

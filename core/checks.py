@@ -5,7 +5,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 
-from core.secrets import SECRET_SETTINGS, refused_secrets
+from core.secrets import refused_secrets, registered, setting_names
 
 # Backends that never deliver: mail (with its password-reset and confirmation links)
 # would end up in the logs or in memory instead of reaching people.
@@ -50,8 +50,8 @@ def check_secrets_are_real(app_configs, **kwargs):
     """The settings module already refuses to start; this catches values set later."""
     if not settings.PRODUCTION:
         return []
-    values = {name: getattr(settings, name, "") for name in SECRET_SETTINGS}
-    problems = refused_secrets(values, stripe_test_mode=settings.STRIPE_TEST_MODE)
+    values = {name: getattr(settings, name, "") for name in setting_names(registered())}
+    problems = refused_secrets(values)
     return [Error(problem, id="core.E003") for problem in problems]
 
 

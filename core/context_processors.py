@@ -1,14 +1,6 @@
 from django.conf import settings
 
-NAVIGATION = [
-    ("Foundation", "/about/"),
-    ("News", "/news/"),
-    ("Supporters", "/supporters/"),
-    ("Download", "/download/"),
-    ("Usage statistics", "/feedback/"),
-    ("Benchmarks", "/benchmarks/"),
-    ("Donate", "/donate/"),
-]
+from core import navigation
 
 
 def site(request):
@@ -20,8 +12,5 @@ def site_context(path: str) -> dict:
     return {
         "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
-        "navigation": [
-            {"label": label, "url": url, "current": path.startswith(url)}
-            for label, url in NAVIGATION
-        ],
+        "navigation": navigation.menu(path),
     }

@@ -9,12 +9,14 @@ into a 500 at whichever query first used it. Such a request is refused with
 from django.http import HttpResponse
 from django.shortcuts import render
 
+from core.pagecache import api_path_prefixes
+
 NUL = "\x00"
 
 
 def wants_plain_text(request) -> bool:
     """APIs and non-browser clients get errors as one line of text, browsers a page."""
-    return request.path.startswith(("/api/", "/rest-api/")) or not request.accepts("text/html")
+    return request.path.startswith(api_path_prefixes()) or not request.accepts("text/html")
 
 
 def bad_request(request, reason: str) -> HttpResponse:

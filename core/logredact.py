@@ -4,21 +4,41 @@ Used by the logging configuration (a filter on every handler) and by gunicorn's
 logger (config/gunicorn.py). Imports nothing from Django: gunicorn's master loads it
 before any application.
 
-- Secrets in URLs: password-reset keys, e-mail confirmation keys and sponsor
-  invitation tokens are replaced by ``[redacted]`` wherever a path is logged, also
-  URL-encoded in a ``?next=`` parameter.
+- Secrets in URLs: the path segment after a secret-bearing prefix (the accounts'
+  password-reset and e-mail confirmation keys, and the prefixes apps register with
+  ``redact_after`` from their ``AppConfig.ready()``) is replaced by ``[redacted]``
+  wherever a path is logged, also URL-encoded in a ``?next=`` parameter.
 - Addresses: gunicorn's "Invalid request from ip=..." warnings lose the address.
+
+Apps register in each process that loads Django (gunicorn's workers, where requests are
+logged); gunicorn's master, which serves no request, knows only the accounts' prefixes.
 """
 
 import logging
 import re
 
 SLASH = r"(?:/|%2[Ff])"  # also inside ?next= parameters, where slashes are encoded
-SECRET_PATH = re.compile(
-    rf"({SLASH}(?:accounts{SLASH}password{SLASH}reset{SLASH}key|accounts{SLASH}confirm-email"
-    rf"|sponsors{SLASH}invitations){SLASH})(?!done/)(?:(?!%2[Ff])[^/\s?&#\"'])+"
-)
+# The accounts' links (allauth's, under core's account pages) that carry a key.
+_secret_prefixes: list[str] = ["/accounts/password/reset/key/", "/accounts/confirm-email/"]
+
+
+def _secret_path(prefixes: list[str]) -> re.Pattern:
+    alternatives = "|".join(
+        SLASH.join(re.escape(part) for part in prefix.strip("/").split("/")) for prefix in prefixes
+    )
+    return re.compile(rf"({SLASH}(?:{alternatives}){SLASH})(?!done/)(?:(?!%2[Ff])[^/\s?&#\"'])+")
+
+
+SECRET_PATH = _secret_path(_secret_prefixes)
 GUNICORN_ADDRESS = re.compile(r" from ip=\S+?(?=:\s|$)")
+
+
+def redact_after(*prefixes: str) -> None:
+    """The path segment after each of ``prefixes`` (a path such as an invitation's, up to
+    its token) is a secret: logged paths show ``[redacted]`` in its place."""
+    global SECRET_PATH
+    _secret_prefixes.extend(p for p in prefixes if p not in _secret_prefixes)
+    SECRET_PATH = _secret_path(_secret_prefixes)
 
 
 def redact(text: str) -> str:

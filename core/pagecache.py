@@ -53,19 +53,23 @@ LOCAL_MAX_PAGES = 500
 WARNING_QUIET_SECONDS = 30
 
 ADMIN_PATH_PREFIX = "/admin/"
-# Paths that are never shared: accounts, staff, APIs with their own caching, endpoints.
-PRIVATE_PATH_PREFIXES = (
-    ADMIN_PATH_PREFIX,
-    "/accounts/",
-    "/api/",
-    "/rest/",
-    "/rest-api/",
-    "/feedback_plugin/",
-    "/healthz",
-    "/stripe/",
-    "/donate/manage/",
-    "/donate/my-gifts/",
-)
+# Paths whose pages are never shared: staff, accounts, APIs (each opts in with
+# shared_response), the health check; apps add their own with ``keep_private``.
+_private_path_prefixes: tuple[str, ...] = (ADMIN_PATH_PREFIX, "/accounts/", "/api/", "/healthz")
+
+
+def keep_private(*prefixes: str) -> None:
+    """Pages whose paths start with one of ``prefixes`` are never stored or served from
+    the page cache (endpoints, personal pages reached by a link). Apps register theirs
+    from ``AppConfig.ready()``."""
+    global _private_path_prefixes
+    _private_path_prefixes += tuple(p for p in prefixes if p not in _private_path_prefixes)
+
+
+def private_path_prefixes() -> tuple[str, ...]:
+    """The path prefixes never cached, core's and those the apps registered."""
+    return _private_path_prefixes
+
 
 _scheduled_changes: list[Callable[[datetime], datetime | None]] = []
 
@@ -358,7 +362,7 @@ class AnonymousPageCacheMiddleware:
         if (
             settings.PAGE_CACHE_TIMEOUT > 0
             and request.method == "GET"
-            and request.path.startswith(SHARED_API_PATH_PREFIXES)
+            and request.path.startswith(_shared_api_path_prefixes)
             and _is_anonymous(request)
         ):
             # Answers stored by @shared_response views; a miss goes on to the view, or to
@@ -376,7 +380,7 @@ class AnonymousPageCacheMiddleware:
         if (
             settings.PAGE_CACHE_TIMEOUT <= 0
             or request.method != "GET"
-            or request.path.startswith(PRIVATE_PATH_PREFIXES)
+            or request.path.startswith(_private_path_prefixes)
         ):
             return self.get_response(request)
         if not _is_anonymous(request):
@@ -509,8 +513,25 @@ def kept_with_content(name: str, build: Callable[[], object]) -> object:
 BUILD_LOCK_PREFIX = "pagecache:building"
 BUILD_POLL_SECONDS = 0.01
 # Public read APIs whose answers @shared_response views store: the middleware serves a
-# stored answer to an anonymous GET before the rest of the stack, as it does pages.
-SHARED_API_PATH_PREFIXES = ("/api/", "/rest-api/")
+# stored answer to an anonymous GET before the rest of the stack, as it does pages. Apps
+# whose APIs live elsewhere than /api/ add their prefix with ``register_api_prefix``.
+_shared_api_path_prefixes: tuple[str, ...] = ("/api/",)
+
+
+def register_api_prefix(*prefixes: str) -> None:
+    """Paths under these prefixes are public APIs, as under ``/api/``: never kept as pages
+    (``keep_private``), anonymous GETs answered from what ``shared_response`` views
+    stored before the rest of the stack, errors in plain text (``core.hostile``)."""
+    global _shared_api_path_prefixes
+    keep_private(*prefixes)
+    _shared_api_path_prefixes += tuple(p for p in prefixes if p not in _shared_api_path_prefixes)
+
+
+def api_path_prefixes() -> tuple[str, ...]:
+    """``/api/`` and the API prefixes the apps registered."""
+    return _shared_api_path_prefixes
+
+
 _NOT_SHARED = {"shared": False}
 
 

@@ -13,6 +13,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.generic import TemplateView
 
 from core.forms import ProfileForm
+from core.hostile import wants_plain_text
 from core.models import Profile
 
 SECURITY_TXT_VALIDITY = timedelta(days=180)
@@ -85,7 +86,7 @@ RATE_LIMIT_RETRY_AFTER = 60
 
 def rate_limited(request, exception=None):
     """Shown by django-ratelimit when a client posts too often."""
-    if request.path.startswith("/api/") or not request.accepts("text/html"):
+    if wants_plain_text(request):
         response = HttpResponse(
             "Too many requests: please wait a minute and try again.\n",
             status=429,

@@ -159,9 +159,13 @@ class Processes:
     def start(self, name, command, env=None, cwd=ROOT):
         output = (self.work / "logs" / f"{name}.log").open("ab")
         process = subprocess.Popen(
-            command, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT,
+            command,
+            cwd=cwd,
+            env=env,
+            stdout=output,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
-        )  # fmt: skip
+        )
         self.running[name] = process
         return process
 
@@ -195,11 +199,17 @@ class Web:
         bits = urlsplit(url)
         source_address = (source, 0) if source else None
         if bits.scheme == "https":
-            conn = http.client.HTTPSConnection(bits.hostname, bits.port, timeout=timeout,
-                                               context=self.tls, source_address=source_address)  # fmt: skip
+            conn = http.client.HTTPSConnection(
+                bits.hostname,
+                bits.port,
+                timeout=timeout,
+                context=self.tls,
+                source_address=source_address,
+            )
         else:
-            conn = http.client.HTTPConnection(bits.hostname, bits.port, timeout=timeout,
-                                              source_address=source_address)  # fmt: skip
+            conn = http.client.HTTPConnection(
+                bits.hostname, bits.port, timeout=timeout, source_address=source_address
+            )
         path = bits.path + (f"?{bits.query}" if bits.query else "")
         try:
             conn.request(method, path or "/", body, headers or {})
@@ -319,19 +329,43 @@ def certificate(work: Path) -> Path:
     tls = work / "tls"
     tls.mkdir()
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-         "-keyout", str(tls / "privkey.pem"), "-out", str(tls / "fullchain.pem")],
-        check=True, capture_output=True,
-    )  # fmt: skip
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost",
+            "-keyout",
+            str(tls / "privkey.pem"),
+            "-out",
+            str(tls / "fullchain.pem"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     return tls / "fullchain.pem"
 
 
 def manage(env, *args, timeout=600):
-    result = subprocess.run([PYTHON, "manage.py", *args], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=timeout)  # fmt: skip
-    check(result.returncode == 0, f"manage.py {' '.join(args)} failed:\n{result.stdout[-3000:]}"
-                                  f"\n{result.stderr[-3000:]}")  # fmt: skip
+    result = subprocess.run(
+        [PYTHON, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    check(
+        result.returncode == 0,
+        f"manage.py {' '.join(args)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}",
+    )
     return result.stdout
 
 
@@ -361,8 +395,9 @@ EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=
 
 
 def admin_connection():
-    return psycopg.connect(host=PG_HOST, port=PG_PORT, user=PG_USER, dbname="postgres",
-                           autocommit=True)  # fmt: skip
+    return psycopg.connect(
+        host=PG_HOST, port=PG_PORT, user=PG_USER, dbname="postgres", autocommit=True
+    )
 
 
 def recreate_database():
@@ -405,9 +440,23 @@ def redis_command(*words: str):
 
 def start_redis(processes, work):
     # The deploy's own settings (memory limit, eviction policy), then this run's port.
-    processes.start("redis", ["redis-server", str(ROOT / "deploy" / "redis" / "portal.conf"),
-                              "--port", str(REDIS_PORT), "--bind", "127.0.0.1",
-                              "--save", "", "--appendonly", "no", "--dir", str(work)])  # fmt: skip
+    processes.start(
+        "redis",
+        [
+            "redis-server",
+            str(ROOT / "deploy" / "redis" / "portal.conf"),
+            "--port",
+            str(REDIS_PORT),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(work),
+        ],
+    )
 
     def answers():
         with socket.create_connection(("127.0.0.1", REDIS_PORT), timeout=1) as sock:
@@ -428,8 +477,9 @@ def shorten_the_feedback_sweep():
     with psycopg.connect(host=PG_HOST, port=PG_PORT, user=PG_USER, dbname=DATABASE) as conn:
         (interval,) = conn.execute(
             "INSERT INTO django_celery_beat_intervalschedule (every, period) "
-            "VALUES (%s, 'seconds') RETURNING id", (SMOKE_SWEEP_SECONDS,)
-        ).fetchone()  # fmt: skip
+            "VALUES (%s, 'seconds') RETURNING id",
+            (SMOKE_SWEEP_SECONDS,),
+        ).fetchone()
         changed = conn.execute(
             "UPDATE django_celery_beat_periodictask SET interval_id = %s WHERE name = %s",
             (interval, SWEEP_TASK),
@@ -439,12 +489,26 @@ def shorten_the_feedback_sweep():
 
 def start_site(processes, env, web):
     shorten_the_feedback_sweep()
-    processes.start("gunicorn", [str(ROOT / ".venv/bin/gunicorn"), "-c", "config/gunicorn.py",
-                                 "config.wsgi"], env=env)  # fmt: skip
-    processes.start("worker", [str(ROOT / ".venv/bin/celery"), "-A", "config", "worker",
-                               "--loglevel=INFO", "--concurrency=2"], env=env)  # fmt: skip
-    processes.start("beat", [str(ROOT / ".venv/bin/celery"), "-A", "config", "beat",
-                             "--loglevel=INFO"], env=env)  # fmt: skip
+    processes.start(
+        "gunicorn",
+        [str(ROOT / ".venv/bin/gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
+        env=env,
+    )
+    processes.start(
+        "worker",
+        [
+            str(ROOT / ".venv/bin/celery"),
+            "-A",
+            "config",
+            "worker",
+            "--loglevel=INFO",
+            "--concurrency=2",
+        ],
+        env=env,
+    )
+    processes.start(
+        "beat", [str(ROOT / ".venv/bin/celery"), "-A", "config", "beat", "--loglevel=INFO"], env=env
+    )
     wait_for("gunicorn behind nginx", lambda: web.get("/healthz")[0] == 200, timeout=60)
 
 
@@ -453,15 +517,25 @@ def start_site(processes, env, web):
 
 def check_secrets_refused(env):
     """A deploy that forgot a secret, or kept its development default, does not start."""
-    for name, value in [("STRIPE_WEBHOOK_SECRET", None),
-                        ("STRIPE_WEBHOOK_SECRET", "whsec_local_development")]:  # fmt: skip
+    for name, value in [
+        ("STRIPE_WEBHOOK_SECRET", None),
+        ("STRIPE_WEBHOOK_SECRET", "whsec_local_development"),
+    ]:
         broken = {k: v for k, v in env.items() if k != name}
         if value is not None:
             broken[name] = value
-        result = subprocess.run([PYTHON, "manage.py", "check", "--deploy"], cwd=ROOT, env=broken,
-                                capture_output=True, text=True, timeout=120)  # fmt: skip
-        check(result.returncode != 0 and name in result.stderr,
-              f"check --deploy without a real {name}: {result.returncode} {result.stderr[-500:]}")  # fmt: skip
+        result = subprocess.run(
+            [PYTHON, "manage.py", "check", "--deploy"],
+            cwd=ROOT,
+            env=broken,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        check(
+            result.returncode != 0 and name in result.stderr,
+            f"check --deploy without a real {name}: {result.returncode} {result.stderr[-500:]}",
+        )
     log("check --deploy refuses a missing or development webhook secret, naming it")
 
 
@@ -485,11 +559,17 @@ def sign_in(web) -> tuple[int, str, dict]:
         jar = cookies_of(response.getheaders())
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
         body = f"csrfmiddlewaretoken={token}&login={MEMBER_EMAIL}&password={MEMBER_PASSWORD}"
-        conn.request("POST", "/accounts/login/", body, {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()),
-            "Referer": f"{SITE_URL}/accounts/login/", "Origin": SITE_URL,
-        })  # fmt: skip
+        conn.request(
+            "POST",
+            "/accounts/login/",
+            body,
+            {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()),
+                "Referer": f"{SITE_URL}/accounts/login/",
+                "Origin": SITE_URL,
+            },
+        )
         response = conn.getresponse()
         response.read()
         return (
@@ -501,8 +581,18 @@ def sign_in(web) -> tuple[int, str, dict]:
         conn.close()
 
 
-FROZEN_PAGES = ["/", "/news/", "/about/", "/supporters/", "/download/", "/benchmarks/",
-                "/feedback/", "/contact/", "/accounts/login/", "/sponsors/"]  # fmt: skip
+FROZEN_PAGES = [
+    "/",
+    "/news/",
+    "/about/",
+    "/supporters/",
+    "/download/",
+    "/benchmarks/",
+    "/feedback/",
+    "/contact/",
+    "/accounts/login/",
+    "/sponsors/",
+]
 FROZEN_P99_LIMIT = 1.5
 GUNICORN_WORKERS = 2  # config/gunicorn.py's default
 
@@ -518,13 +608,17 @@ def check_frozen_redis(processes, web):
         begin = time.monotonic()
         status, location, jar = sign_in(web)
         sign_in_seconds = time.monotonic() - begin
-        check(status == 302 and location == "/" and "sessionid" in jar,
-              f"sign-in with Redis frozen: {status} to {location!r}")  # fmt: skip
+        check(
+            status == 302 and location == "/" and "sessionid" in jar,
+            f"sign-in with Redis frozen: {status} to {location!r}",
+        )
         status, _, body = web.get(
             "/accounts/email/", headers={"Cookie": f"sessionid={jar['sessionid']}"}
         )
-        check(status == 200 and MEMBER_EMAIL in body.decode(),
-              f"the signed-in member's page with Redis frozen: {status}")  # fmt: skip
+        check(
+            status == 200 and MEMBER_EMAIL in body.decode(),
+            f"the signed-in member's page with Redis frozen: {status}",
+        )
 
         latencies = []
         for _ in range(3):
@@ -547,8 +641,10 @@ def check_frozen_redis(processes, web):
             web.get(path, timeout=30)
             concurrent.append(time.monotonic() - start)
 
-        threads = [threading.Thread(target=fetch, args=(FROZEN_PAGES[n % len(FROZEN_PAGES)],))
-                   for n in range(40)]  # fmt: skip
+        threads = [
+            threading.Thread(target=fetch, args=(FROZEN_PAGES[n % len(FROZEN_PAGES)],))
+            for n in range(40)
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -558,16 +654,25 @@ def check_frozen_redis(processes, web):
             f"{concurrent[20] * 1000:.0f} ms, {concurrent[-1] * 1000:.0f} ms"
         )
         unavailable = processes.log_text("gunicorn").count("cache unavailable") - said_before
-        check(1 <= unavailable <= GUNICORN_WORKERS,
-              f"{unavailable} 'cache unavailable' lines: at most one per gunicorn worker")  # fmt: skip
+        check(
+            1 <= unavailable <= GUNICORN_WORKERS,
+            f"{unavailable} 'cache unavailable' lines: at most one per gunicorn worker",
+        )
     finally:
         os.kill(redis_pid, signal.SIGCONT)
-    log(f"Redis frozen: signed in ({sign_in_seconds * 1000:.0f} ms), 30 pages p99 "
+    log(
+        f"Redis frozen: signed in ({sign_in_seconds * 1000:.0f} ms), 30 pages p99 "
         f"{p99 * 1000:.0f} ms, 40 concurrent worst {concurrent[-1] * 1000:.0f} ms; "
-        f"{unavailable} log line(s)")  # fmt: skip
-    wait_for("the cache to come back after SIGCONT",
-             lambda: web.get("/news/")[0] == 200
-             and "cache available again" in processes.log_text("gunicorn"), timeout=60)  # fmt: skip
+        f"{unavailable} log line(s)"
+    )
+    wait_for(
+        "the cache to come back after SIGCONT",
+        lambda: (
+            web.get("/news/")[0] == 200
+            and "cache available again" in processes.log_text("gunicorn")
+        ),
+        timeout=60,
+    )
     log("Redis thawed: the cache is used again and the log says so")
 
 
@@ -611,12 +716,16 @@ def check_pages(web):
     check(not failures, f"pages not answering 200: {failures}")
     figures["pages answering 200 through nginx"] = str(len(seen) - len(login_only))
     figures["sitemap URLs"] = str(len(locations))
-    log(f"{len(seen) - len(login_only)} pages answered 200 ({len(locations)} sitemap URLs; "
-        f"{len(login_only)} sign-in pages skipped)")  # fmt: skip
+    log(
+        f"{len(seen) - len(login_only)} pages answered 200 ({len(locations)} sitemap URLs; "
+        f"{len(login_only)} sign-in pages skipped)"
+    )
 
     status, headers, _ = web.get(f"{PLAIN_URL}/about/")
-    check(status == 301 and header(headers, "Location") == f"{SITE_URL}/about/",
-          f"plain HTTP page: {status} to {header(headers, 'Location')!r}")  # fmt: skip
+    check(
+        status == 301 and header(headers, "Location") == f"{SITE_URL}/about/",
+        f"plain HTTP page: {status} to {header(headers, 'Location')!r}",
+    )
     status, _, _ = web.get(f"{PLAIN_URL}/healthz")
     check(status == 200, f"/healthz over plain HTTP answered {status}")
 
@@ -626,18 +735,25 @@ def check_static_and_logo(processes, web):
     stylesheet = re.search(r'href="(/static/css/site\.[0-9a-f]{12}\.css)"', home.decode())
     check(stylesheet, "the home page links no hashed site.css")
     status, headers, _ = web.get(stylesheet.group(1))
-    check(status == 200 and "immutable" in header(headers, "Cache-Control"),
-          f"{stylesheet.group(1)}: {status} {header(headers, 'Cache-Control')!r}")  # fmt: skip
+    check(
+        status == 200 and "immutable" in header(headers, "Cache-Control"),
+        f"{stylesheet.group(1)}: {status} {header(headers, 'Cache-Control')!r}",
+    )
 
     _, _, supporters = web.get("/supporters/")
     logos = re.findall(r'<img src="(/media/[^"]+)"', supporters.decode())
     check(logos, "the supporters page shows no uploaded logo")
     for logo in logos[:3]:
         status, headers, body = web.get(logo)
-        check(status == 200 and header(headers, "Content-Type").startswith("image/") and body,
-              f"logo {logo}: {status} {header(headers, 'Content-Type')}")  # fmt: skip
-    check("/static/" not in processes.log_text("gunicorn") and "/media/" not in
-          processes.log_text("gunicorn"), "static or media requests reached gunicorn")  # fmt: skip
+        check(
+            status == 200 and header(headers, "Content-Type").startswith("image/") and body,
+            f"logo {logo}: {status} {header(headers, 'Content-Type')}",
+        )
+    check(
+        "/static/" not in processes.log_text("gunicorn")
+        and "/media/" not in processes.log_text("gunicorn"),
+        "static or media requests reached gunicorn",
+    )
     log(f"static files and {len(logos)} uploaded logos served by nginx")
 
 
@@ -653,12 +769,16 @@ def fixture_report():
 
 def post_report(web, source=None, forwarded=None):
     body, content_type = fixture_report()
-    headers = {"Content-Type": content_type, "User-Agent": "MariaDB Server",
-               "Host": f"localhost:{HTTP_PORT}"}  # fmt: skip
+    headers = {
+        "Content-Type": content_type,
+        "User-Agent": "MariaDB Server",
+        "Host": f"localhost:{HTTP_PORT}",
+    }
     if forwarded:
         headers["X-Forwarded-For"] = forwarded
-    return web.request("POST", f"http://127.0.0.1:{HTTP_PORT}/rest/v1/post", body, headers,
-                       source=source)  # fmt: skip
+    return web.request(
+        "POST", f"http://127.0.0.1:{HTTP_PORT}/rest/v1/post", body, headers, source=source
+    )
 
 
 def summary(web):
@@ -676,9 +796,14 @@ def check_feedback(web):
     status, _, reply = post_report(web)
     check(status == 200 and b"<h1>ok</h1>" in reply, f"feedback post: {status} {reply[:200]!r}")
     report_id, _ = newest_report()
-    wait_for("the worker to process the report",
-             lambda: query("SELECT status FROM feedback_rawreport WHERE id = %s", report_id)
-             == [("processed",)], timeout=60)  # fmt: skip
+    wait_for(
+        "the worker to process the report",
+        lambda: (
+            query("SELECT status FROM feedback_rawreport WHERE id = %s", report_id)
+            == [("processed",)]
+        ),
+        timeout=60,
+    )
     # The database's count, not the earlier answer plus one: that answer may have been a
     # copy stored up to API_CACHE_LIVE_SECONDS before, and counted fewer.
     ((counted,),) = query("SELECT count(*) FROM feedback_report WHERE NOT is_test")
@@ -692,11 +817,15 @@ def check_feedback(web):
     try:
         after = wait_for("the summary to count the report", summary_counts_it, timeout=30)
     except SmokeFailure as failure:
-        raise SmokeFailure(f"{failure}: {counted} counted in the database; the summary said "
-                           f"{before['reports']} before, then {sorted(set(seen))}") from None  # fmt: skip
-    log(f"feedback report {report_id} answered <h1>ok</h1>, processed by the worker; summary "
+        raise SmokeFailure(
+            f"{failure}: {counted} counted in the database; the summary said "
+            f"{before['reports']} before, then {sorted(set(seen))}"
+        ) from None
+    log(
+        f"feedback report {report_id} answered <h1>ok</h1>, processed by the worker; summary "
         f"reports {before['reports']} -> {after['reports']}, servers {before['servers']} -> "
-        f"{after['servers']}")  # fmt: skip
+        f"{after['servers']}"
+    )
 
 
 JUNK_CLIENT = "127.0.0.5"
@@ -730,11 +859,15 @@ def check_junk_beside_reports(work, web):
     lock = threading.Lock()
 
     def post(kind, body, content, source):
-        headers = {"Content-Type": content, "User-Agent": "MariaDB Server",
-                   "Host": f"localhost:{HTTP_PORT}"}  # fmt: skip
+        headers = {
+            "Content-Type": content,
+            "User-Agent": "MariaDB Server",
+            "Host": f"localhost:{HTTP_PORT}",
+        }
         try:
-            status, _, reply = web.request("POST", f"http://127.0.0.1:{HTTP_PORT}/rest/v1/post",
-                                           body, headers, source=source)  # fmt: skip
+            status, _, reply = web.request(
+                "POST", f"http://127.0.0.1:{HTTP_PORT}/rest/v1/post", body, headers, source=source
+            )
             answer = status if kind != "valid" or b"<h1>ok</h1>" in reply else f"{status} not ok"
         except (OSError, http.client.HTTPException) as error:
             answer = type(error).__name__
@@ -757,10 +890,14 @@ def check_junk_beside_reports(work, web):
             for source in sources:
                 post("valid", valid_body, content_type, source)
 
-    threads = [threading.Thread(target=junk_sender, args=(JUNK_POSTS // JUNK_THREADS,))
-               for _ in range(JUNK_THREADS)]  # fmt: skip
-    threads += [threading.Thread(target=valid_sender, args=(clients[n::VALID_THREADS],))
-                for n in range(VALID_THREADS)]  # fmt: skip
+    threads = [
+        threading.Thread(target=junk_sender, args=(JUNK_POSTS // JUNK_THREADS,))
+        for _ in range(JUNK_THREADS)
+    ]
+    threads += [
+        threading.Thread(target=valid_sender, args=(clients[n::VALID_THREADS],))
+        for n in range(VALID_THREADS)
+    ]
     begin = time.monotonic()
     for thread in threads:
         thread.start()
@@ -783,8 +920,10 @@ def check_junk_beside_reports(work, web):
     figures["junk answers (300 KiB text/plain)"] = str(tally("junk"))
     figures["oversized answers (1.5 MiB)"] = str(tally("oversized"))
     figures["nginx error-log lines naming a client after the flood"] = str(len(client_lines))
-    log(f"junk flood ({seconds:.0f}s): valid {tally('valid')}, junk {tally('junk')}, "
-        f"oversized {tally('oversized')}; {len(client_lines)} error-log lines name a client")  # fmt: skip
+    log(
+        f"junk flood ({seconds:.0f}s): valid {tally('valid')}, junk {tally('junk')}, "
+        f"oversized {tally('oversized')}; {len(client_lines)} error-log lines name a client"
+    )
     problems = []
     if refused or len(answers["valid"]) != VALID_CLIENTS * FEEDBACK_LIMIT:
         problems.append(f"valid reports beside the junk: {tally('valid')}")
@@ -805,8 +944,10 @@ def check_query_flood(web):
     them and stores nothing; Redis runs with the deploy's memory limit and policy."""
     maxmemory = redis_command("CONFIG", "GET", "maxmemory")[1]
     policy = redis_command("CONFIG", "GET", "maxmemory-policy")[1]
-    check(policy == "volatile-lfu" and int(maxmemory) > 0,
-          f"the smoke stage's Redis runs maxmemory {maxmemory}, {policy}")  # fmt: skip
+    check(
+        policy == "volatile-lfu" and int(maxmemory) > 0,
+        f"the smoke stage's Redis runs maxmemory {maxmemory}, {policy}",
+    )
     web.get("/news/")
     keys_before = redis_command("DBSIZE")
     answers = {}
@@ -816,8 +957,10 @@ def check_query_flood(web):
         answers[answer] = answers.get(answer, 0) + 1
     grown = redis_command("DBSIZE") - keys_before
     figures[f"Redis keys added by {QUERY_FLOOD} GETs with made-up query strings"] = str(grown)
-    log(f"{QUERY_FLOOD} GETs with made-up query strings: {answers}; Redis keys {grown:+d}; "
-        f"Redis maxmemory {int(maxmemory) // 2**20} MiB, {policy}")  # fmt: skip
+    log(
+        f"{QUERY_FLOOD} GETs with made-up query strings: {answers}; Redis keys {grown:+d}; "
+        f"Redis maxmemory {int(maxmemory) // 2**20} MiB, {policy}"
+    )
     check(set(answers) == {(302, "/news/")}, f"made-up query strings answered {answers}")
     # Rate-limit counters and the like may come and go meanwhile; pages would be 300.
     check(grown < 10, f"{QUERY_FLOOD} made-up query strings added {grown} keys to Redis")
@@ -826,10 +969,14 @@ def check_query_flood(web):
 def check_client_addresses(web):
     """Two database servers behind nginx (loopback addresses of their own): each has its
     own budget, and forging X-Forwarded-For does not reset it."""
-    statuses = [post_report(web, source="127.0.0.3", forwarded=f"203.0.113.{n}")[0]
-                for n in range(FEEDBACK_LIMIT + 1)]  # fmt: skip
-    check(statuses == [200] * FEEDBACK_LIMIT + [429],
-          f"one server forging X-Forwarded-For through nginx: {statuses}")  # fmt: skip
+    statuses = [
+        post_report(web, source="127.0.0.3", forwarded=f"203.0.113.{n}")[0]
+        for n in range(FEEDBACK_LIMIT + 1)
+    ]
+    check(
+        statuses == [200] * FEEDBACK_LIMIT + [429],
+        f"one server forging X-Forwarded-For through nginx: {statuses}",
+    )
     status = post_report(web, source="127.0.0.4")[0]
     check(status == 200, f"another server behind the same nginx was limited too: {status}")
     log(f"rate limit behind nginx: forged headers {statuses}, another server {status}")
@@ -846,9 +993,11 @@ def check_slow_clients(web):
         except OSError:
             return
         sockets.append(sock)
-        sock.sendall(b"POST /rest/v1/post HTTP/1.1\r\nHost: localhost\r\n"
-                     b"Content-Type: multipart/form-data; boundary=x\r\n"
-                     b"Content-Length: 100000\r\n\r\n")  # fmt: skip
+        sock.sendall(
+            b"POST /rest/v1/post HTTP/1.1\r\nHost: localhost\r\n"
+            b"Content-Type: multipart/form-data; boundary=x\r\n"
+            b"Content-Length: 100000\r\n\r\n"
+        )
         while not stop.wait(2):
             try:
                 sock.sendall(b"x")
@@ -886,44 +1035,71 @@ def check_slow_clients(web):
         within >= len(latencies) - 2,
         f"/healthz with {SLOW_CLIENTS} slow clients: {[round(x, 2) for x in latencies]}",
     )
-    log(f"{len(sockets)} slow-body clients: /healthz {within}/{len(latencies)} within 1 s "
+    log(
+        f"{len(sockets)} slow-body clients: /healthz {within}/{len(latencies)} within 1 s "
         f"(median {median * 1000:.0f} ms, worst {worst * 1000:.0f} ms), a page "
-        f"{page_latency * 1000:.0f} ms")  # fmt: skip
+        f"{page_latency * 1000:.0f} ms"
+    )
 
 
 def check_redis_outage(processes, work, web):
     processes.stop("redis")
-    pages = ["/", "/supporters/", "/feedback/", "/api/feedback/summary", "/news/", "/contact/",
-             "/download/", "/benchmarks/"]  # fmt: skip
+    pages = [
+        "/",
+        "/supporters/",
+        "/feedback/",
+        "/api/feedback/summary",
+        "/news/",
+        "/contact/",
+        "/download/",
+        "/benchmarks/",
+    ]
     statuses = {path: web.get(path)[0] for path in pages}
     check(set(statuses.values()) == {200}, f"with Redis stopped: {statuses}")
     status, _, body = web.get("/healthz")
     health = json.loads(body)
-    check(status == 200 and health["redis"] == "down" and health["database"] == "up",
-          f"/healthz with Redis stopped: {status} {health}")  # fmt: skip
+    check(
+        status == 200 and health["redis"] == "down" and health["database"] == "up",
+        f"/healthz with Redis stopped: {status} {health}",
+    )
     status, _, reply = post_report(web)
     check(status == 200 and b"<h1>ok</h1>" in reply, f"feedback with Redis stopped: {status}")
     report_id, report_status = newest_report()
     check(report_status == "pending", f"report {report_id} is {report_status}, expected pending")
     gunicorn_log = processes.log_text("gunicorn")
     check("cache unavailable" in gunicorn_log, "no log line about the cache being unavailable")
-    check("rate limit not checked" in gunicorn_log or "rate limits fail open" in gunicorn_log,
-          "no log line about rate limits failing open")  # fmt: skip
+    check(
+        "rate limit not checked" in gunicorn_log or "rate limits fail open" in gunicorn_log,
+        "no log line about rate limits failing open",
+    )
     # The web process tries to enqueue the report's processing, gives up and says so.
-    wait_for("the failed enqueue to be logged",
-             lambda: "not enqueued, broker unavailable" in processes.log_text("gunicorn"),
-             timeout=30)  # fmt: skip
+    wait_for(
+        "the failed enqueue to be logged",
+        lambda: "not enqueued, broker unavailable" in processes.log_text("gunicorn"),
+        timeout=30,
+    )
     check(newest_report() == (report_id, "pending"), "the report left the pending state")
-    log(f"Redis stopped: {len(pages)} pages 200, /healthz {health}, report {report_id} accepted, "
-        "its enqueue failure logged")  # fmt: skip
+    log(
+        f"Redis stopped: {len(pages)} pages 200, /healthz {health}, report {report_id} accepted, "
+        "its enqueue failure logged"
+    )
 
     start_redis(processes, work)
     begin = time.monotonic()
-    wait_for("the beat sweep to process the report accepted during the outage",
-             lambda: query("SELECT status FROM feedback_rawreport WHERE id = %s", report_id)
-             == [("processed",)], timeout=150, interval=2)  # fmt: skip
-    sweeps = re.findall(r"process_pending_reports\[[^\]]+\] succeeded in [^:]+: "
-                        r"\{'processed': ([1-9]\d*)", processes.log_text("worker"))  # fmt: skip
+    wait_for(
+        "the beat sweep to process the report accepted during the outage",
+        lambda: (
+            query("SELECT status FROM feedback_rawreport WHERE id = %s", report_id)
+            == [("processed",)]
+        ),
+        timeout=150,
+        interval=2,
+    )
+    sweeps = re.findall(
+        r"process_pending_reports\[[^\]]+\] succeeded in [^:]+: "
+        r"\{'processed': ([1-9]\d*)",
+        processes.log_text("worker"),
+    )
     check(sweeps, "the report was not processed by the beat sweep (process_pending_reports)")
     figures["Redis back -> sweep processed the pending report"] = (
         f"{time.monotonic() - begin:.0f} s"
@@ -933,13 +1109,25 @@ def check_redis_outage(processes, work, web):
 
 def check_database_outage(relay, web):
     relay.cut()
-    pages = ["/", "/news/", "/supporters/", "/download/", "/feedback/", "/about/board/",
-             "/benchmarks/", "/api/feedback/summary"]  # fmt: skip
+    pages = [
+        "/",
+        "/news/",
+        "/supporters/",
+        "/download/",
+        "/feedback/",
+        "/about/board/",
+        "/benchmarks/",
+        "/api/feedback/summary",
+    ]
     for path in pages:
         status, headers, body = web.get(path)
-        check(status == 503 and header(headers, "Retry-After") and
-              b"We will be back in a moment" in body and b"Traceback" not in body,
-              f"{path} with PostgreSQL unreachable: {status} {body[:200]!r}")  # fmt: skip
+        check(
+            status == 503
+            and header(headers, "Retry-After")
+            and b"We will be back in a moment" in body
+            and b"Traceback" not in body,
+            f"{path} with PostgreSQL unreachable: {status} {body[:200]!r}",
+        )
     status, _, body = web.get("/healthz")
     check(status == 503 and json.loads(body)["database"] == "down", f"/healthz: {status} {body!r}")
     status, headers, _ = post_report(web)
@@ -955,8 +1143,12 @@ def check_database_outage(relay, web):
 def check_gunicorn_down(processes, web):
     processes.stop("gunicorn")
     status, headers, body = web.get("/news/")
-    check(status == 503 and header(headers, "Retry-After") == "120" and
-          b"We will be back in a moment" in body, f"gunicorn stopped: {status} {body[:200]!r}")  # fmt: skip
+    check(
+        status == 503
+        and header(headers, "Retry-After") == "120"
+        and b"We will be back in a moment" in body,
+        f"gunicorn stopped: {status} {body[:200]!r}",
+    )
     log("gunicorn stopped: nginx answers its 503 page with Retry-After")
 
 
@@ -1030,8 +1222,10 @@ def main():
             for name in ("gunicorn", "worker", "beat", "nginx-error"):
                 path = work / "logs" / f"{name}.log"
                 if path.exists():
-                    print(f"--- {name} (last lines)\n" + path.read_text(errors="replace")[-3000:],
-                          file=sys.stderr)  # fmt: skip
+                    print(
+                        f"--- {name} (last lines)\n" + path.read_text(errors="replace")[-3000:],
+                        file=sys.stderr,
+                    )
             shutil.rmtree(work, ignore_errors=True)
     if failed:
         return 1

@@ -92,8 +92,14 @@ class ExpenseAdmin(admin.ModelAdmin):
 
     form = ExpenseForm
     list_display = [
-        "spent_on", "category", "description", "amount", "currency", "has_receipt", "is_demo",
-    ]  # fmt: skip
+        "spent_on",
+        "category",
+        "description",
+        "amount",
+        "currency",
+        "has_receipt",
+        "is_demo",
+    ]
     list_filter = ["category", "currency", "is_demo"]
     search_fields = ["description"]
     date_hierarchy = "spent_on"

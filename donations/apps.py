@@ -8,7 +8,7 @@ class DonationsConfig(AppConfig):
     def ready(self):
         # Registration with payments, which knows no app: the Stripe events this app
         # handles and the mails its services record in the outbox.
-        from core import demo, pagecache
+        from core import demo, navigation, pagecache
         from core import sitemaps as site_map
         from donations import mail, sitemaps, stripe_gateway, webhooks
         from payments import dispatch, money, outbox
@@ -34,3 +34,6 @@ class DonationsConfig(AppConfig):
         site_map.register("donations", sitemaps.donation_pages)
         search_index.register_pages(*sitemaps.search_pages)
         demo.register("donations.demo", after="sponsors.demo")
+        navigation.add("Donate", "donations:donate", order=70)
+        # A donor's own pages: reached by a personal link, or signed in.
+        pagecache.keep_private("/donate/manage/", "/donate/my-gifts/")

@@ -13,9 +13,18 @@ class RawReportAdmin(admin.ModelAdmin):
     date_hierarchy = "received_at"
     actions = ["reprocess"]
     readonly_fields = [
-        "received_at", "path", "size", "sha256", "is_test", "is_resend", "country", "status",
-        "rejection_reason", "processed_at", "report_text",
-    ]  # fmt: skip
+        "received_at",
+        "path",
+        "size",
+        "sha256",
+        "is_test",
+        "is_resend",
+        "country",
+        "status",
+        "rejection_reason",
+        "processed_at",
+        "report_text",
+    ]
     exclude = ["body"]
 
     def has_add_permission(self, request):

@@ -31,13 +31,26 @@ DIMENSIONS = {
     "charset": "Character set in use",
 }
 # Dimensions whose values count servers per value (a server has one value of each).
-ONE_VALUE = ["series", "version", "build", "os", "distribution", "distribution_release",
-             "architecture", "country", "cpu", "memory", "thread_handling"]  # fmt: skip
+ONE_VALUE = [
+    "series",
+    "version",
+    "build",
+    "os",
+    "distribution",
+    "distribution_release",
+    "architecture",
+    "country",
+    "cpu",
+    "memory",
+    "thread_handling",
+]
 # Dimensions where a server may have many values (shown as the share of servers).
 MANY_VALUES = ["engine", "plugin", "feature", "collation", "charset"]
 # Pairs counted together for adoption, upgrade lag and end-of-life exposure per distribution.
-PAIRS = {"distribution_series": ("distribution", "series"),
-         "distribution_version": ("distribution", "version")}  # fmt: skip
+PAIRS = {
+    "distribution_series": ("distribution", "series"),
+    "distribution_version": ("distribution", "version"),
+}
 PAIR_SEPARATOR = " | "
 
 ARCHITECTURES = {
@@ -47,8 +60,14 @@ ARCHITECTURES = {
     "armv6l": "arm (32-bit)", "armv7l": "arm (32-bit)", "armv8l": "arm (32-bit)",
     "ppc64le": "ppc64le", "s390x": "s390x", "riscv64": "riscv64",
 }  # fmt: skip
-OPERATING_SYSTEMS = {"linux": "Linux", "windows": "Windows", "darwin": "macOS",
-                     "freebsd": "FreeBSD", "sunos": "Solaris", "aix": "AIX"}  # fmt: skip
+OPERATING_SYSTEMS = {
+    "linux": "Linux",
+    "windows": "Windows",
+    "darwin": "macOS",
+    "freebsd": "FreeBSD",
+    "sunos": "Solaris",
+    "aix": "AIX",
+}
 # (pattern searched in Uname_distribution, family, parts of the release number kept)
 DISTRIBUTIONS = [
     (r"raspbian", "Raspbian", 1),
@@ -99,10 +118,23 @@ CHARACTER_SETS = {
 GIB = 1024**3
 
 MAPPING_VERSION = hashlib.sha256(
-    repr((DIMENSIONS, ARCHITECTURES, OPERATING_SYSTEMS, DISTRIBUTIONS, BUILDS, UPSTREAM_BUILD,
-          CPU_BUCKETS, MEMORY_BUCKETS, STORAGE_ENGINES, CHARACTER_SETS, "plugins-v1",
-          "country-v1")).encode()
-).hexdigest()[:16]  # fmt: skip
+    repr(
+        (
+            DIMENSIONS,
+            ARCHITECTURES,
+            OPERATING_SYSTEMS,
+            DISTRIBUTIONS,
+            BUILDS,
+            UPSTREAM_BUILD,
+            CPU_BUCKETS,
+            MEMORY_BUCKETS,
+            STORAGE_ENGINES,
+            CHARACTER_SETS,
+            "plugins-v1",
+            "country-v1",
+        )
+    ).encode()
+).hexdigest()[:16]
 
 _DISTRIBUTIONS = [(re.compile(p, re.I), family, parts) for p, family, parts in DISTRIBUTIONS]
 _BUILDS = [(re.compile(p, re.I), builder) for p, builder in BUILDS]
@@ -269,6 +301,20 @@ def values_of(row: dict) -> dict[str, list[str]]:
     }
 
 
-REPORT_FIELDS = ["server_id", "version_major", "version_minor", "version_patch",
-                 "version_suffix", "os", "distribution", "architecture", "country", "cpu_count",
-                 "memory_bytes", "thread_handling", "plugins", "features", "collations"]  # fmt: skip
+REPORT_FIELDS = [
+    "server_id",
+    "version_major",
+    "version_minor",
+    "version_patch",
+    "version_suffix",
+    "os",
+    "distribution",
+    "architecture",
+    "country",
+    "cpu_count",
+    "memory_bytes",
+    "thread_handling",
+    "plugins",
+    "features",
+    "collations",
+]

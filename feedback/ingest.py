@@ -40,9 +40,16 @@ logger = logging.getLogger(__name__)
 Handover = Callable[[list[int]], None]
 
 COLUMNS = (
-    "received_at", "path", "size", "sha256", "body", "is_test", "country", "status",
+    "received_at",
+    "path",
+    "size",
+    "sha256",
+    "body",
+    "is_test",
+    "country",
+    "status",
     "rejection_reason",
-)  # fmt: skip
+)
 TABLE = RawReport._meta.db_table
 
 

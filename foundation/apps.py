@@ -5,7 +5,7 @@ class FoundationConfig(AppConfig):
     name = "foundation"
 
     def ready(self):
-        from core import demo, pagecache
+        from core import demo, navigation, pagecache
         from core import sitemaps as site_map
         from foundation import search_sources, sitemaps
         from foundation.models import NewsPost
@@ -27,3 +27,5 @@ class FoundationConfig(AppConfig):
         site_map.register("governance", sitemaps.DocumentSitemap)
         site_map.register("meetings", sitemaps.MeetingSitemap)
         search_sources.register_sources()
+        navigation.add("Foundation", "foundation:about", order=10)
+        navigation.add("News", "foundation:news-list", order=20)

@@ -6,5 +6,11 @@ class PaymentsConfig(AppConfig):
     verbose_name = "Payments and side effects"
 
     def ready(self):
-        # Registers the deploy checks of this app (the test key, the test card path).
-        from payments import checks  # noqa: F401
+        from core import pagecache
+        from core import secrets as site_secrets
+        from payments import checks  # noqa: F401 - registers the deploy checks (no fake Stripe)
+        from payments.secrets import STRIPE_SECRETS
+
+        # Stripe's key and webhook secret, judged with the site's others (core.E003).
+        site_secrets.register(*STRIPE_SECRETS)
+        pagecache.keep_private("/stripe/")  # the webhook endpoint

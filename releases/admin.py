@@ -13,8 +13,15 @@ from releases.repoconfig.models import Mirror
 
 @admin.register(Series)
 class SeriesAdmin(admin.ModelAdmin):
-    list_display = ["version", "name", "status", "support_type", "first_release_date", "eol_date",
-                    "enterprise_eos_date"]  # fmt: skip
+    list_display = [
+        "version",
+        "name",
+        "status",
+        "support_type",
+        "first_release_date",
+        "eol_date",
+        "enterprise_eos_date",
+    ]
     list_filter = ["status", "support_type"]
     search_fields = ["version", "name"]
 
@@ -67,8 +74,13 @@ class ReleaseAdmin(admin.ModelAdmin):
             )
             self.archive_message(request, release, report, error)
             return redirect("admin:releases_release_review", pk=release.pk)
-        context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta,
-                   "title": "Publish a release", "archive": settings.RELEASE_ARCHIVE_LOCATION}  # fmt: skip
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "opts": self.model._meta,
+            "title": "Publish a release",
+            "archive": settings.RELEASE_ARCHIVE_LOCATION,
+        }
         return TemplateResponse(request, "admin/releases/release/publish_new.html", context)
 
     def archive_message(self, request, release, report, error):
@@ -83,32 +95,47 @@ class ReleaseAdmin(admin.ModelAdmin):
             raise PermissionDenied
         release = get_object_or_404(Release.objects.select_related("series"), pk=pk)
         draft = services.announcement_draft(release)
-        initial = {"release_notes": release.release_notes, "announcement_title": draft["title"],
-                   "announcement_summary": draft["summary"], "announcement_body": draft["body"]}  # fmt: skip
+        initial = {
+            "release_notes": release.release_notes,
+            "announcement_title": draft["title"],
+            "announcement_summary": draft["summary"],
+            "announcement_body": draft["body"],
+        }
         if request.method == "POST" and "read_archive" in request.POST and not release.is_published:
             report, error = services.read_archive(release, settings.RELEASE_ARCHIVE_LOCATION)
             self.archive_message(request, release, report, error)
             return redirect("admin:releases_release_review", pk=release.pk)
-        form = PublishForm(request.POST or None, initial=initial,
-                           needs_files_choice=services.needs_files_choice(release))  # fmt: skip
+        form = PublishForm(
+            request.POST or None,
+            initial=initial,
+            needs_files_choice=services.needs_files_choice(release),
+        )
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             release.release_notes = data["release_notes"]
-            services.publish_release(release, {"title": data["announcement_title"],
-                                               "summary": data["announcement_summary"],
-                                               "body": data["announcement_body"]},
-                                     without_files=data.get("without_files", False))  # fmt: skip
+            services.publish_release(
+                release,
+                {
+                    "title": data["announcement_title"],
+                    "summary": data["announcement_summary"],
+                    "body": data["announcement_body"],
+                },
+                without_files=data.get("without_files", False),
+            )
             done = f"MariaDB {release.version} is published and announced."
             if release.files_pending:
                 done += " Its files are marked as on their way until they are imported."
             self.message_user(request, done, messages.SUCCESS)
             return redirect(reverse("admin:releases_release_change", args=[release.pk]))
         context = {
-            **self.admin_site.each_context(request), "form": form, "opts": self.model._meta,
-            "title": f"Publish MariaDB {release.version}", "release": release,
+            **self.admin_site.each_context(request),
+            "form": form,
+            "opts": self.model._meta,
+            "title": f"Publish MariaDB {release.version}",
+            "release": release,
             "files": list(release.files.all()),
             "mirrors": services.mirrors_with(release, Mirror.objects.usable()),
-        }  # fmt: skip
+        }
         return TemplateResponse(request, "admin/releases/release/publish_review.html", context)
 
     def save_model(self, request, obj, form, change):

@@ -5,7 +5,7 @@ class ReleasesConfig(AppConfig):
     name = "releases"
 
     def ready(self):
-        from core import demo, pagecache
+        from core import demo, navigation, pagecache
         from core import sitemaps as site_map
         from releases import compat, search_sources, sitemaps
         from search import sources as search_index
@@ -27,3 +27,6 @@ class ReleasesConfig(AppConfig):
         search_sources.register_sources()
         # The download redirect, hottest of all and never stored, skips the middleware.
         pagecache.answer_early("releases:compat-download", compat.early_download)
+        # The mariadb.org-compatible API, an API like those under /api/.
+        pagecache.register_api_prefix("/rest-api/")
+        navigation.add("Download", "releases:download", order=40)

@@ -189,13 +189,22 @@ def scan_release(archive, version) -> ReleaseScan:
             signature = archive.read_text(signature_path, SIGNATURE_LIMIT) if signature_path else ""
             scan.records.append(
                 FileRecord(
-                    release=version, file_name=name, path=path, os=os_,
-                    architecture=architecture, package_type=package_type,
+                    release=version,
+                    file_name=name,
+                    path=path,
+                    os=os_,
+                    architecture=architecture,
+                    package_type=package_type,
                     size=archive.size(path),
-                    **{digest_name: digests[digest_name].get(name, "") for digest_name in DIGEST_LENGTHS},
+                    **{
+                        digest_name: digests[digest_name].get(name, "")
+                        for digest_name in DIGEST_LENGTHS
+                    },
                     signature_path=signature_path,
-                    signature=(signature or "").strip() if "BEGIN PGP SIGNATURE" in (signature or "") else "",
+                    signature=(signature or "").strip()
+                    if "BEGIN PGP SIGNATURE" in (signature or "")
+                    else "",
                     sources=(f"archive {archive.label}",),
                 )
-            )  # fmt: skip
+            )
     return scan

@@ -31,8 +31,15 @@ from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 from releases.versions import RELEASE_VERSION, SERIES_OR_RELEASE_PATTERN, SERIES_VERSION
 
-STATUS_WORDS = {"preview": "Preview", "alpha": "Alpha", "beta": "Beta", "rc": "RC",
-                "stable": "Stable", "old-stable": "Old Stable", "eol": "Old Stable"}  # fmt: skip
+STATUS_WORDS = {
+    "preview": "Preview",
+    "alpha": "Alpha",
+    "beta": "Beta",
+    "rc": "RC",
+    "stable": "Stable",
+    "old-stable": "Old Stable",
+    "eol": "Old Stable",
+}
 # The live service's words for Series.SupportType (one home: the catalogue's mapping).
 SUPPORT_WORDS = {value: word for word, value in SUPPORT_TYPES.items()} | {"unannounced": None}
 MATURITY_WORDS = {
@@ -42,17 +49,28 @@ MATURITY_WORDS = {
     "rc": "RC",
     "ga": "Stable",
 }
-OS_WORDS = {ReleaseFile.OS.SOURCE: "Source", ReleaseFile.OS.LINUX: "Linux",
-            ReleaseFile.OS.WINDOWS: "Windows"}  # fmt: skip
-PACKAGE_WORDS = {ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
-                 ReleaseFile.PackageType.BINARY_TAR: "gzipped tar file",
-                 ReleaseFile.PackageType.MSI: "MSI Package",
-                 ReleaseFile.PackageType.ZIP: "ZIP file"}  # fmt: skip
+OS_WORDS = {
+    ReleaseFile.OS.SOURCE: "Source",
+    ReleaseFile.OS.LINUX: "Linux",
+    ReleaseFile.OS.WINDOWS: "Windows",
+}
+PACKAGE_WORDS = {
+    ReleaseFile.PackageType.SOURCE_TAR: "gzipped tar file",
+    ReleaseFile.PackageType.BINARY_TAR: "gzipped tar file",
+    ReleaseFile.PackageType.MSI: "MSI Package",
+    ReleaseFile.PackageType.ZIP: "ZIP file",
+}
 # Mirrors are checked every 30 minutes (releases.tasks.check_mirrors); asking again sooner
 # than a few minutes rarely finds one back.
 NO_MIRROR_RETRY_AFTER_SECONDS = 600
-CPU_ALIASES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64",
-               "x86": "x86", "i686": "x86"}  # fmt: skip
+CPU_ALIASES = {
+    "x86_64": "x86_64",
+    "amd64": "x86_64",
+    "aarch64": "aarch64",
+    "arm64": "aarch64",
+    "x86": "x86",
+    "i686": "x86",
+}
 
 
 class FileFilter(serializers.Serializer):
@@ -81,8 +99,12 @@ def file_filter(request):
 
 def checksum_object(file):
     """Every digest the archive publishes for the file; null where none is recorded."""
-    return {"md5sum": file.md5 or None, "sha1sum": file.sha1 or None,
-            "sha256sum": file.sha256 or None, "sha512sum": file.sha512 or None}  # fmt: skip
+    return {
+        "md5sum": file.md5 or None,
+        "sha1sum": file.sha1 or None,
+        "sha256sum": file.sha256 or None,
+        "sha512sum": file.sha512 or None,
+    }
 
 
 def file_object(request, release, file, mirror):
@@ -95,18 +117,26 @@ def file_object(request, release, file, mirror):
         "cpu": file.architecture or None,
         "checksum": checksum_object(file),
         "signature": file.signature or None,
-        "checksum_url": absolute(reverse("releases:compat-checksum", args=[release.version, file.file_name])),
-        "signature_url": (mirror.base_url + file.signature_path) if mirror and file.signature_path else None,
-        "file_download_url": absolute(reverse("releases:compat-download", args=[release.version, file.file_name])),
-    }  # fmt: skip
+        "checksum_url": absolute(
+            reverse("releases:compat-checksum", args=[release.version, file.file_name])
+        ),
+        "signature_url": (mirror.base_url + file.signature_path)
+        if mirror and file.signature_path
+        else None,
+        "file_download_url": absolute(
+            reverse("releases:compat-download", args=[release.version, file.file_name])
+        ),
+    }
 
 
 def release_object(request, release, filters, mirror):
     page = request.build_absolute_uri(release.get_absolute_url())
     files = [
-        f for f in release.files.all()
-        if (not filters["os"] or f.os == filters["os"]) and (not filters["cpu"] or f.runs_on(filters["cpu"]))
-    ]  # fmt: skip
+        f
+        for f in release.files.all()
+        if (not filters["os"] or f.os == filters["os"])
+        and (not filters["cpu"] or f.runs_on(filters["cpu"]))
+    ]
     return {
         "release_id": release.version,
         "release_name": f"MariaDB Server {release.version}",
@@ -202,9 +232,12 @@ FILTERS = [
     OpenApiParameter("cpu", str, enum=sorted(CPU_ALIASES), description="Only files for this architecture: x86_64 (amd64) or aarch64 (arm64); files built for none (source) always match."),
 ]  # fmt: skip
 RELEASE_ID = OpenApiParameter(
-    "release_id", str, OpenApiParameter.PATH, pattern=f"^{SERIES_OR_RELEASE_PATTERN}$",
+    "release_id",
+    str,
+    OpenApiParameter.PATH,
+    pattern=f"^{SERIES_OR_RELEASE_PATTERN}$",
     description="A series (11.4: every release of it) or a release (11.4.2: that release).",
-)  # fmt: skip
+)
 
 
 RELEASES_RESPONSES = {
@@ -236,12 +269,20 @@ class MajorReleasesAPI(PublicAPIView):
     )
     def get(self, request):
         series = sorted(Series.objects.all(), key=lambda s: s.sort_key, reverse=True)
-        return Response({"major_releases": [
-            {"release_id": s.version, "release_name": f"MariaDB Server {s.version}",
-             "release_status": STATUS_WORDS[s.status], "release_support_type": SUPPORT_WORDS[s.support_type],
-             "release_eol_date": s.eol_date.isoformat() if s.eol_date else None}
-            for s in series
-        ]})  # fmt: skip
+        return Response(
+            {
+                "major_releases": [
+                    {
+                        "release_id": s.version,
+                        "release_name": f"MariaDB Server {s.version}",
+                        "release_status": STATUS_WORDS[s.status],
+                        "release_support_type": SUPPORT_WORDS[s.support_type],
+                        "release_eol_date": s.eol_date.isoformat() if s.eol_date else None,
+                    }
+                    for s in series
+                ]
+            }
+        )
 
 
 class ReleasesAPI(PublicAPIView):
@@ -252,7 +293,7 @@ class ReleasesAPI(PublicAPIView):
         tags=["mariadb.org compatible"],
         parameters=[RELEASE_ID, *FILTERS],
         responses=RELEASES_RESPONSES,
-    )  # fmt: skip
+    )
     def get(self, request, release_id, latest=False):
         filters, error = file_filter(request)
         if error:
@@ -276,16 +317,20 @@ class ReleasesAPI(PublicAPIView):
             return Response({"error": f"No series or release {release_id[:40]!r}."}, status=404)
         releases = with_files(Release.objects).filter(series__version=release_id)
         releases = releases[:1] if latest else releases
-        return Response({"releases": {
-            r.version: release_object(request, r, filters, mirror) for r in releases
-        }})  # fmt: skip
+        return Response(
+            {"releases": {r.version: release_object(request, r, filters, mirror) for r in releases}}
+        )
 
 
 class LatestReleaseAPI(ReleasesAPI):
     """The newest published release of a series, in the series shape."""
 
-    @extend_schema(operation_id="compat_latest_release", tags=["mariadb.org compatible"],
-                   parameters=[*FILTERS], responses=RELEASES_RESPONSES)  # fmt: skip
+    @extend_schema(
+        operation_id="compat_latest_release",
+        tags=["mariadb.org compatible"],
+        parameters=[*FILTERS],
+        responses=RELEASES_RESPONSES,
+    )
     def get(self, request, release_id):
         if not SERIES_VERSION.match(release_id):
             return Response({"error": "latest/ follows a series such as 11.4."}, status=404)
@@ -293,17 +338,22 @@ class LatestReleaseAPI(ReleasesAPI):
 
 
 CHECKSUM_RESPONSES = {
-    200: inline_serializer("CompatChecksumResponse", {
-        "response": inline_serializer("CompatChecksumBody", {"checksum": ChecksumShape()})}),
+    200: inline_serializer(
+        "CompatChecksumResponse",
+        {"response": inline_serializer("CompatChecksumBody", {"checksum": ChecksumShape()})},
+    ),
     404: ERROR,
-}  # fmt: skip
+}
 
 
 class ChecksumAPI(PublicAPIView):
     """The checksums of one file, by release and file name."""
 
-    @extend_schema(operation_id="compat_file_checksum", tags=["mariadb.org compatible"],
-                   responses=CHECKSUM_RESPONSES)  # fmt: skip
+    @extend_schema(
+        operation_id="compat_file_checksum",
+        tags=["mariadb.org compatible"],
+        responses=CHECKSUM_RESPONSES,
+    )
     def get(self, request, file_ref, release_id=None):
         file = downloads.published_file(release_id, file_ref)
         if file is None:
@@ -314,8 +364,11 @@ class ChecksumAPI(PublicAPIView):
 class ChecksumByIdAPI(ChecksumAPI):
     """The checksums of one file, by its file_id."""
 
-    @extend_schema(operation_id="compat_file_checksum_by_id", tags=["mariadb.org compatible"],
-                   responses=CHECKSUM_RESPONSES)  # fmt: skip
+    @extend_schema(
+        operation_id="compat_file_checksum_by_id",
+        tags=["mariadb.org compatible"],
+        responses=CHECKSUM_RESPONSES,
+    )
     def get(self, request, file_ref):
         return super().get(request, str(file_ref))
 
@@ -326,10 +379,18 @@ class DownloadAPI(PublicAPIView):
     @extend_schema(
         operation_id="compat_file_download",
         tags=["mariadb.org compatible"],
-        parameters=[OpenApiParameter("mirror", str, description="A mirror_id from /rest-api/mirrors/.")],
-        responses={302: OpenApiResponse(description="To the file on the mirror"), 400: ERROR, 404: ERROR,
-                   503: OpenApiResponse(ERROR.response, description="No mirror is usable right now (with Retry-After)")},
-    )  # fmt: skip
+        parameters=[
+            OpenApiParameter("mirror", str, description="A mirror_id from /rest-api/mirrors/.")
+        ],
+        responses={
+            302: OpenApiResponse(description="To the file on the mirror"),
+            400: ERROR,
+            404: ERROR,
+            503: OpenApiResponse(
+                ERROR.response, description="No mirror is usable right now (with Retry-After)"
+            ),
+        },
+    )
     def get(self, request, release_id, file_ref):
         response = download_redirect(request, release_id, file_ref)
         if response is not None:
@@ -378,16 +439,21 @@ class MirrorsAPI(PublicAPIView):
     @extend_schema(
         operation_id="compat_mirrors",
         tags=["mariadb.org compatible"],
-        responses=inline_serializer("CompatMirrors", {
-            "mirror_list": serializers.DictField(child=MirrorShape(many=True))}),
-    )  # fmt: skip
+        responses=inline_serializer(
+            "CompatMirrors", {"mirror_list": serializers.DictField(child=MirrorShape(many=True))}
+        ),
+    )
     def get(self, request):
         grouped = {}
         for mirror in Mirror.objects.usable().order_by("country", "name"):
             grouped.setdefault(mirror.country, []).append(
-                {"mirror_id": mirror.mirror_id, "mirror_name": mirror.name,
-                 "mirror_url": mirror.base_url, "country": mirror.country}
-            )  # fmt: skip
+                {
+                    "mirror_id": mirror.mirror_id,
+                    "mirror_name": mirror.name,
+                    "mirror_url": mirror.base_url,
+                    "country": mirror.country,
+                }
+            )
         return Response({"mirror_list": grouped})
 
 

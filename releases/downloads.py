@@ -83,9 +83,14 @@ def usable_mirrors(country: str | None) -> list[MirrorRef]:
 
 def _tally_key(place: FilePlace, day: date) -> str:
     return ":".join(
-        [TALLY_PREFIX, day.isoformat(), str(place.release_id), quote(place.os, safe=""),
-         quote(place.architecture, safe="")]
-    )  # fmt: skip
+        [
+            TALLY_PREFIX,
+            day.isoformat(),
+            str(place.release_id),
+            quote(place.os, safe=""),
+            quote(place.architecture, safe=""),
+        ]
+    )
 
 
 def _place_of(key: str) -> tuple[FilePlace, date]:
@@ -108,8 +113,12 @@ def hand_over_counts() -> None:
 
 
 def add_to_counts(place: FilePlace, day: date, count: int) -> None:
-    key = {"release_id": place.release_id, "os": place.os,
-           "architecture": place.architecture, "day": day}  # fmt: skip
+    key = {
+        "release_id": place.release_id,
+        "os": place.os,
+        "architecture": place.architecture,
+        "day": day,
+    }
     if DownloadCount.objects.filter(**key).update(count=F("count") + count):
         return
     try:

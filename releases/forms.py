@@ -18,8 +18,11 @@ from releases.versions import validate_release_version
 
 
 class NewReleaseForm(forms.Form):
-    version = forms.CharField(max_length=40, validators=[validate_release_version],
-                              help_text="e.g. 12.3.4; its series must exist.")  # fmt: skip
+    version = forms.CharField(
+        max_length=40,
+        validators=[validate_release_version],
+        help_text="e.g. 12.3.4; its series must exist.",
+    )
     release_date = forms.DateField(help_text="YYYY-MM-DD")
     maturity = forms.ChoiceField(choices=Release.Maturity.choices, initial=Release.Maturity.GA)
 
@@ -34,20 +37,25 @@ class NewReleaseForm(forms.Form):
 
 
 class PublishForm(forms.Form):
-    release_notes = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), required=False,
-                                    help_text="Markdown, shown on the release page. Left empty, "
-                                              "the page links to the Knowledge Base's notes.")  # fmt: skip
+    release_notes = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+        help_text="Markdown, shown on the release page. Left empty, "
+        "the page links to the Knowledge Base's notes.",
+    )
     announcement_title = forms.CharField(max_length=200)
     announcement_summary = forms.CharField(max_length=300, widget=forms.Textarea(attrs={"rows": 2}))
-    announcement_body = forms.CharField(widget=forms.Textarea(attrs={"rows": 14}),
-                                        help_text="Markdown; the news post as it will go out.")  # fmt: skip
+    announcement_body = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 14}),
+        help_text="Markdown; the news post as it will go out.",
+    )
     without_files = forms.BooleanField(
         required=False,
         label="Publish without files",
         help_text="This stable release has no files yet. Tick to publish it anyway: its page, "
-                  "/download/ and the APIs say its files are on their way until they are "
-                  "imported.",
-    )  # fmt: skip
+        "/download/ and the APIs say its files are on their way until they are "
+        "imported.",
+    )
 
     def __init__(self, *args, needs_files_choice=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -72,9 +80,11 @@ class SubscribeForm(forms.Form):
     email = forms.EmailField(
         label="Your email address",
         max_length=254,
-        error_messages={"required": "Enter the address to mail.",
-                        "invalid": "Enter a whole email address, such as dba@example.org."},
-    )  # fmt: skip
+        error_messages={
+            "required": "Enter the address to mail.",
+            "invalid": "Enter a whole email address, such as dba@example.org.",
+        },
+    )
 
 
 class ReleaseFileFilter(django_filters.FilterSet):
@@ -91,9 +101,10 @@ class ReleaseFileFilter(django_filters.FilterSet):
         "and those built for none, such as the source tarball.",
     )
     package = django_filters.ChoiceFilter(
-        field_name="package_type", choices=ReleaseFile.PackageType.choices,
+        field_name="package_type",
+        choices=ReleaseFile.PackageType.choices,
         help_text="Only this package type.",
-    )  # fmt: skip
+    )
 
     class Meta:
         model = ReleaseFile
@@ -188,11 +199,18 @@ class DownloadChoice:
         series = default_series(self.series_list, today, self.has_ga_with_files)
         if asked and series:
             if any(s.version == asked for s in all_series):
-                self.notes.append(Note(f"MariaDB {quoted(asked)} has no files on this site yet: "
-                                       f"showing {series} instead."))  # fmt: skip
+                self.notes.append(
+                    Note(
+                        f"MariaDB {quoted(asked)} has no files on this site yet: "
+                        f"showing {series} instead."
+                    )
+                )
             else:
-                self.notes.append(Note(f"There is no published series “{quoted(asked)}”: "
-                                       f"showing {series} instead."))  # fmt: skip
+                self.notes.append(
+                    Note(
+                        f"There is no published series “{quoted(asked)}”: showing {series} instead."
+                    )
+                )
         return series
 
     def _choose_release(self, asked, releases, newest):
@@ -209,33 +227,44 @@ class DownloadChoice:
             if known is not None and known.files_pending:
                 text = f"{known.files_note} Showing {release.version}, the newest that has files."
             elif known is not None:
-                text = (f"MariaDB {asked} has no files on this site yet: showing "
-                        f"{release.version} instead.")  # fmt: skip
+                text = (
+                    f"MariaDB {asked} has no files on this site yet: showing "
+                    f"{release.version} instead."
+                )
             else:
-                text = (f"“{quoted(asked)}” is not a published release of {self.series}: "
-                        f"showing {release.version} instead.")  # fmt: skip
+                text = (
+                    f"“{quoted(asked)}” is not a published release of {self.series}: "
+                    f"showing {release.version} instead."
+                )
             self.notes.append(Note(text))
         elif newest != release and newest.files_pending:
             self.notes.append(
                 Note(f"{newest.files_note} Showing {release.version}, the newest that has files.")
             )
         elif newest != release and not self.platforms.get(newest.pk):
-            self.notes.append(Note(
-                f"MariaDB {newest.version}, the newest release of {self.series}, has no files "
-                f"on this site yet: showing {release.version}, the newest that has."))  # fmt: skip
+            self.notes.append(
+                Note(
+                    f"MariaDB {newest.version}, the newest release of {self.series}, has no files "
+                    f"on this site yet: showing {release.version}, the newest that has."
+                )
+            )
         elif newest != release:
-            self.notes.append(Note(
-                f"MariaDB {newest.version} is a {newest.get_maturity_display().lower()} "
-                f"release: showing {release.version}, the newest stable release of "
-                f"{self.series}."))  # fmt: skip
+            self.notes.append(
+                Note(
+                    f"MariaDB {newest.version} is a {newest.get_maturity_display().lower()} "
+                    f"release: showing {release.version}, the newest stable release of "
+                    f"{self.series}."
+                )
+            )
         return release
 
     def newest_with(self, os, arch=""):
         """The newest release with a file for ``os`` (and ``arch``): stable first."""
         fits = [
-            r for r in self.with_files
+            r
+            for r in self.with_files
             if any(p[0] == os and (not arch or p[1] == arch) for p in self.platforms[r.pk])
-        ]  # fmt: skip
+        ]
         return next((r for r in fits if r.maturity == Release.Maturity.GA), None) or next(
             iter(fits), None
         )
@@ -252,23 +281,39 @@ class DownloadChoice:
         version = self.release.version
         if asked["os"] and asked["os"] not in dict(self.os_choices):
             other = self.newest_with(asked["os"], asked["arch"])
-            self.notes.append(Note(
-                f"MariaDB {version} has no {OS_LABELS[asked['os']]} file: showing the files "
-                "for every operating system.",
-                *((download_url(other, os=asked["os"], arch=asked["arch"]),
-                   f"The newest release with one is {other.version}.") if other else ()),
-            ))  # fmt: skip
+            self.notes.append(
+                Note(
+                    f"MariaDB {version} has no {OS_LABELS[asked['os']]} file: showing the files "
+                    "for every operating system.",
+                    *(
+                        (
+                            download_url(other, os=asked["os"], arch=asked["arch"]),
+                            f"The newest release with one is {other.version}.",
+                        )
+                        if other
+                        else ()
+                    ),
+                )
+            )
             asked["os"] = ""
         self.os = asked["os"]
         if asked["arch"] and asked["arch"] not in self.arch_choices:
             of = f"{OS_LABELS[self.os]} " if self.os else ""
-            self.notes.append(Note(f"MariaDB {version} has no {of}file built for "
-                                   f"{asked['arch']}: showing every architecture."))  # fmt: skip
+            self.notes.append(
+                Note(
+                    f"MariaDB {version} has no {of}file built for "
+                    f"{asked['arch']}: showing every architecture."
+                )
+            )
             asked["arch"] = ""
         self.arch = asked["arch"]
         if asked["package"] and asked["package"] not in dict(self.package_choices):
-            self.notes.append(Note(f"MariaDB {version} has no {PACKAGE_LABELS[asked['package']]} "
-                                   "for this choice: showing every package type."))  # fmt: skip
+            self.notes.append(
+                Note(
+                    f"MariaDB {version} has no {PACKAGE_LABELS[asked['package']]} "
+                    "for this choice: showing every package type."
+                )
+            )
             asked["package"] = ""
         self.package = asked["package"]
 
@@ -290,9 +335,10 @@ class DownloadChoice:
     @property
     def package_choices(self):
         offered = {
-            p[2] for p in self._release_platforms
+            p[2]
+            for p in self._release_platforms
             if (not self.os or p[0] == self.os) and (not self.arch or p[1] in (self.arch, ""))
-        }  # fmt: skip
+        }
         return [(v, label) for v, label in ReleaseFile.PackageType.choices if v in offered]
 
     def files(self):
@@ -309,8 +355,9 @@ class DownloadChoice:
         series = {}
         for s in self.series_list:
             candidates = self.by_series[s.pk]
-            default = next((r for r in candidates if r.maturity == Release.Maturity.GA),
-                           candidates[0])  # fmt: skip
+            default = next(
+                (r for r in candidates if r.maturity == Release.Maturity.GA), candidates[0]
+            )
             series[s.version] = {
                 "releases": [r.version for r in candidates],
                 "default": default.version,

@@ -137,14 +137,17 @@ class Release(models.Model):
         "foundation.NewsPost", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     mailed_at = models.DateTimeField(
-        null=True, blank=True, editable=False,
+        null=True,
+        blank=True,
+        editable=False,
         help_text="When the announcement went to the mail subscribers (once per release).",
-    )  # fmt: skip
+    )
     files_pending = models.BooleanField(
-        default=False, editable=False,
+        default=False,
+        editable=False,
         help_text="Published without files by staff's choice: they are on their way (cleared "
-                  "once files are recorded).",
-    )  # fmt: skip
+        "once files are recorded).",
+    )
 
     objects = ReleaseQuerySet.as_manager()
 

@@ -171,7 +171,7 @@ def parse_release_files(data, stable_series=frozenset()) -> ReleaseFileList:
                 signature_path=path + ".asc",
                 sources=tuple(str(source) for source in item.get("sources", [])),
             )
-        )  # fmt: skip
+        )
     later, skipped = [], []
     for index, item in enumerate(data.get("later_releases", [])):
         facts = _later_release(item, index, stable_series)

@@ -57,8 +57,14 @@ class MirrorChoiceMixin:
         response = super().render_to_response(context, **kwargs)
         mirror = context.get("mirror")
         if mirror and self.request.GET.get("mirror") == mirror.mirror_id:
-            response.set_cookie(MIRROR_COOKIE, mirror.mirror_id, max_age=MIRROR_COOKIE_AGE,
-                                samesite="Lax", secure=self.request.is_secure(), httponly=True)  # fmt: skip
+            response.set_cookie(
+                MIRROR_COOKIE,
+                mirror.mirror_id,
+                max_age=MIRROR_COOKIE_AGE,
+                samesite="Lax",
+                secure=self.request.is_secure(),
+                httponly=True,
+            )
         elif MIRROR_COOKIE in self.request.COOKIES or (
             mirror and mirror != min(context["mirrors"], key=fallback_key)
         ):
@@ -118,9 +124,12 @@ class DownloadView(MirrorChoiceMixin, TemplateView):
         mirrors, mirror = _mirror(self.request)
         notes = choice.notes
         if get.get("mirror") and mirror and mirror.mirror_id != get["mirror"]:
-            notes.append(Note(
-                f"“{quoted(get['mirror'])}” is not a mirror that is answering: "
-                f"downloads come from {mirror.name} ({mirror.country}) instead."))  # fmt: skip
+            notes.append(
+                Note(
+                    f"“{quoted(get['mirror'])}” is not a mirror that is answering: "
+                    f"downloads come from {mirror.name} ({mirror.country}) instead."
+                )
+            )
         supported, previews, end_of_life = split_supported(choice.series_list, today)
         context.update(
             series_list=choice.series_list,

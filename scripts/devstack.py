@@ -41,7 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.secrets import SECRET_SETTINGS  # noqa: E402  (no Django import in there)
+from payments.secrets import STRIPE_SECRETS  # noqa: E402  (no Django import in there)
 
 PYTHON = sys.executable
 WEBHOOK_ID = "devstack"
@@ -187,12 +187,10 @@ def child_environment(args) -> dict:
         "PYTHONUNBUFFERED": "1",
         "SITE_URL": site_url,
         "STRIPE_API_BASE": f"http://127.0.0.1:{args.stripe_port}",
-        "STRIPE_SECRET_KEY": os.environ.get(
-            "STRIPE_SECRET_KEY", SECRET_SETTINGS["STRIPE_SECRET_KEY"]
-        ),
-        "STRIPE_WEBHOOK_SECRET": os.environ.get(
-            "STRIPE_WEBHOOK_SECRET", SECRET_SETTINGS["STRIPE_WEBHOOK_SECRET"]
-        ),
+        **{
+            secret.name: os.environ.get(secret.name, secret.development_default)
+            for secret in STRIPE_SECRETS
+        },
         "CELERY_BROKER_URL": "filesystem://",
         "CELERY_BROKER_FOLDER": str(folder / "broker"),
         "CELERY_TASK_ALWAYS_EAGER": "false",

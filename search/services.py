@@ -96,9 +96,11 @@ def sync_pages() -> int:
         for fresh in documents:
             SearchDocument.objects.update_or_create(
                 key=fresh.key,
-                defaults={field: getattr(fresh, field)
-                          for field in ("kind", "title", "summary", "body", "url")},
-            )  # fmt: skip
+                defaults={
+                    field: getattr(fresh, field)
+                    for field in ("kind", "title", "summary", "body", "url")
+                },
+            )
         if uses_full_text():
             pages.fill_vectors()
         transaction.on_commit(pagecache.content_changed)

@@ -119,14 +119,22 @@ class Page:
 PAGES: dict[str, Page] = {
     page.url_name: page
     for page in [
-        Page("home", "MariaDB Foundation", "The home of the MariaDB community: the latest "
-             "releases, news and how to support the foundation.",
-             "home page start latest release news open source database"),
-        Page("accessibility", "Accessibility", "How this site is built to be usable by "
-             "everyone, what is known not to work yet, and how to report a problem.",
-             "accessibility statement screen reader keyboard contrast WCAG report a problem"),
+        Page(
+            "home",
+            "MariaDB Foundation",
+            "The home of the MariaDB community: the latest "
+            "releases, news and how to support the foundation.",
+            "home page start latest release news open source database",
+        ),
+        Page(
+            "accessibility",
+            "Accessibility",
+            "How this site is built to be usable by "
+            "everyone, what is known not to work yet, and how to report a problem.",
+            "accessibility statement screen reader keyboard contrast WCAG report a problem",
+        ),
     ]
-}  # fmt: skip
+}
 
 
 def register_pages(*pages: Page) -> None:

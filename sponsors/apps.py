@@ -8,7 +8,7 @@ class SponsorsConfig(AppConfig):
         # Registration with payments, which knows no app: the Stripe events this app
         # handles and the side effects its services record in the outbox; and with core:
         # the models public pages show, the demo content and the sitemap section.
-        from core import demo, pagecache
+        from core import demo, logredact, navigation, pagecache
         from core import sitemaps as site_map
         from payments import dispatch, income, money, outbox
         from search import sources as search_index
@@ -34,3 +34,6 @@ class SponsorsConfig(AppConfig):
         demo.register("sponsors.demo", after="foundation.demo")
         site_map.register("sponsors", sitemaps.sponsor_pages)
         search_index.register_pages(*sitemaps.search_pages)
+        navigation.add("Supporters", "sponsors:supporters", order=30)
+        # An invitation's link carries its token: logged paths show "[redacted]".
+        logredact.redact_after("/sponsors/invitations/")

@@ -54,8 +54,13 @@ def send_sponsorship_mail(sponsorship_id: int, what: str, undo: bool = False):
     if what not in STATUS_MAILS:
         return
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
-    context = _context(sponsorship, what=what, undo_minutes=settings.SPONSORSHIP_UNDO_MINUTES,
-                       undo=undo, organisation_url=settings.SITE_URL + sponsorship.organisation.get_absolute_url())  # fmt: skip
+    context = _context(
+        sponsorship,
+        what=what,
+        undo_minutes=settings.SPONSORSHIP_UNDO_MINUTES,
+        undo=undo,
+        organisation_url=settings.SITE_URL + sponsorship.organisation.get_absolute_url(),
+    )
     send_templated_mail(
         "sponsors/email/status",
         context,

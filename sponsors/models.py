@@ -311,8 +311,12 @@ class Sponsorship(models.Model):
 
     # A withdrawn application (cancelled before anything was paid) may be put back.
     REOPENABLE = {
-        Status.APPLIED, Status.APPROVED, Status.AWAITING_PAYMENT, Status.ACTIVE, Status.EXPIRING,
-    }  # fmt: skip
+        Status.APPLIED,
+        Status.APPROVED,
+        Status.AWAITING_PAYMENT,
+        Status.ACTIVE,
+        Status.EXPIRING,
+    }
 
     def reopen(self, status: str):
         """Undo a cancellation: the only way out of Cancelled, back to an open state."""

@@ -30,7 +30,9 @@ COUNT_AND_RATE = re.compile(
     r"^\s*(?P<name>[A-Za-z/ ]+?):\s+(?P<count>\d+)\s*(?:\((?P<rate>[\d.]+) per sec(?:\.|ond)\))?\s*$"
 )
 KEY_VALUE = re.compile(r"^\s*(?P<key>[^:]+?):\s+(?P<value>\S.*?)\s*$")
-LATENCY = re.compile(r"^\s*(?P<key>min|avg|max|sum|approx\.\s+(?P<approx>\d+) percentile|(?P<nth>\d+)th percentile):\s+(?P<value>[\d.]+)(?:ms)?\s*$")  # fmt: skip
+LATENCY = re.compile(
+    r"^\s*(?P<key>min|avg|max|sum|approx\.\s+(?P<approx>\d+) percentile|(?P<nth>\d+)th percentile):\s+(?P<value>[\d.]+)(?:ms)?\s*$"
+)
 FAIRNESS = re.compile(
     r"^\s*(?P<key>events|execution time) \(avg/stddev\):\s+(?P<avg>\d+\.\d{4})/(?P<stddev>\d+\.\d{2})\s*$"
 )
@@ -49,10 +51,20 @@ COUNTED = {
     "deadlocks": ("deadlocks", "deadlocks per second", "deadlocks/s", False),
     "Total operations": ("operations", "operations per second", "operations/s", True),
 }  # fmt: skip
-QUERY_KINDS = {"read": "read queries", "write": "write queries", "other": "other queries",
-               "total": "total queries"}  # fmt: skip
-HEADLINE = {"transactions per second", "queries per second", "events per second", "average latency",
-            "operations per second", "transfer rate"}  # fmt: skip
+QUERY_KINDS = {
+    "read": "read queries",
+    "write": "write queries",
+    "other": "other queries",
+    "total": "total queries",
+}
+HEADLINE = {
+    "transactions per second",
+    "queries per second",
+    "events per second",
+    "average latency",
+    "operations per second",
+    "transfer rate",
+}
 
 
 def looks_like(text: str) -> bool:

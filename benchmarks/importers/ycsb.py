@@ -10,8 +10,12 @@ from benchmarks.importers.base import ImportFailed, Point, number
 VERSION = "ycsb/2"
 PERCENTILE = re.compile(r"^(\d+(?:\.\d+)?)thPercentileLatency\((\w+)\)$")
 WITH_UNIT = re.compile(r"^(?P<name>.+?)\((?P<unit>[^)]*)\)$")
-LATENCY_NAMES = {"AverageLatency": "average latency", "MinLatency": "minimum latency",
-                 "MaxLatency": "maximum latency", "LatencyVariance": "latency variance"}  # fmt: skip
+LATENCY_NAMES = {
+    "AverageLatency": "average latency",
+    "MinLatency": "minimum latency",
+    "MaxLatency": "maximum latency",
+    "LatencyVariance": "latency variance",
+}
 UNITS = {"us": "µs", "ms": "ms", "ops/sec": "ops/s", "%": "%"}
 
 

@@ -7,7 +7,7 @@ class TrendsConfig(AppConfig):
     verbose_name = "Usage trends"
 
     def ready(self):
-        from core import demo, pagecache
+        from core import demo, navigation, pagecache
         from core import sitemaps as site_map
         from feedback.trends import sitemaps
         from search import sources as search_index
@@ -19,3 +19,4 @@ class TrendsConfig(AppConfig):
         demo.register("feedback.trends.demo", after=("feedback.demo", "releases.demo"))
         site_map.register("usage", sitemaps.trends_pages)
         search_index.register_pages(*sitemaps.search_pages)
+        navigation.add("Usage statistics", "trends:dashboard", order=50)

@@ -25,8 +25,15 @@ PROFILES = [
 # Simulated countries of the demo servers, a few common ones so that some pass the
 # anonymity minimum and the rest show as "other".
 DEMO_COUNTRIES = ["DE", "US", "FI", "DE", "US", "FR", "IN", "DE", "US", "GB", "FI", "NL"]
-FEATURES = ["FEATURE_JSON", "FEATURE_WINDOW_FUNCTIONS", "FEATURE_SUBQUERY", "FEATURE_TRIGGER",
-            "FEATURE_FULLTEXT", "FEATURE_SYSTEM_VERSIONING", "FEATURE_GIS"]  # fmt: skip
+FEATURES = [
+    "FEATURE_JSON",
+    "FEATURE_WINDOW_FUNCTIONS",
+    "FEATURE_SUBQUERY",
+    "FEATURE_TRIGGER",
+    "FEATURE_FULLTEXT",
+    "FEATURE_SYSTEM_VERSIONING",
+    "FEATURE_GIS",
+]
 
 
 def server_uid(number: int, salt: str = "synthetic") -> str:

@@ -87,11 +87,23 @@ def dashboard(request):
 @extend_schema(
     tags=["feedback"],
     parameters=[
-        OpenApiParameter("dimension", str, OpenApiParameter.PATH, description="servers or a breakdown such as version, os, architecture"),
-        OpenApiParameter("period", str, enum=list(PERIODS), description="Rollup period (default month)"),
+        OpenApiParameter(
+            "dimension",
+            str,
+            OpenApiParameter.PATH,
+            description="servers or a breakdown such as version, os, architecture",
+        ),
+        OpenApiParameter(
+            "period", str, enum=list(PERIODS), description="Rollup period (default month)"
+        ),
     ],
-    responses={200: OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR, 400: OpenApiTypes.OBJECT, 404: None},
-)  # fmt: skip
+    responses={
+        200: OpenApiTypes.OBJECT,
+        (200, "text/csv"): OpenApiTypes.STR,
+        400: OpenApiTypes.OBJECT,
+        404: None,
+    },
+)
 @require_GET
 def trend_api(request, dimension, fmt="json"):
     if dimension not in CHARTABLE:

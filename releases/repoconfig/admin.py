@@ -9,13 +9,30 @@ from releases.repoconfig.models import Availability, Distribution, DistributionR
 class MirrorAdmin(admin.ModelAdmin):
     """Staff see each mirror's last health check; redirects skip mirrors down or behind."""
 
-    list_display = ["mirror_id", "name", "country", "active", "fallback_order", "healthy",
-                    "fresh", "newest_release_seen", "hours_late", "checked_at", "check_error"]  # fmt: skip
+    list_display = [
+        "mirror_id",
+        "name",
+        "country",
+        "active",
+        "fallback_order",
+        "healthy",
+        "fresh",
+        "newest_release_seen",
+        "hours_late",
+        "checked_at",
+        "check_error",
+    ]
     list_filter = ["active", "healthy", "fresh", "country"]
     list_editable = ["active", "fallback_order"]
     search_fields = ["mirror_id", "name", "base_url"]
-    readonly_fields = ["checked_at", "healthy", "fresh", "newest_release_seen", "hours_late",
-                       "check_error"]  # fmt: skip
+    readonly_fields = [
+        "checked_at",
+        "healthy",
+        "fresh",
+        "newest_release_seen",
+        "hours_late",
+        "check_error",
+    ]
     actions = ["check_now"]
 
     @admin.action(description="Check health and freshness now", permissions=["change"])

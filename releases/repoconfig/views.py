@@ -37,8 +37,15 @@ def generator(request):
 
 
 def _param(name, description, required=False, enum=None, pattern=None):
-    return OpenApiParameter(name, str, required=required, enum=enum, pattern=pattern,
-                            allow_blank=not required, description=description)  # fmt: skip
+    return OpenApiParameter(
+        name,
+        str,
+        required=required,
+        enum=enum,
+        pattern=pattern,
+        allow_blank=not required,
+        description=description,
+    )
 
 
 DISTROS = [
@@ -59,18 +66,43 @@ DISTROS = [
     tags=["repo-config"],
     parameters=[
         _param("distro", "The distribution", True, enum=DISTROS),
-        _param("release", "The distribution release: a codename (bookworm, noble) or version (9, 15.6)", True, pattern=r"^[a-z0-9.]{1,20}$"),
-        _param("version", "The MariaDB series, e.g. 11.4", True, pattern=r"^[0-9]{1,2}\.[0-9]{1,2}$"),
-        _param("mirror", "A usable mirror id from /api/repo-config/options, e.g. osuosl", True, pattern=r"^[a-z0-9-]{1,40}$"),
-        _param("arch", "Optional: amd64/x86_64 or arm64/aarch64", enum=["amd64", "x86_64", "arm64", "aarch64"]),
-        _param("format", "APT only: deb822 (default) or list; rpm families: repo", enum=["deb822", "list", "repo"]),
+        _param(
+            "release",
+            "The distribution release: a codename (bookworm, noble) or version (9, 15.6)",
+            True,
+            pattern=r"^[a-z0-9.]{1,20}$",
+        ),
+        _param(
+            "version", "The MariaDB series, e.g. 11.4", True, pattern=r"^[0-9]{1,2}\.[0-9]{1,2}$"
+        ),
+        _param(
+            "mirror",
+            "A usable mirror id from /api/repo-config/options, e.g. osuosl",
+            True,
+            pattern=r"^[a-z0-9-]{1,40}$",
+        ),
+        _param(
+            "arch",
+            "Optional: amd64/x86_64 or arm64/aarch64",
+            enum=["amd64", "x86_64", "arm64", "aarch64"],
+        ),
+        _param(
+            "format",
+            "APT only: deb822 (default) or list; rpm families: repo",
+            enum=["deb822", "list", "repo"],
+        ),
         _param("download", "Any value: add a Content-Disposition with the file name"),
     ],
     responses={
-        (200, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="The file exactly as saved"),
-        (400, "text/plain"): OpenApiResponse(OpenApiTypes.STR, description="One line: why not (also for a combination that does not exist, e.g. a series not built for that release, or a mirror that failed its last health check, naming the usable ones)"),
+        (200, "text/plain"): OpenApiResponse(
+            OpenApiTypes.STR, description="The file exactly as saved"
+        ),
+        (400, "text/plain"): OpenApiResponse(
+            OpenApiTypes.STR,
+            description="One line: why not (also for a combination that does not exist, e.g. a series not built for that release, or a mirror that failed its last health check, naming the usable ones)",
+        ),
     },
-)  # fmt: skip
+)
 @require_GET
 def repo_config_api(request):
     """GET /api/repo-config: the exact file, as text/plain; 400 with a reason otherwise.
@@ -95,8 +127,13 @@ def repo_config_api(request):
 
 @extend_schema(
     tags=["repo-config"],
-    responses={200: OpenApiResponse(OpenApiTypes.OBJECT, description="Every valid choice: distributions with their releases, series per release with architectures and end-of-life flags, active mirrors (usable ones first; each says whether it is usable and, if not, why)")},
-)  # fmt: skip
+    responses={
+        200: OpenApiResponse(
+            OpenApiTypes.OBJECT,
+            description="Every valid choice: distributions with their releases, series per release with architectures and end-of-life flags, active mirrors (usable ones first; each says whether it is usable and, if not, why)",
+        )
+    },
+)
 @require_GET
 def options_api(request):
     return JsonResponse(services.options())

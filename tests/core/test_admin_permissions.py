@@ -4,7 +4,6 @@ change the objects; a staff user who can merely view the list cannot run them.
 The sponsors app's actions are covered in tests/sponsors.
 """
 
-
 import pytest
 from django.contrib import admin
 from django.contrib.auth.models import Permission

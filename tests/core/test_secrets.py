@@ -1,4 +1,4 @@
-"""Every secret setting is declared once (core/secrets.py), documented in the README and
+"""Every secret setting is declared once (core/secrets.py, payments/secrets.py), documented in the README and
 deploy/env.example, and the production profile refuses to start without a real value,
 naming the variable: a deploy that forgot a webhook secret cannot accept events signed
 with the public development default."""
@@ -10,11 +10,12 @@ import sys
 
 import pytest
 
-from core.secrets import SECRET_SETTINGS, refused_secrets
+from core.secrets import refused_secrets, registered
 from tests.core.test_settings import PRODUCTION_ENV, ROOT, SETUP, clean_env
 from tests.donations.stripe_events import WEBHOOK_SECRET as DONATIONS_WEBHOOK_SECRET
 from tests.sponsors.helpers import WEBHOOK_SECRET
 
+SECRET_SETTINGS = {secret.name: secret.development_default for secret in registered()}
 README = (ROOT / "README.md").read_text()
 ENV_EXAMPLE = (ROOT / "deploy" / "env.example").read_text()
 
@@ -34,13 +35,11 @@ def test_every_secret_is_in_the_readme_table_and_env_example(name):
 def test_the_env_example_placeholders_are_refused(name):
     value = re.search(rf"^{name}=(\S+)", ENV_EXAMPLE, re.MULTILINE).group(1)
     values = {**PRODUCTION_ENV, name: value}
-    assert f"{name} is still the placeholder from deploy/env.example." in refused_secrets(
-        values, stripe_test_mode=False
-    )
+    assert f"{name} is still the placeholder from deploy/env.example." in refused_secrets(values)
 
 
 def test_the_production_test_environment_is_accepted():
-    assert refused_secrets(PRODUCTION_ENV, stripe_test_mode=False) == []
+    assert refused_secrets(PRODUCTION_ENV) == []
 
 
 def run(args, env):
@@ -127,7 +126,7 @@ WEAK_VALUES = [
 
 @pytest.mark.parametrize("name, value", WEAK_VALUES)
 def test_a_weak_secret_is_refused_by_name_never_by_value(name, value):
-    problems = refused_secrets({**PRODUCTION_ENV, name: value}, stripe_test_mode=False)
+    problems = refused_secrets({**PRODUCTION_ENV, name: value})
     assert len(problems) == 1 and problems[0].startswith(f"{name} "), problems
     assert value.strip() not in problems[0] or not value.strip()
 
@@ -135,7 +134,7 @@ def test_a_weak_secret_is_refused_by_name_never_by_value(name, value):
 @pytest.mark.parametrize("name", ["DATABASE_URL", "EMAIL_URL"])
 def test_a_url_with_the_env_example_password_is_refused(name):
     value = re.search(rf"^{name}=(\S+)", ENV_EXAMPLE, re.MULTILINE).group(1)
-    problems = refused_secrets({**PRODUCTION_ENV, name: value}, stripe_test_mode=False)
+    problems = refused_secrets({**PRODUCTION_ENV, name: value})
     assert problems == [f"{name} still holds the placeholder password from deploy/env.example."]
 
 
@@ -148,7 +147,7 @@ def test_generated_secrets_are_accepted():
             "STRIPE_WEBHOOK_SECRET": "whsec_" + secrets.token_urlsafe(24),
             "DATABASE_URL": f"postgres://portal:{secrets.token_urlsafe(16)}@127.0.0.1/portal",
         }
-        assert refused_secrets(values, stripe_test_mode=False) == []
+        assert refused_secrets(values) == []
 
 
 def test_production_refuses_to_start_with_the_test_suites_webhook_secret_and_an_env_example_url():

@@ -2,7 +2,6 @@
 item 4 had kept the parse beside them), and the country of its sender is kept without
 the address (issue 28 item 6)."""
 
-
 import pytest
 from django.db import connection
 

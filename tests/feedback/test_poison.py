@@ -1,6 +1,5 @@
 """One bad report never holds up the others, and what is acknowledged is never stuck."""
 
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -5,10 +5,8 @@ import pytest
 from releases.demo import load_catalogue
 from releases.repoconfig.models import Mirror
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
+from tests.releases.file_names import LINUX, MSI
 from tests.shared_data import loaded_for_group
-
-LINUX = "mariadb-11.8.9-linux-systemd-x86_64.tar.gz"
-MSI = "mariadb-12.3.3-winx64.msi"
 
 
 @pytest.fixture(scope="class")

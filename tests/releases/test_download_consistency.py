@@ -9,7 +9,7 @@ import re
 import pytest
 from pytest_django.asserts import assertContains, assertNotContains
 
-from tests.releases.conftest import LINUX, MSI
+from tests.releases.file_names import LINUX, MSI
 
 pytestmark = pytest.mark.django_db
 
