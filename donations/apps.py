@@ -11,16 +11,17 @@ class DonationsConfig(AppConfig):
         from core import demo, pagecache
         from core import sitemaps as site_map
         from donations import mail, sitemaps, stripe_gateway, webhooks
-        from payments import dispatch, money, outbox
+        from outbox import registry
+        from payments import dispatch, money
         from search import sources as search_index
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
-        outbox.register(mail.RECEIPT, mail.send_receipt)
-        outbox.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
-        outbox.register(mail.MANAGE_LINKS, mail.send_manage_links)
-        outbox.register(
+        registry.register(mail.RECEIPT, mail.send_receipt)
+        registry.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
+        registry.register(mail.MANAGE_LINKS, mail.send_manage_links)
+        registry.register(
             stripe_gateway.CANCEL_SUBSCRIPTION, stripe_gateway.cancel_subscription, keyed=True
         )
         # The donor wall shows a donation's public name: a donor who leaves it must leave

@@ -7,7 +7,8 @@ class ReleasesConfig(AppConfig):
     def ready(self):
         from core import demo, pagecache
         from core import sitemaps as site_map
-        from releases import compat, search_sources, sitemaps
+        from outbox import registry
+        from releases import compat, mail, search_sources, sitemaps
         from search import sources as search_index
 
         # No public page shows who subscribed to the announcements.
@@ -27,3 +28,7 @@ class ReleasesConfig(AppConfig):
         search_sources.register_sources()
         # The download redirect, hottest of all and never stored, skips the middleware.
         pagecache.answer_early("releases:compat-download", compat.early_download)
+        # The mails its services record in the outbox.
+        registry.register(mail.SUBSCRIPTION_CONFIRMATION, mail.mail_subscription_confirmation)
+        registry.register(mail.RELEASE_ANNOUNCEMENTS, mail.announce_release)
+        registry.register(mail.RELEASE_ANNOUNCEMENT, mail.mail_release_announcement)

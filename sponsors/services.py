@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from core import pagecache
 from core.storage import private_storage
-from payments import outbox
+from outbox import queue
 from payments.validation import Rejected
 from sponsors import agreements, logos, mail, stripe_gateway, stripe_tasks
 from sponsors.models import (
@@ -94,9 +94,9 @@ def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = "", *, mail
     if mail_it and to == S.CANCELLED:
         what = sponsorship.status_label.lower()  # "withdrawn" or "cancelled"
         undo = {"undo": True} if note in UNDOABLE_NOTES else {}
-        outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
+        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
     elif mail_it:
-        outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
+        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
 
 
 @transaction.atomic
@@ -131,7 +131,7 @@ def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
     invitation = Invitation.objects.create(
         organisation=organisation, email=email, invited_by=invited_by
     )
-    outbox.add(mail.INVITATION, invitation_id=invitation.pk)
+    queue.enqueue(mail.INVITATION, invitation_id=invitation.pk)
     return invitation
 
 
@@ -311,7 +311,7 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
         note=note,
     )
     if sponsorship.status == S.AWAITING_PAYMENT:
-        outbox.add(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+        queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
 
 
@@ -348,7 +348,7 @@ def approve(sponsorship: Sponsorship, actor):
     else:
         _move(sponsorship, S.AWAITING_PAYMENT, actor)
         if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-            outbox.add(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+            queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
 
 
@@ -426,7 +426,7 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled", stripe_not_before=
         return sponsorship
     _move(sponsorship, S.CANCELLED, actor, note)
     if sponsorship.stripe_subscription_id:
-        outbox.add(
+        queue.enqueue(
             stripe_tasks.CANCEL_SUBSCRIPTION,
             not_before=stripe_not_before,
             subscription_id=sponsorship.stripe_subscription_id,
@@ -483,7 +483,7 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     tier = Tier.objects.select_for_update().get(pk=sponsorship.tier_id)
     if tier.capacity is not None and tier.sponsorships.open().count() >= tier.capacity:
         raise TierFull(f"The {tier.name} tier filled up in the meantime.")
-    if sponsorship.stripe_subscription_id and not outbox.withdraw(
+    if sponsorship.stripe_subscription_id and not queue.withdraw(
         stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
     ):
         raise InvalidTransition(
@@ -510,7 +510,7 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     sponsorship.save()
     transaction.on_commit(invalidate_supporters_page)
     undone = "withdrawal_undone" if sponsorship.nothing_paid else "cancellation_undone"
-    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=undone)
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=undone)
     return sponsorship
 
 
@@ -562,7 +562,7 @@ def run_renewals(today: date | None = None) -> dict:
                 if days_left <= days and key not in sponsorship.reminders_sent:
                     sponsorship.reminders_sent = [*sponsorship.reminders_sent, key]
                     sponsorship.save(update_fields=["reminders_sent"])
-                    outbox.add(mail.RENEWAL_REMINDER, sponsorship_id=sponsorship.pk, days=days)
+                    queue.enqueue(mail.RENEWAL_REMINDER, sponsorship_id=sponsorship.pk, days=days)
                     counts["reminders"] += 1
     return counts
 
@@ -585,7 +585,7 @@ def approve_profile_change(organisation: Organisation):
 
 def payment_failed(sponsorship_id: int):
     """Stripe reported a failed charge: tell the sponsor after the commit."""
-    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
 
 
 @transaction.atomic
