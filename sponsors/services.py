@@ -24,7 +24,7 @@ from core import pagecache
 from core.storage import private_storage
 from outbox import queue
 from payments.validation import Rejected
-from sponsors import agreements, logos, mail, stripe_gateway, stripe_tasks
+from sponsors import agreements, logos, mail, stripe_gateway, stripe_objects, stripe_tasks
 from sponsors.models import (
     AgreementTemplate,
     Invitation,
@@ -222,23 +222,30 @@ def pay_by_card(sponsorship: Sponsorship, payment_method_id: str):
     organisation = sponsorship.organisation
     terms = sponsorship.terms
     try:
-        customer = stripe_gateway.ensure_customer(organisation)
+        customer = stripe_objects.ensure_customer(organisation)
         stripe_gateway.attach_default_payment_method(customer, payment_method_id)
         if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
-            sponsorship.stripe_subscription_id = stripe_gateway.subscribe(
-                customer, stripe_gateway.ensure_plan(sponsorship.tier), sponsorship.pk
-            )
+            made = {
+                "subscription_id": stripe_gateway.subscribe(
+                    customer,
+                    stripe_objects.ensure_plan(sponsorship.tier),
+                    sponsorship.pk,
+                    payment_method_id,
+                )
+            }
         else:
-            sponsorship.stripe_payment_intent_id = stripe_gateway.charge_once(
-                customer,
-                payment_method_id,
-                Decimal(terms["annual_price"]),
-                terms["currency"],
-                sponsorship.pk,
-            )
+            made = {
+                "payment_intent_id": stripe_gateway.charge_once(
+                    customer,
+                    payment_method_id,
+                    Decimal(terms["annual_price"]),
+                    terms["currency"],
+                    sponsorship.pk,
+                )
+            }
     except stripe_gateway.StripeError as error:
         raise _stripe_failure(error, "The card was declined.") from error
-    sponsorship.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
+    stripe_objects.store_payment_ids(sponsorship, **made)
 
 
 def pay_with_card_details(sponsorship: Sponsorship, card: dict):
@@ -259,13 +266,13 @@ def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: st
     terms = sponsorship.terms
     try:
         session = {
-            "customer_id": stripe_gateway.ensure_customer(sponsorship.organisation),
+            "customer_id": stripe_objects.ensure_customer(sponsorship.organisation),
             "sponsorship_id": sponsorship.pk,
             "success_url": success_url,
             "cancel_url": cancel_url,
         }
         if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
-            session["plan_id"] = stripe_gateway.ensure_plan(sponsorship.tier)
+            session["plan_id"] = stripe_objects.ensure_plan(sponsorship.tier)
         else:
             session.update(
                 amount=Decimal(terms["annual_price"]),

@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from outbox import queue
-from sponsors import stripe_gateway
+from sponsors import stripe_gateway, stripe_objects
 from sponsors.models import Sponsorship, SponsorshipEvent
 
 SEND_INVOICE = "sponsors.send_invoice"
@@ -26,7 +26,7 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
     webhook activates the sponsorship."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     terms = sponsorship.terms
-    customer = stripe_gateway.ensure_customer(sponsorship.organisation)
+    customer = stripe_objects.ensure_customer(sponsorship.organisation)
     invoice = stripe_gateway.send_invoice(
         customer,
         Decimal(terms["annual_price"]),

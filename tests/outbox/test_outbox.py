@@ -42,7 +42,7 @@ def failing_stripe(monkeypatch, calls):
         calls.append(args)
         raise stripe_gateway.StripeError("Stripe is down")
 
-    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_1")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_1")
     monkeypatch.setattr(stripe_gateway, "send_invoice", refuse)
 
 
@@ -153,7 +153,7 @@ def test_a_claimed_item_is_leased_and_claimed_again_only_when_the_lease_runs_out
     assert (second.pk, second.attempts) == (first.pk, 2)
 
     sent = []
-    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_1")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_1")
     monkeypatch.setattr(
         stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_1")
     )

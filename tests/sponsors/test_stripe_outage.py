@@ -88,7 +88,7 @@ def test_the_invoice_alternative_is_sent_when_staff_approve(
 
     # Stripe is back when staff approve: the invoice goes out (at the gateway seam).
     sent = []
-    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(
         stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_7")
     )
@@ -104,7 +104,7 @@ def test_switching_to_invoice_after_approval_sends_the_invoice_now(
     sponsorship = applied(client)
     services.approve(sponsorship, UserFactory(is_staff=True))
     sent = []
-    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(
         stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_8")
     )
