@@ -46,10 +46,10 @@ class StripeEventData:
     receipt_url: str = ""  # an invoice's hosted page or a charge's receipt
     # Every such link the object gives, as (field, URL), for the site's rules.
     links: tuple[tuple[str, str], ...] = ()
-    metadata: Mapping[str, str] = field(default=NO_METADATA)
+    metadata: Mapping[str, str] = field(default_factory=lambda: NO_METADATA)
     # An invoice's subscription details' metadata, then its lines' (oldest Stripe
     # versions and localstripe put a subscription's metadata only there).
-    subscription_metadata: Mapping[str, str] = field(default=NO_METADATA)
+    subscription_metadata: Mapping[str, str] = field(default_factory=lambda: NO_METADATA)
     line_metadata: tuple[Mapping[str, str], ...] = ()
 
     def required_currency(self) -> str:
