@@ -4,9 +4,9 @@ Tasks are enqueued after a commit (``transaction.on_commit``), when the request'
 work is already saved. If the broker (Redis) is down at that moment, raising would
 turn a saved contact message or feedback report into a 500 for the visitor. Instead
 the failure is logged, and nothing that must happen depends on the enqueue: side
-effects of payments and sponsorships (Stripe calls, their mails) are rows of the
-transactional outbox (``payments.outbox``) that a beat sweep delivers until done, and
-pending feedback reports are processed every minute by beat.
+effects that must follow a commit (mails, Stripe calls, announcements, reminders) are
+rows of the transactional outbox (the ``outbox`` app) that a beat sweep delivers until
+done, and pending feedback reports are processed every minute by beat.
 """
 
 import logging

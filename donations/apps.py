@@ -6,8 +6,8 @@ class DonationsConfig(AppConfig):
     verbose_name = "Donations and funding"
 
     def ready(self):
-        # Registration with payments, which knows no app: the Stripe events this app
-        # handles and the mails its services record in the outbox.
+        # Registration with payments and the outbox, which know no app: the Stripe events
+        # this app handles and the side effects its services record.
         from core import demo, pagecache
         from core import sitemaps as site_map
         from donations import mail, sitemaps, stripe_gateway, webhooks

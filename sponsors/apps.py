@@ -5,8 +5,8 @@ class SponsorsConfig(AppConfig):
     name = "sponsors"
 
     def ready(self):
-        # Registration with payments, which knows no app: the Stripe events this app
-        # handles and the side effects its services record in the outbox; and with core:
+        # Registration with payments and the outbox, which know no app: the Stripe events
+        # this app handles and the side effects its services record; and with core:
         # the models public pages show, the demo content and the sitemap section.
         from core import demo, pagecache
         from core import sitemaps as site_map
