@@ -15,7 +15,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # Tasks below the services layer (mail, the outbox's delivery) live outside tasks.py.
 app.autodiscover_tasks(related_name="mail")
-app.autodiscover_tasks(["payments"], related_name="outbox")
+app.autodiscover_tasks(["outbox"], related_name="delivery")
 
 
 @setup_logging.connect

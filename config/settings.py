@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "core",
+    "outbox",
     "payments",
     "foundation",
     "sponsors",
@@ -331,11 +332,18 @@ PDF_FONT_PATH = env.str("PDF_FONT_PATH", default="/usr/share/fonts/truetype/deja
 # Minutes during which a sponsor may take back a withdrawn application (nothing was paid).
 SPONSORSHIP_UNDO_MINUTES = env.int("SPONSORSHIP_UNDO_MINUTES", default=15)
 
-# The outbox (payments.outbox): a failed side effect is retried after 30 s, 60 s, ...
+# The outbox (the outbox app): a failed side effect is retried after 30 s, 60 s, ...
 # (at most an hour apart); after this many attempts it is "stuck" and shown to staff.
 OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=10)
 OUTBOX_RETRY_BASE_SECONDS = env.int("OUTBOX_RETRY_BASE_SECONDS", default=30)
 OUTBOX_RETRY_MAX_SECONDS = env.int("OUTBOX_RETRY_MAX_SECONDS", default=3600)
+# A delivery holds an item this long (a lease, not a lock); one that dies mid-call leaves
+# it to be claimed again after that. Longer than the slowest side effect (a sponsor's
+# invoice is four Stripe calls of at most STRIPE_TIMEOUT each).
+OUTBOX_LEASE_SECONDS = env.int("OUTBOX_LEASE_SECONDS", default=300)
+# Items one sweep claims at a time; a full batch hands the rest to another sweep task,
+# so several workers share a backlog.
+OUTBOX_SWEEP_BATCH = env.int("OUTBOX_SWEEP_BATCH", default=20)
 
 # Benchmark uploads (benchmarks.services): one file makes at most this many runs (one per
 # labelled series: hyperfine commands, JMH benchmarks, CSV columns) and measurements;

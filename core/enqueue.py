@@ -3,11 +3,10 @@
 Tasks are enqueued after a commit (``transaction.on_commit``), when the request's
 work is already saved. If the broker (Redis) is down at that moment, raising would
 turn a saved contact message or feedback report into a 500 for the visitor. Instead
-the failure is logged. Side effects recorded in the transactional outbox (the Stripe
-calls and mails of sponsorships and donations) are delivered by its beat sweep until
-done, and pending feedback reports are processed every minute by beat; a task enqueued
-directly (a mail to staff about a contact message, release announcements, benefit
-reminders) is not sent again.
+the failure is logged, and nothing that must happen depends on the enqueue: side
+effects that must follow a commit (mails, Stripe calls, announcements, reminders) are
+rows of the transactional outbox (the ``outbox`` app) that a beat sweep delivers until
+done, and pending feedback reports are processed every minute by beat.
 """
 
 import logging

@@ -6,21 +6,22 @@ class DonationsConfig(AppConfig):
     verbose_name = "Donations and funding"
 
     def ready(self):
-        # Registration with payments, which knows no app: the Stripe events this app
-        # handles and the mails its services record in the outbox.
+        # Registration with payments and the outbox, which know no app: the Stripe events
+        # this app handles and the side effects its services record.
         from core import demo, navigation, pagecache
         from core import sitemaps as site_map
         from donations import mail, sitemaps, stripe_gateway, webhooks
-        from payments import dispatch, money, outbox
+        from outbox import registry
+        from payments import dispatch, money
         from search import sources as search_index
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
-        outbox.register(mail.RECEIPT, mail.send_receipt)
-        outbox.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
-        outbox.register(mail.MANAGE_LINKS, mail.send_manage_links)
-        outbox.register(
+        registry.register(mail.RECEIPT, mail.send_receipt)
+        registry.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
+        registry.register(mail.MANAGE_LINKS, mail.send_manage_links)
+        registry.register(
             stripe_gateway.CANCEL_SUBSCRIPTION, stripe_gateway.cancel_subscription, keyed=True
         )
         # The donor wall shows a donation's public name: a donor who leaves it must leave

@@ -1,6 +1,6 @@
 """Mail to donors, sent from Celery tasks; texts are in templates/donations/email/.
 
-Services record each mail in the outbox (``payments.outbox``), which calls these tasks
+Services record each mail in the outbox (``outbox.queue``), which calls these tasks
 after the commit and again until the mail server accepts it; nothing here changes the
 database.
 """

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from donations import mail, signing, stripe_gateway
 from donations.models import Donation, Gift, Refund
-from payments import outbox
+from outbox import queue
 from payments.validation import Rejected
 
 logger = logging.getLogger(__name__)
@@ -253,7 +253,7 @@ def record_gift(
             donation.move_to(donation.paid_status)
             donation.save(update_fields=["status", "updated_at"])
         _link_refunds(donation)
-        outbox.add(mail.RECEIPT, gift_id=gift.pk)
+        queue.enqueue(mail.RECEIPT, gift_id=gift.pk)
     return gift
 
 
@@ -264,7 +264,7 @@ def payment_failed(donation: Donation):
         return
     donation.move_to(D.PAST_DUE)
     donation.save(update_fields=["status", "updated_at"])
-    outbox.add(mail.PAYMENT_FAILED, donation_id=donation.pk)
+    queue.enqueue(mail.PAYMENT_FAILED, donation_id=donation.pk)
 
 
 @transaction.atomic
@@ -355,7 +355,7 @@ def cancel_monthly(donation: Donation) -> Donation:
     if donation.cancel_requested_at is None:
         donation.cancel_requested_at = timezone.now()
         donation.save(update_fields=["cancel_requested_at", "updated_at"])
-        outbox.add(
+        queue.enqueue(
             stripe_gateway.CANCEL_SUBSCRIPTION, subscription_id=donation.stripe_subscription_id
         )
     return donation
@@ -373,4 +373,4 @@ def portal_url(donation: Donation, return_url: str) -> str:
 
 def request_manage_links(email: str):
     """Mail the manage links of every gift made with this address (silently none)."""
-    outbox.add(mail.MANAGE_LINKS, email=email)
+    queue.enqueue(mail.MANAGE_LINKS, email=email)

@@ -1,6 +1,8 @@
 """The Stripe calls of donations, through the one client of ``payments.gateway``.
 
-Live: Stripe Checkout and the customer portal. Fake mode (localstripe, which has
+Every create call carries an idempotency key derived from the donation's reference (and
+what is asked), so a repeated request makes one object; the services store the ids the
+calls return. Live: Stripe Checkout and the customer portal. Fake mode (localstripe, which has
 neither): the test card typed on the donate page, charged or subscribed here. Either way
 the donation's reference travels in the metadata of what Stripe makes (the payment
 intent, the subscription and its invoice lines), so every webhook names its donation.
@@ -14,6 +16,8 @@ from payments.gateway import (
     cancel_subscription,
     card_payment_method,
     client,
+    idempotency_key,
+    options,
 )
 from payments.money import minor_units
 
@@ -60,7 +64,9 @@ def checkout_url(
             invoice_creation={"enabled": True},
             payment_intent_data={"metadata": metadata},
         )
-    session = client().v1.checkout.sessions.create(params)
+    session = client().v1.checkout.sessions.create(
+        params, options(idempotency_key(f"donation-{reference}-checkout", params))
+    )
     return session.id, session.url
 
 
@@ -76,16 +82,15 @@ def charge_once(*, reference: str, payment_method: str, amount: Decimal, currenc
     """Fake mode: a confirmed PaymentIntent for a one-off gift; returns its id.
 
     Its payment_intent.succeeded event records the gift."""
-    intent = client().v1.payment_intents.create(
-        {
-            "amount": minor_units(amount, currency),
-            "currency": currency.lower(),
-            "payment_method": payment_method,
-            "confirm": True,
-            "metadata": {"donation": reference},
-        }
-    )
-    return intent.id
+    params = {
+        "amount": minor_units(amount, currency),
+        "currency": currency.lower(),
+        "payment_method": payment_method,
+        "confirm": True,
+        "metadata": {"donation": reference},
+    }
+    key = idempotency_key(f"donation-{reference}-payment", params)
+    return client().v1.payment_intents.create(params, options(key)).id
 
 
 def subscribe_monthly(
@@ -98,29 +103,34 @@ def subscribe_monthly(
     """
     stripe = client().v1
     metadata = {"donation": reference}
+    key = f"donation-{reference}"
+    customer_params = {"metadata": metadata, **({"email": email} if email else {})}
     customer = stripe.customers.create(
-        {"metadata": metadata, **({"email": email} if email else {})}
+        customer_params, options(idempotency_key(f"{key}-customer", customer_params))
     )
     stripe.payment_methods.attach(payment_method, {"customer": customer.id})
     stripe.customers.update(
         customer.id, {"invoice_settings": {"default_payment_method": payment_method}}
     )
-    product = stripe.products.create({"name": PRODUCT_NAME})
-    plan = stripe.plans.create(
-        {
-            "product": product.id,
-            "amount": minor_units(amount, currency),
-            "currency": currency.lower(),
-            "interval": "month",
-        }
+    product = stripe.products.create(
+        {"name": PRODUCT_NAME}, options(idempotency_key(f"{key}-product", PRODUCT_NAME))
     )
+    plan_params = {
+        "product": product.id,
+        "amount": minor_units(amount, currency),
+        "currency": currency.lower(),
+        "interval": "month",
+    }
+    plan = stripe.plans.create(plan_params, options(idempotency_key(f"{key}-plan", plan_params)))
+    subscription_params = {
+        "customer": customer.id,
+        # The item's metadata is what an invoice line carries: the first invoice's
+        # event names the donation even before this call has returned.
+        "items": [{"plan": plan.id, "metadata": metadata}],
+        "metadata": metadata,
+    }
     subscription = stripe.subscriptions.create(
-        {
-            "customer": customer.id,
-            # The item's metadata is what an invoice line carries: the first invoice's
-            # event names the donation even before this call has returned.
-            "items": [{"plan": plan.id, "metadata": metadata}],
-            "metadata": metadata,
-        }
+        subscription_params,
+        options(idempotency_key(f"{key}-subscription", subscription_params, payment_method)),
     )
     return customer.id, subscription.id

@@ -7,8 +7,9 @@ class FoundationConfig(AppConfig):
     def ready(self):
         from core import demo, navigation, pagecache
         from core import sitemaps as site_map
-        from foundation import search_sources, sitemaps
+        from foundation import mail, search_sources, sitemaps
         from foundation.models import NewsPost
+        from outbox import registry
         from search import sources as search_index
 
         pagecache.watch_app(self, except_for=("contactmessage",))
@@ -29,3 +30,5 @@ class FoundationConfig(AppConfig):
         search_sources.register_sources()
         navigation.add("Foundation", "foundation:about", order=10)
         navigation.add("News", "foundation:news-list", order=20)
+        # The mail its services record in the outbox.
+        registry.register(mail.CONTACT_MESSAGE, mail.mail_contact_message_to_staff)

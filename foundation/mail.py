@@ -1,4 +1,6 @@
-"""The foundation app's mail, sent from Celery tasks; texts are in templates/foundation/email/."""
+"""The foundation app's mail; texts are in templates/foundation/email/. Services record
+each mail in the outbox (``outbox.queue``), which calls these functions after the commit
+and again until the mail server accepts it."""
 
 from email.utils import formataddr
 
@@ -7,6 +9,9 @@ from django.conf import settings
 
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from foundation.models import ContactMessage
+
+# The outbox kind of the mail below (registered in FoundationConfig.ready()).
+CONTACT_MESSAGE = "foundation.contact_message"
 
 
 @shared_task(**MAIL_TASK_OPTIONS)

@@ -13,6 +13,7 @@ from foundation.models import (
     NewsComment,
     NewsPost,
 )
+from outbox import queue
 
 
 class DiscussionClosed(Exception):
@@ -70,7 +71,7 @@ def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:
 
 @transaction.atomic
 def receive_contact_message(form) -> ContactMessage:
-    """Store the enquiry, then mail staff once the transaction has committed."""
+    """Store the enquiry and, in the same transaction, the outbox item that mails staff."""
     message = form.save()
-    transaction.on_commit(lambda: mail.mail_contact_message_to_staff.delay(message.pk))
+    queue.enqueue(mail.CONTACT_MESSAGE, message_id=message.pk)
     return message

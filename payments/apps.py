@@ -3,7 +3,7 @@ from django.apps import AppConfig
 
 class PaymentsConfig(AppConfig):
     name = "payments"
-    verbose_name = "Payments and side effects"
+    verbose_name = "Payments"
 
     def ready(self):
         from core import pagecache

@@ -1,15 +1,18 @@
 """The dispatch table: which app handles which Stripe event type.
 
 Apps register their handlers in ``AppConfig.ready()``; payments knows no app by name.
-A handler receives the event's ``data.object`` (already checked by ``validation``) and
-either acts on it or raises ``Ignored`` when the object is not one of its own (a
-sponsorship's invoice is not a donation's). Several apps may handle one type.
+A handler receives the event as ``validation`` read it (one ``events.StripeEventData``,
+never the raw body) and either acts on it or raises ``Ignored`` when its object is not
+one of its own (a sponsorship's invoice is not a donation's). Several apps may handle
+one type.
 """
 
 from collections import defaultdict
 from collections.abc import Callable
 
-Handler = Callable[[dict], None]
+from payments.events import StripeEventData
+
+Handler = Callable[[StripeEventData], None]
 _handlers: dict[str, list[Handler]] = defaultdict(list)
 
 

@@ -1,10 +1,11 @@
-"""The one Stripe client of the site, and the Stripe shapes every app reads.
+"""The one Stripe client of the site (events are read by ``validation`` into ``events``).
 
 Every Stripe call goes through ``client()``, a ``stripe.StripeClient`` built from the
 settings (key, API base, timeout); nothing sets the SDK's module globals.
 """
 
-import re
+import hashlib
+import json
 import time
 
 import stripe
@@ -47,6 +48,15 @@ def options(idempotency_key: str = "") -> dict:
     return {"idempotency_key": idempotency_key} if idempotency_key else {}
 
 
+def idempotency_key(local: str, *asked) -> str:
+    """A key for a create call, derived from the local object (``local``, e.g.
+    "organisation-7-customer") and what is asked of Stripe: the same request made twice (a
+    double click, two workers) makes one object; a changed one (a corrected billing
+    address, another card) is a new request, which Stripe would refuse under an old key."""
+    digest = hashlib.sha256(json.dumps(asked, default=str, sort_keys=True).encode()).hexdigest()
+    return f"{local}-{digest[:16]}"
+
+
 def card_payment_method(card: dict) -> str:
     """Fake mode only: a PaymentMethod made from card fields (the live site uses Checkout,
     where the card is typed on Stripe's page)."""
@@ -60,43 +70,6 @@ def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
     except InvalidRequestError as error:
         if error.code != "resource_missing":
             raise
-
-
-def invoice_subscription_details(invoice) -> dict:
-    """An invoice's subscription details: top level until 2025 (``subscription_details``,
-    which is null on one-off invoices), under ``parent.subscription_details`` since.
-    Whatever the payload holds, the answer is a dict (empty when there is none)."""
-    parent = invoice.get("parent")
-    details = parent.get("subscription_details") if isinstance(parent, dict) else None
-    details = details or invoice.get("subscription_details")
-    return details if isinstance(details, dict) else {}
-
-
-# A database id in metadata: ASCII digits only (str.isdigit() also accepts "¹" and "٣",
-# which int() refuses or reads), and short enough for a bigint.
-METADATA_ID = re.compile(r"[0-9]{1,18}")
-
-
-def _metadata_values(obj: dict, key: str, also=()):
-    """``key`` of the object's metadata, then of its subscription's (an invoice's), then of
-    the other metadata objects ``also`` names (an invoice's lines')."""
-    sources = (obj.get("metadata"), invoice_subscription_details(obj).get("metadata"), *also)
-    for metadata in sources:
-        if isinstance(metadata, dict) and isinstance(metadata.get(key), str) and metadata[key]:
-            yield metadata[key]
-
-
-def metadata_text(obj: dict, key: str, also=()) -> str:
-    """The first text ``key`` holds in the metadata, or ""."""
-    return next(_metadata_values(obj, key, also), "")
-
-
-def metadata_id(obj: dict, key: str, also=()) -> int | None:
-    """The first database id ``key`` holds in the metadata, or None when it names none."""
-    for text in _metadata_values(obj, key, also):
-        if METADATA_ID.fullmatch(text):
-            return int(text)
-    return None
 
 
 def verify_webhook(payload: bytes, signature: str) -> str:

@@ -5,7 +5,8 @@ events are anyone's to make: the checks here keep every value within what the mo
 can hold (lengths, characters, numbers) and the body within a sane depth, so a signed
 event is either used or refused with a reason (400), never a 500 and never half stored.
 
-Then the site's rules (``check_acceptable``): a receipt link must be an https address on
+A usable event is read once, into one ``events.StripeEventData``, which every handler
+receives. Then the site's rules (``check_acceptable``): a receipt link must be an https address on
 Stripe's hosts, and an event that pays or refunds must be in a currency the site sells,
 pay a positive amount, refund no more than its charge, and say when it happened. An
 event that breaks them is well formed but not acceptable: it is ``Rejected``, recorded
@@ -14,10 +15,12 @@ with the reason and acknowledged (200), so Stripe stops resending it.
 
 import re
 import time
+from types import MappingProxyType
 from urllib.parse import urlsplit
 
 from django.conf import settings
 
+from payments.events import NO_METADATA, Rejected, StripeEventData
 from payments.models import EVENT_TYPE_MAX_LENGTH, STRIPE_ID_MAX_LENGTH
 from payments.money import LARGEST_AMOUNT, from_minor_units, sold_currencies
 
@@ -55,11 +58,6 @@ CHARGE_REFUNDED = "charge.refunded"
 
 class Invalid(Exception):
     """The event cannot be used as it is; the message says why (sent back with the 400)."""
-
-
-class Rejected(Exception):
-    """A well-formed event the site does not accept (its money rules): recorded with this
-    reason and acknowledged, so Stripe stops resending it. Handlers may raise it too."""
 
 
 def _walk(value):
@@ -167,8 +165,8 @@ def _check_object(obj: dict):
             _check_metadata(f"{where}.metadata", details.get("metadata"))
 
 
-def check_event(event) -> tuple[str, str, dict]:
-    """(event id, type, data.object) of a usable event; raises Invalid with the reason."""
+def check_event(event) -> StripeEventData:
+    """The usable event, read into one object; raises Invalid with the reason."""
     if not isinstance(event, dict):
         raise Invalid("the body is not a Stripe event object")
     _check_strings(event)
@@ -185,7 +183,82 @@ def check_event(event) -> tuple[str, str, dict]:
     if not isinstance(obj, dict):
         raise Invalid("the event carries no data.object")
     _check_object(obj)
-    return event_id, event_type, obj
+    return _read(event_id, event_type, obj)
+
+
+def _stripe_id(value) -> str:
+    """An id as checked by ``_check_id``: an expanded object gives its id."""
+    if isinstance(value, dict):
+        value = value.get("id")
+    return value if isinstance(value, str) else ""
+
+
+def _metadata(value) -> MappingProxyType:
+    return MappingProxyType(dict(value)) if isinstance(value, dict) else NO_METADATA
+
+
+def _subscription_details(obj: dict) -> dict:
+    """An invoice's subscription details: top level until 2025 (``subscription_details``,
+    which is null on one-off invoices), under ``parent.subscription_details`` since."""
+    parent = obj.get("parent")
+    details = parent.get("subscription_details") if isinstance(parent, dict) else None
+    details = details or obj.get("subscription_details")
+    return details if isinstance(details, dict) else {}
+
+
+def _email(obj: dict) -> str:
+    """The payer's address: a Checkout session's customer details', then the object's."""
+    details = obj.get("customer_details")
+    holders = (details if isinstance(details, dict) else {}, obj)
+    for holder in holders:
+        for field in (*EMAIL_FIELDS, "receipt_email"):
+            value = holder.get(field)
+            if isinstance(value, str) and "@" in value:
+                return value[:EMAIL_MAX_LENGTH]
+    return ""
+
+
+def _amounts(event_type: str, obj: dict) -> tuple[int | None, int | None]:
+    """(what the event pays, takes or refunds; the refunded charge's amount)."""
+    if event_type in PAYMENT_TYPES:
+        return paid_amount(obj), None
+    if event_type == CHECKOUT_COMPLETED:
+        return obj.get("amount_total"), None
+    if event_type == CHARGE_REFUNDED:
+        return obj.get("amount_refunded"), obj.get("amount")
+    return None, None
+
+
+def _read(event_id: str, event_type: str, obj: dict) -> StripeEventData:
+    details = _subscription_details(obj)
+    lines = obj.get("lines")
+    data = lines.get("data") if isinstance(lines, dict) else None
+    amount, charge_amount = _amounts(event_type, obj)
+    payment_status = obj.get("payment_status")
+    return StripeEventData(
+        id=event_id,
+        type=event_type,
+        object_id=_stripe_id(obj.get("id")),
+        created=obj.get("created"),
+        amount=amount,
+        charge_amount=charge_amount,
+        currency=obj.get("currency") or "",
+        customer=_stripe_id(obj.get("customer")),
+        subscription=_stripe_id(obj.get("subscription")) or _stripe_id(details.get("subscription")),
+        payment_intent=_stripe_id(obj.get("payment_intent")),
+        invoice=_stripe_id(obj.get("invoice")),
+        payment_status=payment_status if isinstance(payment_status, str) else "",
+        email=_email(obj),
+        receipt_url=next((obj[field] for field in URL_FIELDS if obj.get(field)), ""),
+        links=tuple((field, obj[field]) for field in URL_FIELDS if obj.get(field)),
+        metadata=_metadata(obj.get("metadata")),
+        subscription_metadata=_metadata(details.get("metadata")),
+        line_metadata=tuple(
+            _metadata(line.get("metadata"))
+            for line in (data if isinstance(data, list) else [])
+            if isinstance(line, dict)
+        ),
+    )
 
 
 def is_stripe_url(url: str) -> bool:
@@ -214,11 +287,8 @@ def paid_amount(obj: dict):
     return None
 
 
-def _check_currency(obj: dict) -> str:
-    currency = obj.get("currency")
-    if currency is None:
-        raise Rejected("it names no currency")
-    code = currency.upper()
+def _check_currency(event: StripeEventData) -> str:
+    code = event.required_currency().upper()
     sold = sold_currencies()
     if code not in sold:
         raise Rejected(f"{code} is not a currency the site sells ({', '.join(sorted(sold))})")
@@ -232,40 +302,38 @@ def _check_positive(field: str, value, currency: str):
         raise Rejected(f"{field} is more than {LARGEST_AMOUNT} {currency}")
 
 
-def _check_created(obj: dict):
-    created = obj.get("created")
-    if created is None:
+def _check_created(event: StripeEventData):
+    if event.created is None:
         raise Rejected("it does not say when it happened (no created)")
-    if not EARLIEST_TIMESTAMP <= created <= time.time() + CLOCK_SKEW_SECONDS:
+    if not EARLIEST_TIMESTAMP <= event.created <= time.time() + CLOCK_SKEW_SECONDS:
         raise Rejected("its created date is before 2010 or in the future")
 
 
-def check_acceptable(event_type: str, obj: dict):
+def check_acceptable(event: StripeEventData):
     """The site's rules for what an event may say: receipt links on Stripe's hosts, and the
     money rules of an event that pays or refunds. Raises Rejected with the reason.
 
-    Runs after ``check_event``, so every amount is a whole number, every currency three
-    letters and every URL a text."""
-    for field in URL_FIELDS:
-        if obj.get(field) and not is_stripe_url(obj[field]):
+    Runs on what ``check_event`` read, so every amount is a whole number, every currency
+    three letters and every URL a text."""
+    for field, link in event.links:
+        if not is_stripe_url(link):
             raise Rejected(f"data.object.{field} is not an https address on Stripe's hosts")
-    if event_type in PAYMENT_TYPES:
-        currency = _check_currency(obj)
-        _check_positive("the amount paid", paid_amount(obj), currency)
-        _check_created(obj)
+    if event.type in PAYMENT_TYPES:
+        currency = _check_currency(event)
+        _check_positive("the amount paid", event.amount, currency)
+        _check_created(event)
     elif (
-        event_type == CHECKOUT_COMPLETED
-        and obj.get("payment_status") == "paid"
-        and obj.get("amount_total") is not None  # a session that says what it took
+        event.type == CHECKOUT_COMPLETED
+        and event.payment_status == "paid"
+        and event.amount is not None  # a session that says what it took
     ):
-        currency = _check_currency(obj)
-        _check_positive("amount_total", obj.get("amount_total"), currency)
-        _check_created(obj)
-    elif event_type == CHARGE_REFUNDED:
-        currency = _check_currency(obj)
-        refunded, charged = obj.get("amount_refunded"), obj.get("amount")
-        _check_positive("amount_refunded", refunded, currency)
-        _check_positive("the charge's amount", charged, currency)
-        if refunded > charged:
+        currency = _check_currency(event)
+        _check_positive("amount_total", event.amount, currency)
+        _check_created(event)
+    elif event.type == CHARGE_REFUNDED:
+        currency = _check_currency(event)
+        _check_positive("amount_refunded", event.amount, currency)
+        _check_positive("the charge's amount", event.charge_amount, currency)
+        if event.amount > event.charge_amount:
             raise Rejected("amount_refunded is more than the charge's amount")
-        _check_created(obj)
+        _check_created(event)

@@ -15,6 +15,7 @@ import logging
 from django.db import IntegrityError, transaction
 
 from payments import dispatch, gateway, validation
+from payments.events import StripeEventData
 from payments.models import StripeEvent
 
 logger = logging.getLogger(__name__)
@@ -43,19 +44,21 @@ def process(event) -> str:
     """Returns "processed", "duplicate", "ignored" or "rejected"; raises Refused for an
     unusable event."""
     try:
-        event_id, event_type, obj = validation.check_event(event)
+        checked = validation.check_event(event)
     except validation.Invalid as reason:
         raise Refused(str(reason)) from reason
     try:
         with transaction.atomic():
-            record = StripeEvent.objects.create(event_id=event_id, type=event_type)
+            record = StripeEvent.objects.create(event_id=checked.id, type=checked.type)
             try:
                 with transaction.atomic():  # a rejection undoes every handler's changes
-                    validation.check_acceptable(event_type, obj)
-                    record.outcome, record.reason = _dispatch(event_id, event_type, obj)
+                    validation.check_acceptable(checked)
+                    record.outcome, record.reason = _dispatch(checked)
             except validation.Rejected as reason:
                 record.outcome, record.reason = REJECTED, str(reason)[:REASON_LENGTH]
-                logger.warning("Stripe event %s (%s) rejected: %s", event_id, event_type, reason)
+                logger.warning(
+                    "Stripe event %s (%s) rejected: %s", checked.id, checked.type, reason
+                )
             record.save(update_fields=["outcome", "reason"])
     except IntegrityError:
         return "duplicate"
@@ -66,21 +69,21 @@ REJECTED = "rejected"
 REASON_LENGTH = StripeEvent._meta.get_field("reason").max_length
 
 
-def _dispatch(event_id: str, event_type: str, obj: dict) -> tuple[str, str]:
-    """Hand the object to every handler of its type: "processed" when one of them used it.
+def _dispatch(event: StripeEventData) -> tuple[str, str]:
+    """Hand the event to every handler of its type: "processed" when one of them used it.
 
     A handler may raise ``validation.Rejected``: the event is rejected (``process`` undoes
     what every handler did). Returns the outcome and the handlers' reasons."""
-    handlers = dispatch.handlers_for(event_type)
+    handlers = dispatch.handlers_for(event.type)
     reasons = []
     for handler in handlers:
         try:
             with transaction.atomic():
-                handler(obj)
+                handler(event)
         except dispatch.Ignored as reason:
             reasons.append(str(reason))
     if len(reasons) < len(handlers):
         return "processed", ""
     if handlers:  # a type we handle, about nothing we know: worth a look
-        logger.warning("Stripe event %s (%s) ignored: %s", event_id, event_type, "; ".join(reasons))
+        logger.warning("Stripe event %s (%s) ignored: %s", event.id, event.type, "; ".join(reasons))
     return "ignored", "; ".join(reasons)[:REASON_LENGTH]

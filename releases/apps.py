@@ -7,7 +7,8 @@ class ReleasesConfig(AppConfig):
     def ready(self):
         from core import demo, navigation, pagecache
         from core import sitemaps as site_map
-        from releases import compat, search_sources, sitemaps
+        from outbox import registry
+        from releases import compat, mail, search_sources, sitemaps
         from search import sources as search_index
 
         # No public page shows who subscribed to the announcements.
@@ -30,3 +31,7 @@ class ReleasesConfig(AppConfig):
         # The mariadb.org-compatible API, an API like those under /api/.
         pagecache.register_api_prefix("/rest-api/")
         navigation.add("Download", "releases:download", order=40)
+        # The mails its services record in the outbox.
+        registry.register(mail.SUBSCRIPTION_CONFIRMATION, mail.mail_subscription_confirmation)
+        registry.register(mail.RELEASE_ANNOUNCEMENTS, mail.announce_release)
+        registry.register(mail.RELEASE_ANNOUNCEMENT, mail.mail_release_announcement)

@@ -1,5 +1,7 @@
-"""The releases app's mail to announcement subscribers, sent from Celery tasks; texts are
-in templates/releases/email/."""
+"""The releases app's mail to announcement subscribers; texts are in templates/releases/email/.
+
+Services record each mail in the outbox (``outbox.queue``), which calls these functions
+after the commit and again until the mail server accepts it."""
 
 from celery import shared_task
 from django.conf import settings
@@ -8,8 +10,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from outbox import queue
 from releases.models import AnnouncementSubscriber, Release, ReleaseFile
 from releases.subscriptions import confirm_token, unsubscribe_token
+
+# The outbox kinds of these mails (registered in ReleasesConfig.ready()).
+SUBSCRIPTION_CONFIRMATION = "releases.subscription_confirmation"
+RELEASE_ANNOUNCEMENTS = "releases.announce_release"
+RELEASE_ANNOUNCEMENT = "releases.release_announcement"
 
 
 def _site_url(path: str) -> str:
@@ -35,11 +43,11 @@ def mail_subscription_confirmation(subscriber_id: int):
     )
 
 
-@shared_task
 def announce_release(release_id: int) -> int:
     """Queue the announcement of a published release to every confirmed subscriber, once
-    per release: the release is marked as mailed in the same transaction that queues the
-    mails, and a release already marked is not mailed again. Returns how many were queued."""
+    per release: the release is marked as mailed in the same transaction that records one
+    outbox item per subscriber, and a release already marked is not mailed again. Returns
+    how many were queued."""
     with transaction.atomic():
         claimed = Release.objects.filter(
             pk=release_id, is_published=True, mailed_at__isnull=True
@@ -48,9 +56,7 @@ def announce_release(release_id: int) -> int:
             return 0
         ids = list(AnnouncementSubscriber.objects.confirmed().values_list("pk", flat=True))
         for subscriber_id in ids:
-            transaction.on_commit(
-                lambda s=subscriber_id: mail_release_announcement.delay(release_id, s)
-            )
+            queue.enqueue(RELEASE_ANNOUNCEMENT, release_id=release_id, subscriber_id=subscriber_id)
     return len(ids)
 
 

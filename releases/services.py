@@ -11,6 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from foundation.services import publish_news_post
+from outbox import queue
 from releases import mail
 from releases.archive import ArchiveError, HttpArchive, ReleaseScan, open_archive, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
@@ -90,7 +91,7 @@ def publish_release(
     from now at the latest so that nothing links to a page that is not there yet.
     A stable release without files raises FilesMissing unless ``without_files`` (staff's
     choice): then the pages and APIs say its files are on their way until they are recorded.
-    Once committed, the mail to subscribers follows as a task (sent once per release)."""
+    The mail to subscribers is an outbox item of the same transaction (sent once per release)."""
     if needs_files_choice(release):
         if not without_files:
             raise FilesMissing(
@@ -116,7 +117,7 @@ def publish_release(
     if release.maturity == Release.Maturity.GA:
         ensure_repository_availability(release.series)
     if release.mailed_at is None:
-        transaction.on_commit(lambda: mail.announce_release.delay(release.pk))
+        queue.enqueue(mail.RELEASE_ANNOUNCEMENTS, release_id=release.pk)
     return release
 
 
@@ -126,7 +127,7 @@ def subscribe_to_announcements(email: str) -> None:
     it is (a confirmed one gets no mail), so the answer never tells who is subscribed."""
     subscriber, _ = AnnouncementSubscriber.objects.get_or_create(email=email.strip().lower())
     if subscriber.confirmed_at is None:
-        transaction.on_commit(lambda: mail.mail_subscription_confirmation.delay(subscriber.pk))
+        queue.enqueue(mail.SUBSCRIPTION_CONFIRMATION, subscriber_id=subscriber.pk)
 
 
 def is_confirmation_link(token: str) -> bool:

@@ -5,24 +5,25 @@ class SponsorsConfig(AppConfig):
     name = "sponsors"
 
     def ready(self):
-        # Registration with payments, which knows no app: the Stripe events this app
-        # handles and the side effects its services record in the outbox; and with core:
+        # Registration with payments and the outbox, which know no app: the Stripe events
+        # this app handles and the side effects its services record; and with core:
         # the models public pages show, the demo content and the sitemap section.
         from core import demo, logredact, navigation, pagecache
         from core import sitemaps as site_map
-        from payments import dispatch, income, money, outbox
+        from outbox import registry
+        from payments import dispatch, income, money
         from search import sources as search_index
         from sponsors import mail, reports, sitemaps, stripe_tasks, webhooks
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
-        outbox.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
-        outbox.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
-        outbox.register(mail.INVITATION, mail.send_invitation)
-        outbox.register(stripe_tasks.INVOICE_MAIL, mail.send_invoice_mail)
-        outbox.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
-        outbox.register(
+        registry.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
+        registry.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
+        registry.register(mail.INVITATION, mail.send_invitation)
+        registry.register(stripe_tasks.INVOICE_MAIL, mail.send_invoice_mail)
+        registry.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
+        registry.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
         )
         income.register_source(

@@ -1,6 +1,6 @@
 """The sponsors' mail; texts are in templates/sponsors/email/.
 
-Services record each mail in the outbox (``payments.outbox``), which calls these tasks
+Services record each mail in the outbox (``outbox.queue``), which calls these tasks
 directly after the commit and again until the mail server accepts it."""
 
 from celery import shared_task

@@ -22,9 +22,9 @@ from django.utils import timezone
 
 from core import pagecache
 from core.storage import private_storage
-from payments import outbox
+from outbox import queue
 from payments.validation import Rejected
-from sponsors import agreements, logos, mail, stripe_gateway, stripe_tasks
+from sponsors import agreements, logos, mail, stripe_gateway, stripe_objects, stripe_tasks
 from sponsors.models import (
     AgreementTemplate,
     Invitation,
@@ -94,9 +94,9 @@ def _move(sponsorship: Sponsorship, to: str, actor=None, note: str = "", *, mail
     if mail_it and to == S.CANCELLED:
         what = sponsorship.status_label.lower()  # "withdrawn" or "cancelled"
         undo = {"undo": True} if note in UNDOABLE_NOTES else {}
-        outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
+        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
     elif mail_it:
-        outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
+        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
 
 
 @transaction.atomic
@@ -131,7 +131,7 @@ def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
     invitation = Invitation.objects.create(
         organisation=organisation, email=email, invited_by=invited_by
     )
-    outbox.add(mail.INVITATION, invitation_id=invitation.pk)
+    queue.enqueue(mail.INVITATION, invitation_id=invitation.pk)
     return invitation
 
 
@@ -222,23 +222,30 @@ def pay_by_card(sponsorship: Sponsorship, payment_method_id: str):
     organisation = sponsorship.organisation
     terms = sponsorship.terms
     try:
-        customer = stripe_gateway.ensure_customer(organisation)
+        customer = stripe_objects.ensure_customer(organisation)
         stripe_gateway.attach_default_payment_method(customer, payment_method_id)
         if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
-            sponsorship.stripe_subscription_id = stripe_gateway.subscribe(
-                customer, stripe_gateway.ensure_plan(sponsorship.tier), sponsorship.pk
-            )
+            made = {
+                "subscription_id": stripe_gateway.subscribe(
+                    customer,
+                    stripe_objects.ensure_plan(sponsorship.tier),
+                    sponsorship.pk,
+                    payment_method_id,
+                )
+            }
         else:
-            sponsorship.stripe_payment_intent_id = stripe_gateway.charge_once(
-                customer,
-                payment_method_id,
-                Decimal(terms["annual_price"]),
-                terms["currency"],
-                sponsorship.pk,
-            )
+            made = {
+                "payment_intent_id": stripe_gateway.charge_once(
+                    customer,
+                    payment_method_id,
+                    Decimal(terms["annual_price"]),
+                    terms["currency"],
+                    sponsorship.pk,
+                )
+            }
     except stripe_gateway.StripeError as error:
         raise _stripe_failure(error, "The card was declined.") from error
-    sponsorship.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
+    stripe_objects.store_payment_ids(sponsorship, **made)
 
 
 def pay_with_card_details(sponsorship: Sponsorship, card: dict):
@@ -259,13 +266,13 @@ def start_checkout(sponsorship: Sponsorship, *, success_url: str, cancel_url: st
     terms = sponsorship.terms
     try:
         session = {
-            "customer_id": stripe_gateway.ensure_customer(sponsorship.organisation),
+            "customer_id": stripe_objects.ensure_customer(sponsorship.organisation),
             "sponsorship_id": sponsorship.pk,
             "success_url": success_url,
             "cancel_url": cancel_url,
         }
         if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
-            session["plan_id"] = stripe_gateway.ensure_plan(sponsorship.tier)
+            session["plan_id"] = stripe_objects.ensure_plan(sponsorship.tier)
         else:
             session.update(
                 amount=Decimal(terms["annual_price"]),
@@ -311,7 +318,7 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
         note=note,
     )
     if sponsorship.status == S.AWAITING_PAYMENT:
-        outbox.add(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+        queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
 
 
@@ -348,7 +355,7 @@ def approve(sponsorship: Sponsorship, actor):
     else:
         _move(sponsorship, S.AWAITING_PAYMENT, actor)
         if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-            outbox.add(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+            queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
 
 
@@ -426,7 +433,7 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled", stripe_not_before=
         return sponsorship
     _move(sponsorship, S.CANCELLED, actor, note)
     if sponsorship.stripe_subscription_id:
-        outbox.add(
+        queue.enqueue(
             stripe_tasks.CANCEL_SUBSCRIPTION,
             not_before=stripe_not_before,
             subscription_id=sponsorship.stripe_subscription_id,
@@ -483,7 +490,7 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     tier = Tier.objects.select_for_update().get(pk=sponsorship.tier_id)
     if tier.capacity is not None and tier.sponsorships.open().count() >= tier.capacity:
         raise TierFull(f"The {tier.name} tier filled up in the meantime.")
-    if sponsorship.stripe_subscription_id and not outbox.withdraw(
+    if sponsorship.stripe_subscription_id and not queue.withdraw(
         stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
     ):
         raise InvalidTransition(
@@ -510,7 +517,7 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     sponsorship.save()
     transaction.on_commit(invalidate_supporters_page)
     undone = "withdrawal_undone" if sponsorship.nothing_paid else "cancellation_undone"
-    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=undone)
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=undone)
     return sponsorship
 
 
@@ -562,7 +569,7 @@ def run_renewals(today: date | None = None) -> dict:
                 if days_left <= days and key not in sponsorship.reminders_sent:
                     sponsorship.reminders_sent = [*sponsorship.reminders_sent, key]
                     sponsorship.save(update_fields=["reminders_sent"])
-                    outbox.add(mail.RENEWAL_REMINDER, sponsorship_id=sponsorship.pk, days=days)
+                    queue.enqueue(mail.RENEWAL_REMINDER, sponsorship_id=sponsorship.pk, days=days)
                     counts["reminders"] += 1
     return counts
 
@@ -585,7 +592,7 @@ def approve_profile_change(organisation: Organisation):
 
 def payment_failed(sponsorship_id: int):
     """Stripe reported a failed charge: tell the sponsor after the commit."""
-    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
 
 
 @transaction.atomic

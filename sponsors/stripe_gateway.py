@@ -1,5 +1,9 @@
 """The sponsorships' Stripe calls, all through the one client of ``payments.gateway``
-(one seam for tests and for the fake server)."""
+(one seam for tests and for the fake server).
+
+Calls that make an object return its Stripe id and store nothing: the caller stores it
+under a row lock (``sponsors.stripe_objects``). Each carries an idempotency key derived
+from the local object's id, so a repeated request makes one object."""
 
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -11,6 +15,7 @@ from payments.gateway import (
     cancel_subscription,
     card_payment_method,
     client,
+    idempotency_key,
     options,
 )
 from payments.money import minor_units
@@ -18,18 +23,15 @@ from payments.money import minor_units
 __all__ = ["UNREACHABLE", "StripeError", "cancel_subscription", "card_payment_method"]
 
 
-def ensure_customer(organisation) -> str:
-    if not organisation.stripe_customer_id:
-        customer = client().v1.customers.create(
-            {
-                "email": organisation.billing_email,
-                "name": organisation.billing_name,
-                "metadata": {"organisation": str(organisation.pk)},
-            }
-        )
-        organisation.stripe_customer_id = customer.id
-        organisation.save(update_fields=["stripe_customer_id"])
-    return organisation.stripe_customer_id
+def create_customer(organisation) -> str:
+    """A Stripe customer for the organisation; returns its id (the caller stores it)."""
+    params = {
+        "email": organisation.billing_email,
+        "name": organisation.billing_name,
+        "metadata": {"organisation": str(organisation.pk)},
+    }
+    key = idempotency_key(f"organisation-{organisation.pk}-customer", params)
+    return client().v1.customers.create(params, options(key)).id
 
 
 def attach_default_payment_method(customer_id: str, payment_method_id: str):
@@ -40,48 +42,49 @@ def attach_default_payment_method(customer_id: str, payment_method_id: str):
     )
 
 
-def ensure_plan(tier) -> str:
-    if not tier.stripe_plan_id:
-        stripe = client().v1
-        product = stripe.products.create({"name": f"{tier.name} {tier.programme.name} {tier.year}"})
-        plan = stripe.plans.create(
-            {
-                "product": product.id,
-                "amount": minor_units(tier.annual_price, tier.currency),
-                "currency": tier.currency.lower(),
-                "interval": "year",
-            }
-        )
-        tier.stripe_plan_id = plan.id
-        tier.save(update_fields=["stripe_plan_id"])
-    return tier.stripe_plan_id
-
-
-def subscribe(customer_id: str, plan_id: str, sponsorship_id: int) -> str:
-    subscription = client().v1.subscriptions.create(
-        {
-            "customer": customer_id,
-            "items": [{"plan": plan_id}],
-            "metadata": {"sponsorship": str(sponsorship_id)},
-        }
+def create_plan(tier) -> str:
+    """A yearly Stripe plan (and its product) at the tier's price; returns the plan's id
+    (the caller stores it)."""
+    stripe = client().v1
+    product_params = {"name": f"{tier.name} {tier.programme.name} {tier.year}"}
+    product = stripe.products.create(
+        product_params, options(idempotency_key(f"tier-{tier.pk}-product", product_params))
     )
-    return subscription.id
+    plan_params = {
+        "product": product.id,
+        "amount": minor_units(tier.annual_price, tier.currency),
+        "currency": tier.currency.lower(),
+        "interval": "year",
+    }
+    plan = stripe.plans.create(
+        plan_params, options(idempotency_key(f"tier-{tier.pk}-plan", plan_params))
+    )
+    return plan.id
+
+
+def subscribe(customer_id: str, plan_id: str, sponsorship_id: int, payment_method_id: str) -> str:
+    params = {
+        "customer": customer_id,
+        "items": [{"plan": plan_id}],
+        "metadata": {"sponsorship": str(sponsorship_id)},
+    }
+    key = idempotency_key(f"sponsorship-{sponsorship_id}-subscription", params, payment_method_id)
+    return client().v1.subscriptions.create(params, options(key)).id
 
 
 def charge_once(
     customer_id: str, payment_method_id: str, amount: Decimal, currency: str, sponsorship_id: int
 ) -> str:
-    intent = client().v1.payment_intents.create(
-        {
-            "amount": minor_units(amount, currency),
-            "currency": currency.lower(),
-            "customer": customer_id,
-            "payment_method": payment_method_id,
-            "confirm": True,
-            "metadata": {"sponsorship": str(sponsorship_id)},
-        }
-    )
-    return intent.id
+    params = {
+        "amount": minor_units(amount, currency),
+        "currency": currency.lower(),
+        "customer": customer_id,
+        "payment_method": payment_method_id,
+        "confirm": True,
+        "metadata": {"sponsorship": str(sponsorship_id)},
+    }
+    key = idempotency_key(f"sponsorship-{sponsorship_id}-payment", params)
+    return client().v1.payment_intents.create(params, options(key)).id
 
 
 def subscription_metadata(subscription_id: str) -> dict:

@@ -1,6 +1,6 @@
 """Stripe calls made after a commit (approval, cancellation, admin actions).
 
-Services record them in the outbox (``payments.outbox``) in the transaction that
+Services record them in the outbox (``outbox.queue``) in the transaction that
 causes them; the outbox delivers them after the commit and retries them, with a
 growing delay, until Stripe answers. Each call is safe to repeat: it carries the
 outbox item's idempotency key. Registered in ``SponsorsConfig.ready()``.
@@ -10,8 +10,8 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from payments import outbox
-from sponsors import stripe_gateway
+from outbox import queue
+from sponsors import stripe_gateway, stripe_objects
 from sponsors.models import Sponsorship, SponsorshipEvent
 
 SEND_INVOICE = "sponsors.send_invoice"
@@ -26,7 +26,7 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
     webhook activates the sponsorship."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     terms = sponsorship.terms
-    customer = stripe_gateway.ensure_customer(sponsorship.organisation)
+    customer = stripe_objects.ensure_customer(sponsorship.organisation)
     invoice = stripe_gateway.send_invoice(
         customer,
         Decimal(terms["annual_price"]),
@@ -52,7 +52,7 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
             to_status=sponsorship.status,
             note=f"invoice {invoice.stripe_id} sent",
         )
-        outbox.add(INVOICE_MAIL, sponsorship_id=sponsorship.pk)
+        queue.enqueue(INVOICE_MAIL, sponsorship_id=sponsorship.pk)
 
 
 def cancel_subscription(subscription_id: str, idempotency_key: str = ""):

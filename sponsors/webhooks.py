@@ -1,7 +1,8 @@
 """The sponsorships' Stripe event handlers, registered with ``payments.dispatch``.
 
 ``payments.webhooks`` has verified the event, checked its values against what the
-models hold and recorded it once. Every handler decides from the object it carries, not
+models hold, recorded it once and read it into one ``StripeEventData``, which each
+handler receives. Every handler decides from the object it carries, not
 from the order of arrival, and every effect is idempotent (payments are keyed by their
 Stripe id), so replays and out-of-order delivery leave the same state. An object that is
 not a sponsorship's (a donation's invoice, an unknown sponsorship) raises ``Ignored``.
@@ -10,14 +11,10 @@ not a sponsorship's (a donation's invoice, an unknown sponsorship) raises ``Igno
 from datetime import UTC, datetime
 
 from payments.dispatch import Ignored
-from payments.gateway import invoice_subscription_details, metadata_id
-from payments.models import STRIPE_ID_MAX_LENGTH
-from payments.money import from_minor_units
-from payments.validation import LATEST_TIMESTAMP, MAX_MINOR_UNITS, paid_amount
+from payments.events import METADATA_ID, StripeEventData
 from sponsors import services, stripe_gateway
 from sponsors.models import Payment, Sponsorship, Tier
 
-STRIPE_ID_LENGTH = STRIPE_ID_MAX_LENGTH
 RECEIPT_URL_LENGTH = Payment._meta.get_field("receipt_url").max_length
 
 
@@ -26,34 +23,23 @@ def sold_currencies():
     return Tier.objects.order_by().values_list("currency", flat=True).distinct()
 
 
-def _text(obj: dict, key: str, max_length: int = STRIPE_ID_LENGTH) -> str:
-    value = obj.get(key)
-    return value if isinstance(value, str) and 0 < len(value) <= max_length else ""
+def _when(event: StripeEventData) -> datetime:
+    if event.created is None:
+        raise Ignored("it does not say when it happened")
+    return datetime.fromtimestamp(event.created, tz=UTC)
 
 
-def _when(obj: dict) -> datetime:
-    timestamp = obj.get("created")
-    if type(timestamp) is not int or not 0 <= timestamp <= LATEST_TIMESTAMP:
-        raise Ignored(f"created is not a Unix time: {timestamp!r:.40}")
-    return datetime.fromtimestamp(timestamp, tz=UTC)
-
-
-def _subscription_of(obj) -> str:
-    return _text(obj, "subscription") or _text(invoice_subscription_details(obj), "subscription")
-
-
-def _sponsorship_for(obj) -> int | None:
-    reference = metadata_id(obj, "sponsorship")
+def _sponsorship_for(event: StripeEventData) -> int | None:
+    reference = event.metadata_id("sponsorship")
     if reference is not None:
         return Sponsorship.objects.filter(pk=reference).values_list("pk", flat=True).first()
-    subscription = _subscription_of(obj)
-    if subscription:
+    if event.subscription:
         known = (
-            Sponsorship.objects.filter(stripe_subscription_id=subscription)
+            Sponsorship.objects.filter(stripe_subscription_id=event.subscription)
             .values_list("pk", flat=True)
             .first()
         )
-        return known or _named_by_subscription(subscription)
+        return known or _named_by_subscription(event.subscription)
     return None
 
 
@@ -65,62 +51,60 @@ def _named_by_subscription(subscription_id: str) -> int | None:
         metadata = stripe_gateway.subscription_metadata(subscription_id)
     except stripe_gateway.StripeError:
         return None
-    reference = _text(metadata, "sponsorship", max_length=18)
-    if not reference.isdigit():
+    reference = metadata.get("sponsorship")
+    if not (isinstance(reference, str) and METADATA_ID.fullmatch(reference)):
         return None
     return Sponsorship.objects.filter(pk=int(reference)).values_list("pk", flat=True).first()
 
 
-def _required_sponsorship(obj) -> int:
-    sponsorship = _sponsorship_for(obj)
+def _required_sponsorship(event: StripeEventData) -> int:
+    sponsorship = _sponsorship_for(event)
     if sponsorship is None:
         raise Ignored("it matches no sponsorship")
     return sponsorship
 
 
-def _required_id(obj) -> str:
-    stripe_id = _text(obj, "id")
-    if not stripe_id:
+def _required_id(event: StripeEventData) -> str:
+    if not event.object_id:
         raise Ignored("its object has no usable id")
-    return stripe_id
+    return event.object_id
 
 
-def payment_succeeded(obj):
-    stripe_id = _required_id(obj)
-    sponsorship = _required_sponsorship(obj)
-    amount = paid_amount(obj)
-    if type(amount) is not int or not 0 < amount <= MAX_MINOR_UNITS:
-        raise Ignored(f"the amount is not a positive whole number: {amount!r:.40}")
-    currency = obj.get("currency")
-    if not (isinstance(currency, str) and len(currency) == 3 and currency.isalpha()):
-        raise Ignored(f"the currency is not an ISO code: {currency!r:.40}")
+def payment_succeeded(event: StripeEventData):
+    stripe_id = _required_id(event)
+    sponsorship = _required_sponsorship(event)
+    money = event.money(event.amount)  # rejects an event that names no currency
+    if money is None or event.amount <= 0:
+        raise Ignored(f"the amount is not a positive whole number: {event.amount!r:.40}")
+    amount, currency = money
+    receipt_url = event.receipt_url if len(event.receipt_url) <= RECEIPT_URL_LENGTH else ""
     services.record_payment(
         sponsorship,
         stripe_id=stripe_id,
-        amount=from_minor_units(amount, currency),
+        amount=amount,
         currency=currency,
-        paid_at=_when(obj),
-        receipt_url=_text(obj, "hosted_invoice_url", RECEIPT_URL_LENGTH),
+        paid_at=_when(event),
+        receipt_url=receipt_url,
     )
 
 
-def payment_failed(obj):
-    services.payment_failed(_required_sponsorship(obj))
+def payment_failed(event: StripeEventData):
+    services.payment_failed(_required_sponsorship(event))
 
 
-def checkout_completed(obj):
-    session_id = _required_id(obj)
+def checkout_completed(event: StripeEventData):
+    session_id = _required_id(event)
     services.link_stripe_objects(
-        _required_sponsorship(obj),
-        subscription_id=_text(obj, "subscription"),
-        payment_intent_id=_text(obj, "payment_intent"),
+        _required_sponsorship(event),
+        subscription_id=event.subscription,
+        payment_intent_id=event.payment_intent,
         note=f"paid through Stripe Checkout ({session_id})",
     )
 
 
-def subscription_deleted(obj):
-    subscription_id = _required_id(obj)
-    sponsorship = _sponsorship_for(obj)  # from the subscription's own metadata
+def subscription_deleted(event: StripeEventData):
+    subscription_id = _required_id(event)
+    sponsorship = _sponsorship_for(event)  # from the subscription's own metadata
     if (
         sponsorship is None
         and not Sponsorship.objects.filter(stripe_subscription_id=subscription_id).exists()

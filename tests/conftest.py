@@ -11,6 +11,7 @@ import django_ratelimit.core
 import pytest
 
 from tests.artifacts import ARTIFACTS
+from tests.broker import publishing_to
 from tests.e2e import devstack as devstack_harness
 from tests.localstripe import start_localstripe
 from tests.shared_data import group_upload_roots
@@ -98,6 +99,14 @@ def localstripe_url(tmp_path_factory):
 def fake_stripe(settings, localstripe_url):
     settings.STRIPE_API_BASE = localstripe_url
     return localstripe_url
+
+
+@pytest.fixture
+def broker(tmp_path):
+    """Celery publishing to a redis-server of this test, which the test may stop and start
+    (tests/broker.py)."""
+    with publishing_to(tmp_path) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")

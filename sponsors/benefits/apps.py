@@ -8,5 +8,10 @@ class BenefitsConfig(AppConfig):
 
     def ready(self):
         from core import pagecache
+        from outbox import registry
+        from sponsors.benefits import mail
 
         pagecache.watch_app(self)
+        # The reminders its services record in the outbox.
+        registry.register(mail.SPONSOR_REMINDER, mail.remind_sponsor)
+        registry.register(mail.STAFF_REMINDER, mail.remind_staff)

@@ -1,4 +1,6 @@
-"""Benefit reminders, sent from Celery tasks; texts are in templates/benefits/email/."""
+"""Benefit reminders; texts are in templates/benefits/email/. Services record each
+reminder in the outbox (``outbox.queue``), which calls these functions after the commit
+and again until the mail server accepts it."""
 
 from datetime import date
 
@@ -10,6 +12,10 @@ from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from sponsors import mail as sponsor_mail
 from sponsors.benefits.models import Delivery
 from sponsors.models import Sponsorship
+
+# The outbox kinds of these reminders (registered in BenefitsConfig.ready()).
+SPONSOR_REMINDER = "benefits.sponsor_reminder"
+STAFF_REMINDER = "benefits.staff_reminder"
 
 
 def _send(template: str, context: dict, recipients: list[str]):

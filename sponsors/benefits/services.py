@@ -9,6 +9,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils import timezone
 
+from outbox import queue
 from sponsors import logos
 from sponsors.benefits import mail
 from sponsors.benefits.models import Benefit, Delivery
@@ -112,9 +113,9 @@ def send_reminders(today=None) -> tuple[int, int]:
             reminded_on=today
         )
         for sponsorship_id in sponsorships:
-            transaction.on_commit(
-                lambda s=sponsorship_id: mail.remind_sponsor.delay(s, horizon.isoformat())
+            queue.enqueue(
+                mail.SPONSOR_REMINDER, sponsorship_id=sponsorship_id, horizon=horizon.isoformat()
             )
         if to_do:
-            transaction.on_commit(lambda: mail.remind_staff.delay(to_do))
+            queue.enqueue(mail.STAFF_REMINDER, delivery_ids=to_do)
     return len(sponsorships), len(to_do)

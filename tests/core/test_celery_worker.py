@@ -115,7 +115,8 @@ def test_the_worker_registers_every_task_the_apps_enqueue():
         "sponsors.mail.send_sponsorship_mail",
         "sponsors.mail.send_renewal_reminder",
         "sponsors.mail.send_invitation",
-        "payments.outbox.deliver",
-        "payments.tasks.sweep_outbox",
+        "outbox.delivery.deliver",
+        "outbox.delivery.sweep",
+        "outbox.tasks.sweep_outbox",
         "sponsors.tasks.run_sponsorship_renewals",
     } <= set(registered)

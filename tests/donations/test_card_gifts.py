@@ -16,8 +16,9 @@ from django.core import mail
 from donations import stripe_gateway
 from donations.models import Donation, Gift
 from donations.signing import manage_token
+from outbox.models import OutboxItem
 from payments.gateway import client as stripe_client
-from payments.models import OutboxItem, StripeEvent
+from payments.models import StripeEvent
 from tests.donations.factories import DonationFactory
 from tests.localstripe import deliver_events
 from tests.sponsors.helpers import WEBHOOK_SECRET

@@ -6,7 +6,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from donations.models import Donation
 from donations.signing import manage_token
-from payments.models import OutboxItem
+from outbox.models import OutboxItem
 from tests.donations.factories import DonationFactory, GiftFactory
 
 pytestmark = pytest.mark.django_db

@@ -211,3 +211,16 @@ def test_an_oversized_event_is_refused_before_it_is_read(client):
         stripe_events.URL, "x" * (5 * 1024 * 1024), content_type="application/json"
     )
     assert response.status_code == 413
+
+
+def test_a_checkout_that_names_no_currency_is_rejected_not_guessed(deliver, mailoutbox):
+    """An unpaid session (a bank debit still on its way) escapes the money rules of a paid
+    one; its missing currency still rejects it, and no currency is assumed."""
+    donation = DonationFactory()
+    event = stripe_events.checkout_completed(donation, payment_status="unpaid", currency=None)
+    response = deliver(event)
+    assert (response.status_code, response.content) == (200, b"rejected\n")
+    assert StripeEvent.objects.get().reason == "it names no currency"
+    donation.refresh_from_db()
+    assert (donation.status, donation.stripe_customer_id) == (S.PENDING, "")
+    assert mailoutbox == []

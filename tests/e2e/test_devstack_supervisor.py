@@ -41,13 +41,13 @@ def test_beat_runs_the_periodic_tasks_on_the_worker(devstack):
     ran = wait_until(
         lambda: devstack.query(
             "select last_run_at from django_celery_beat_periodictask "
-            "where task = 'payments.tasks.sweep_outbox' and last_run_at is not null"
+            "where task = 'outbox.tasks.sweep_outbox' and last_run_at is not null"
         ),
         seconds=90,
         what="the outbox sweep",
     )
     assert ran
-    assert "payments.tasks.sweep_outbox" in devstack.output("worker")
+    assert "outbox.tasks.sweep_outbox" in devstack.output("worker")
 
 
 def answers(port: int) -> bool:

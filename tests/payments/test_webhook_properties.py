@@ -14,8 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from donations.models import Donation, Gift, Refund
+from outbox.models import OutboxItem
 from payments import dispatch
-from payments.models import OutboxItem, StripeEvent
+from payments.models import StripeEvent
 from sponsors import services
 from sponsors.models import Payment, Sponsorship, SponsorshipEvent
 from tests.donations.factories import DonationFactory

@@ -32,8 +32,8 @@ def live_stripe(settings, monkeypatch):
         return SimpleNamespace(id="cs_test_a1", url=CHECKOUT_URL)
 
     monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
-    monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_live")
-    monkeypatch.setattr(services.stripe_gateway, "ensure_plan", lambda tier: "plan_gold")
+    monkeypatch.setattr(services.stripe_gateway, "create_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(services.stripe_gateway, "create_plan", lambda tier: "plan_gold")
     return sessions
 
 

@@ -27,8 +27,8 @@ def test_pay_page_sends_the_payer_to_checkout_and_back(live_server, page, settin
         return SimpleNamespace(id="cs_test_b1", url=params["success_url"])
 
     monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
-    monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_live")
-    monkeypatch.setattr(services.stripe_gateway, "ensure_plan", lambda tier: "plan_gold")
+    monkeypatch.setattr(services.stripe_gateway, "create_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(services.stripe_gateway, "create_plan", lambda tier: "plan_gold")
 
     organisation = OrganisationFactory(name="Acme Databases")
     manager = organisation.managers.get()

@@ -10,8 +10,8 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
-from payments import outbox
-from payments.models import OutboxItem
+from outbox import delivery
+from outbox.models import OutboxItem
 from sponsors import services
 from sponsors.models import Sponsorship, SponsorshipEvent
 from sponsors.stripe_tasks import CANCEL_SUBSCRIPTION
@@ -145,7 +145,7 @@ def test_a_paid_sponsorships_cancellation_waits_for_the_undo_window_before_strip
         .filter(pk=request.pk)
         .exists()
     )
-    assert outbox.deliver(request.pk) is None  # a sweep before the window ends does nothing
+    assert delivery.deliver(request.pk) is None  # a sweep before the window ends does nothing
 
     undone = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
     sponsorship.refresh_from_db()

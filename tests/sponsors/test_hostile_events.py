@@ -11,7 +11,7 @@ import pytest
 
 from payments.gateway import client
 from payments.models import StripeEvent
-from sponsors import services, stripe_gateway
+from sponsors import services, stripe_objects
 from sponsors.models import Payment, Sponsorship
 from sponsors.webhooks import HANDLERS
 from tests.foundation.factories import UserFactory
@@ -148,8 +148,8 @@ def test_a_yen_payment_is_recorded_in_yen(post_event, django_capture_on_commit_c
 
 def test_a_yen_plan_asks_stripe_for_the_price_in_yen(fake_stripe):
     tier = TierFactory(currency="JPY", annual_price=Decimal("5000"))
-    plan = client().v1.plans.retrieve(stripe_gateway.ensure_plan(tier))
+    plan = client().v1.plans.retrieve(stripe_objects.ensure_plan(tier))
     assert (plan.amount, plan.currency) == (5000, "jpy")
     euro_tier = TierFactory(currency="EUR", annual_price=Decimal("50.00"))
-    plan = client().v1.plans.retrieve(stripe_gateway.ensure_plan(euro_tier))
+    plan = client().v1.plans.retrieve(stripe_objects.ensure_plan(euro_tier))
     assert (plan.amount, plan.currency) == (5000, "eur")

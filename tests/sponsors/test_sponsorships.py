@@ -233,7 +233,7 @@ def test_invoice_is_sent_on_approval_and_its_payment_activates(
 ):
     # localstripe cannot send invoices, so the Stripe network is replaced at the gateway seam.
     sent = []
-    monkeypatch.setattr(services.stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(services.stripe_gateway, "create_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(
         services.stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_42")
     )

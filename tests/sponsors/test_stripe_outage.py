@@ -10,8 +10,8 @@ from django.contrib.auth.models import Permission
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
-from payments import outbox
-from payments.models import OutboxItem
+from outbox import delivery
+from outbox.models import OutboxItem
 from sponsors import services, stripe_gateway, stripe_tasks
 from sponsors.models import Organisation, Sponsorship, SponsorshipEvent
 from tests.foundation.factories import UserFactory
@@ -88,7 +88,7 @@ def test_the_invoice_alternative_is_sent_when_staff_approve(
 
     # Stripe is back when staff approve: the invoice goes out (at the gateway seam).
     sent = []
-    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(
         stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_7")
     )
@@ -104,7 +104,7 @@ def test_switching_to_invoice_after_approval_sends_the_invoice_now(
     sponsorship = applied(client)
     services.approve(sponsorship, UserFactory(is_staff=True))
     sent = []
-    monkeypatch.setattr(stripe_gateway, "ensure_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(
         stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_8")
     )
@@ -162,12 +162,12 @@ def test_admin_cancel_with_stripe_unreachable_commits_and_retries_the_stripe_cal
     cancel.refresh_from_db()
     assert (cancel.status, cancel.attempts) == (OutboxItem.Status.PENDING, 1)
     assert cancel.last_error.startswith("APIConnectionError")
-    assert cancel.next_attempt_at >= before + outbox.backoff(1)
+    assert cancel.next_attempt_at >= before + delivery.backoff(1)
     # Stripe is reachable again and the retry is due: the sweep delivers it, same key.
     settings.STRIPE_API_BASE = ""
     monkeypatch.setattr(stripe_gateway, "cancel_subscription", lambda *args: attempts.append(args))
     OutboxItem.objects.filter(pk=cancel.pk).update(next_attempt_at=before)
-    assert outbox.sweep() == {"done": 1, "pending": 0, "stuck": 0}
+    assert delivery.sweep() == {"done": 1, "pending": 0, "stuck": 0}
     assert attempts[-1] == ("sub_77", str(cancel.idempotency_key))
     cancel.refresh_from_db()
     assert cancel.status == OutboxItem.Status.DONE

@@ -5,7 +5,7 @@ localstripe's never do), still pays its sponsorship: the site asks Stripe whose 
 import pytest
 
 from payments import gateway
-from sponsors import services, stripe_gateway
+from sponsors import services, stripe_gateway, stripe_objects
 from sponsors.models import Sponsorship
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event
@@ -19,13 +19,13 @@ def test_invoice_paid_before_the_subscription_id_is_stored_is_recorded(fake_stri
     sponsorship = services.apply(organisation, tier, Sponsorship.Payment.CARD_ANNUAL, None)
     # What pay_by_card does at Stripe, but the site has not saved the subscription id yet.
     stripe = gateway.client().v1
-    customer = stripe_gateway.ensure_customer(organisation)
+    customer = stripe_objects.ensure_customer(organisation)
     card = stripe_gateway.card_payment_method(
         {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
     )
     stripe_gateway.attach_default_payment_method(customer, card)
     subscription_id = stripe_gateway.subscribe(
-        customer, stripe_gateway.ensure_plan(tier), sponsorship.pk
+        customer, stripe_objects.ensure_plan(tier), sponsorship.pk, card
     )
     invoice = stripe.invoices.retrieve(
         stripe.subscriptions.retrieve(subscription_id).latest_invoice

@@ -1,11 +1,11 @@
-"""Scheduled work of the payments app (entry points run by Celery beat)."""
+"""Scheduled work of the outbox (the entry point Celery beat runs)."""
 
 from celery import shared_task
 
-from payments import outbox
+from outbox import delivery
 
 
 @shared_task
 def sweep_outbox():
     """Every minute: deliver the side effects a lost enqueue or a failure left pending."""
-    return outbox.sweep()
+    return delivery.sweep()

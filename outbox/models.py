@@ -1,0 +1,67 @@
+import uuid
+
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class OutboxItemQuerySet(models.QuerySet):
+    def due(self, now=None):
+        """Pending items whose next attempt has come (leased or not)."""
+        return self.filter(
+            status=OutboxItem.Status.PENDING, next_attempt_at__lte=now or timezone.now()
+        )
+
+    def claimable(self, now=None):
+        """Due items no delivery holds: never leased, or their lease has run out."""
+        now = now or timezone.now()
+        return self.due(now).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
+
+
+class OutboxItem(models.Model):
+    """A side effect (a mail, a Stripe call, an announcement) written in the transaction
+    that causes it, and delivered afterwards until it is done."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        DONE = "done", "Done"
+        STUCK = "stuck", "Stuck (needs staff)"
+        WITHDRAWN = "withdrawn", "Withdrawn (undone before it was due)"
+
+    # Which transitions the delivery and staff may make (see ``move_to``).
+    ALLOWED = {
+        Status.PENDING: {Status.DONE, Status.STUCK, Status.WITHDRAWN},
+        Status.STUCK: {Status.PENDING},
+        Status.DONE: set(),
+        Status.WITHDRAWN: set(),
+    }
+
+    kind = models.CharField(max_length=80, help_text="The registered side effect")
+    payload = models.JSONField(default=dict)
+    idempotency_key = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    leased_until = models.DateTimeField(
+        null=True, blank=True, help_text="A delivery is carrying it out until then"
+    )
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    objects = OutboxItemQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="outbox_due")]
+
+    def __str__(self):
+        return f"{self.kind} #{self.pk} ({self.get_status_display()})"
+
+    def move_to(self, status: str):
+        """Change the status, refusing a transition the table does not allow."""
+        if status not in self.ALLOWED[self.status]:
+            raise ValueError(f"An outbox item cannot go from {self.status} to {status}.")
+        self.status = status

@@ -1,0 +1,32 @@
+"""Which function carries out each kind of side effect.
+
+Apps register their kinds in ``AppConfig.ready()``; the outbox knows no app.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SideEffect:
+    function: Callable
+    keyed: bool  # called with idempotency_key=<the item's key>
+
+
+_registry: dict[str, SideEffect] = {}
+
+
+def register(kind: str, function: Callable, *, keyed: bool = False):
+    _registry[kind] = SideEffect(function, keyed)
+
+
+def registered_kinds() -> list[str]:
+    return sorted(_registry)
+
+
+def side_effect(kind: str) -> SideEffect:
+    """Raises LookupError for a kind nothing registered."""
+    try:
+        return _registry[kind]
+    except KeyError:
+        raise LookupError(f"no side effect is registered as {kind!r}") from None
