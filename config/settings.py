@@ -212,7 +212,15 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# With Redis, every host may run a beat: the one holding a lock in Redis sends the schedule
+# and the others stand by, taking over within BEAT_LOCK_SECONDS of it stopping
+# (core/beat.py). Without Redis (`make run`), one plain DatabaseScheduler.
+BEAT_LOCK_SECONDS = env.int("BEAT_LOCK_SECONDS", default=30)
+CELERY_BEAT_SCHEDULER = (
+    "core.beat:ElectedDatabaseScheduler"
+    if REDIS_URL
+    else "django_celery_beat.schedulers:DatabaseScheduler"
+)
 # Beat writes each task's last run to the database after every task it sends (Celery's
 # default waits up to three minutes), so Admin → Periodic tasks shows current times.
 CELERY_BEAT_SYNC_EVERY = env.int("CELERY_BEAT_SYNC_EVERY", default=1)
