@@ -10,6 +10,7 @@ sent again. Used whenever Redis is configured (settings.CELERY_BEAT_SCHEDULER); 
 run`, without Redis, runs one plain DatabaseScheduler.
 """
 
+import contextlib
 import logging
 import secrets
 import socket
@@ -73,7 +74,5 @@ class ElectedDatabaseScheduler(DatabaseScheduler):
         super().close()
         if self.leading:
             self.leading = False
-            try:
+            with contextlib.suppress(LockError, RedisError):  # else it lapses by itself
                 self.lock.release()
-            except (LockError, RedisError):
-                pass  # it lapses by itself

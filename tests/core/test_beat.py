@@ -107,4 +107,3 @@ def test_a_lapsed_lock_passes_to_another_host(broker, due_task, settings):
     finally:
         first.close()
         second.close()
-
