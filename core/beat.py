@@ -6,7 +6,8 @@ A scheduler that does not hold the lock sends nothing and asks again every few s
 the holder renews the lock before each tick, so it lapses ``BEAT_LOCK_SECONDS`` after its
 holder stops or loses Redis, and another host takes over. The new holder reads every
 task's last run from the database first, so a task its predecessor just sent is not
-sent again. Used whenever Redis is configured (settings.CELERY_BEAT_SCHEDULER); `make
+sent again; and every run is claimed in Redis before it is sent, so no run goes out
+twice even if a busy holder's lock lapsed under it. Used whenever Redis is configured (settings.CELERY_BEAT_SCHEDULER); `make
 run`, without Redis, runs one plain DatabaseScheduler.
 """
 
@@ -23,6 +24,11 @@ from redis.exceptions import LockError, RedisError
 logger = logging.getLogger(__name__)
 
 LOCK_KEY = "portal:beat:lock"
+# Each run a scheduler sends is claimed first (the task's name and the last run it follows),
+# for a day: a run is never sent twice, even by a holder whose claim on the lock lapsed
+# while it was busy, or from an entry read before another scheduler's sending was saved.
+CLAIM_PREFIX = "portal:beat:sent"
+CLAIM_SECONDS = 24 * 3600
 
 
 class ElectedDatabaseScheduler(DatabaseScheduler):
@@ -31,9 +37,10 @@ class ElectedDatabaseScheduler(DatabaseScheduler):
         self.lock_seconds = settings.BEAT_LOCK_SECONDS
         # The holder's name in the lock: which host sends the schedule, for people asking Redis.
         name = f"{socket.gethostname()}:{secrets.token_hex(6)}"
-        self.lock = redis.Redis.from_url(
+        self.redis = redis.Redis.from_url(
             settings.REDIS_URL, socket_timeout=5, socket_connect_timeout=5
-        ).lock(LOCK_KEY, timeout=self.lock_seconds, thread_local=False)
+        )
+        self.lock = self.redis.lock(LOCK_KEY, timeout=self.lock_seconds, thread_local=False)
         self.lock_name = name
         self.leading = False
 
@@ -69,6 +76,18 @@ class ElectedDatabaseScheduler(DatabaseScheduler):
             # renewal tells whether it survived.
             logger.warning("beat: Redis unavailable (%s); sending nothing", type(error).__name__)
             return False
+
+    def apply_entry(self, entry, producer=None):
+        claim = f"{CLAIM_PREFIX}:{entry.name}:{entry.last_run_at.isoformat()}"
+        try:
+            claimed = self.redis.set(claim, self.lock_name, nx=True, ex=CLAIM_SECONDS)
+        except RedisError as error:
+            logger.warning("beat: %s not sent, Redis unavailable (%s)", entry.name, error)
+            return
+        if not claimed:
+            logger.warning("beat: %s was already sent for this run; not again", entry.name)
+            return
+        super().apply_entry(entry, producer=producer)
 
     def close(self):
         super().close()

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from config.celery import app as celery_app
-from core.beat import LOCK_KEY, ElectedDatabaseScheduler
+from core.beat import CLAIM_PREFIX, LOCK_KEY, ElectedDatabaseScheduler
 
 pytestmark = pytest.mark.django_db(transaction=True)
 TASK = "core.tasks.record_worker_heartbeat"
@@ -23,9 +23,13 @@ QUEUE = "celery"
 @pytest.fixture
 def broker():
     client = redis.Redis.from_url(settings.REDIS_URL)
-    client.delete(LOCK_KEY, QUEUE)
+
+    def clear():
+        client.delete(LOCK_KEY, QUEUE, *client.keys(f"{CLAIM_PREFIX}:*"))
+
+    clear()
     yield client
-    client.delete(LOCK_KEY, QUEUE)
+    clear()
 
 
 @pytest.fixture
@@ -104,6 +108,19 @@ def test_a_lapsed_lock_passes_to_another_host(broker, due_task, settings):
         assert not first.leading and sent(broker) == 1
         second.tick()
         assert sent(broker) == 2
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_run_is_sent_once_even_by_two_schedulers_that_both_think_it_due(broker, due_task):
+    """Both read the task before either sent it (a lock that lapsed under a busy holder):
+    the run is claimed in Redis, and the second claim sends nothing."""
+    first, second = scheduler(), scheduler()
+    try:
+        first.apply_entry(first.schedule[due_task.name])
+        second.apply_entry(second.schedule[due_task.name])
+        assert sent(broker) == 1
     finally:
         first.close()
         second.close()
