@@ -16,6 +16,7 @@ from django.core.management import CommandError, call_command
 from PIL import Image
 
 from benchmarks.models import Attachment, Run
+from core.checks import check_object_storage_buckets
 from core.storage import PrivateStorage
 from sponsors.services import store_logo
 from tests.benchmarks.factories import RunFactory, SuiteFactory
@@ -175,3 +176,16 @@ def test_move_files_without_buckets_says_what_to_set_and_copies_nothing(settings
         CommandError, match="OBJECT_STORAGE_PUBLIC_BUCKET and OBJECT_STORAGE_PRIVATE"
     ):
         call_command("move_files", "--to", "object")
+
+
+@pytest.mark.parametrize(
+    ("public", "private", "error"),
+    [("portal-public", "", "core.E005"), ("portal-files", "portal-files", "core.E006")],
+)
+def test_the_deploy_check_refuses_a_missing_or_shared_bucket(settings, public, private, error):
+    settings.FILE_STORAGE = "object"
+    settings.OBJECT_STORAGE_PUBLIC_BUCKET, settings.OBJECT_STORAGE_PRIVATE_BUCKET = public, private
+    assert [problem.id for problem in check_object_storage_buckets(None)] == [error]
+    settings.OBJECT_STORAGE_PRIVATE_BUCKET = "portal-private"
+    settings.OBJECT_STORAGE_PUBLIC_BUCKET = "portal-public"
+    assert check_object_storage_buckets(None) == []
