@@ -511,7 +511,17 @@ def main():
             "nginx, two hosts (gunicorn, worker, beat each), PostgreSQL, Redis and the store are up"
         )
 
-        check_schedules(processes, tasks, beats_started)
+        # The beats are checked (with their waits) while the web checks run.
+        beat_failures = []
+
+        def schedules():
+            try:
+                check_schedules(processes, tasks, beats_started)
+            except SmokeFailure as failure:
+                beat_failures.append(failure)
+
+        beat_check = threading.Thread(target=schedules, daemon=True)
+        beat_check.start()
         reviewer_cookie = check_sessions(hosts, members)
         check_logo(hosts, work, seeded)
         check_private_file(hosts, work, seeded, members, reviewer_cookie)
@@ -519,6 +529,9 @@ def main():
         status, _, body = web.get("/accounts/email/", headers={"Cookie": reviewer_cookie})
         check(status == 200 and members["reviewer"].encode() in body,
               f"the reviewer's session through nginx: {status}")  # fmt: skip
+        beat_check.join()
+        if beat_failures:
+            raise beat_failures[0]
         check_downloads(processes, shell, hosts, seeded)
         failed = False
     except SmokeFailure as failure:
