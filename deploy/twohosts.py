@@ -89,7 +89,7 @@ file = ReleaseFile.objects.filter(release__is_published=True).select_related("re
 answer = {{
     "logo": organisation.logo.url, "attachment": f"/benchmarks/{{suite.slug}}/files/{{attachment.pk}}/",
     "attachment_name": attachment.file.name, "raw": attachment.file.open("rb").read().decode(),
-    "post": post.get_absolute_url(), "post_pk": post.pk, "post_title": post.title,
+    "post": post.get_absolute_url(), "post_pk": post.pk,
     "download": f"/rest-api/mariadb/{{file.release.version}}/{{file.file_name}}",
 }}
 """
