@@ -124,3 +124,23 @@ def test_a_run_is_sent_once_even_by_two_schedulers_that_both_think_it_due(broker
     finally:
         first.close()
         second.close()
+
+
+def test_after_redis_comes_back_empty_the_beat_takes_the_lock_again(broker, due_task):
+    """Redis restarted without its data (the smoke stage's outage): the holder finds its
+    lock gone, takes it again and goes on sending what falls due."""
+    first = scheduler()
+    try:
+        first.tick()
+        assert sent(broker) == 1
+        broker.flushdb()  # the lock, the claims and the queue are gone
+        due_task.refresh_from_db()
+        due_task.last_run_at = timezone.now() - timedelta(hours=2)
+        due_task.save()
+        first.tick()  # finds its lock gone: steps down, sends nothing
+        assert not first.leading and sent(broker) == 0
+        first.tick()
+        first.tick()
+        assert first.leading and sent(broker) == 1
+    finally:
+        first.close()
