@@ -214,7 +214,15 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# With Redis, every host may run a beat: the one holding a lock in Redis sends the schedule
+# and the others stand by, taking over within BEAT_LOCK_SECONDS of it stopping
+# (core/beat.py). Without Redis (`make run`), one plain DatabaseScheduler.
+BEAT_LOCK_SECONDS = env.int("BEAT_LOCK_SECONDS", default=30)
+CELERY_BEAT_SCHEDULER = (
+    "core.beat:ElectedDatabaseScheduler"
+    if REDIS_URL
+    else "django_celery_beat.schedulers:DatabaseScheduler"
+)
 # Beat writes each task's last run to the database after every task it sends (Celery's
 # default waits up to three minutes), so Admin → Periodic tasks shows current times.
 CELERY_BEAT_SYNC_EVERY = env.int("CELERY_BEAT_SYNC_EVERY", default=1)
@@ -268,8 +276,65 @@ MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "media")
 # Uploads handed out only by views that check who asks (core/storage.py); the web server
 # must not serve this folder, and it must not lie inside MEDIA_ROOT (a deploy check).
 PRIVATE_MEDIA_ROOT = env.path("PRIVATE_MEDIA_ROOT", default=BASE_DIR / "private-media")
+# Where uploads are kept: "disk" (the two folders above; `make run`, one host) or "object",
+# an S3-compatible object store, which every host shares (docs/SCALING.md). Public files
+# are then served from the public bucket's address, or OBJECT_STORAGE_PUBLIC_DOMAIN (a CDN
+# in front of it); private files stay in a bucket of their own, handed out only by the
+# site's views. `manage.py move_files` copies files between disk and store.
+FILE_STORAGE = env.str("FILE_STORAGE", default="disk")
+# The store's endpoint (empty: AWS S3 itself), region and keys (empty: boto3 finds them,
+# e.g. from an instance role or ~/.aws); "path" or "virtual" bucket addressing (empty: auto).
+OBJECT_STORAGE_ENDPOINT_URL = env.str("OBJECT_STORAGE_ENDPOINT_URL", default="")
+OBJECT_STORAGE_REGION = env.str("OBJECT_STORAGE_REGION", default="")
+OBJECT_STORAGE_ACCESS_KEY_ID = env.str("OBJECT_STORAGE_ACCESS_KEY_ID", default="")
+OBJECT_STORAGE_SECRET_ACCESS_KEY = env.str("OBJECT_STORAGE_SECRET_ACCESS_KEY", default="")
+OBJECT_STORAGE_ADDRESSING_STYLE = env.str("OBJECT_STORAGE_ADDRESSING_STYLE", default="")
+OBJECT_STORAGE_PUBLIC_BUCKET = env.str("OBJECT_STORAGE_PUBLIC_BUCKET", default="")
+OBJECT_STORAGE_PRIVATE_BUCKET = env.str("OBJECT_STORAGE_PRIVATE_BUCKET", default="")
+# The host name public files are served from, e.g. a CDN's (empty: the store's own URL).
+OBJECT_STORAGE_PUBLIC_DOMAIN = env.str("OBJECT_STORAGE_PUBLIC_DOMAIN", default="")
+# Cache-Control stored with each public file (nginx sent the same for /media/).
+OBJECT_STORAGE_PUBLIC_CACHE_CONTROL = env.str(
+    "OBJECT_STORAGE_PUBLIC_CACHE_CONTROL", default="public, max-age=3600"
+)
+_OBJECT_STORE = {
+    "endpoint_url": OBJECT_STORAGE_ENDPOINT_URL or None,
+    "region_name": OBJECT_STORAGE_REGION or None,
+    "access_key": OBJECT_STORAGE_ACCESS_KEY_ID or None,
+    "secret_key": OBJECT_STORAGE_SECRET_ACCESS_KEY or None,
+    "addressing_style": OBJECT_STORAGE_ADDRESSING_STYLE or None,
+    "file_overwrite": False,  # a second upload of the same name gets a name of its own
+    "default_acl": None,  # access is the bucket's: public-read for one, none for the other
+}
+# Both places, named, so move_files can reach the one not in use.
+FILE_STORAGES = {
+    "disk": {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "private": {"BACKEND": "core.storage.PrivateStorage"},
+    },
+    "object": {
+        "default": {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": {
+                **_OBJECT_STORE,
+                "bucket_name": OBJECT_STORAGE_PUBLIC_BUCKET,
+                "custom_domain": OBJECT_STORAGE_PUBLIC_DOMAIN or None,
+                "querystring_auth": False,
+                "object_parameters": {"CacheControl": OBJECT_STORAGE_PUBLIC_CACHE_CONTROL},
+            },
+        },
+        "private": {
+            "BACKEND": "core.objectstorage.PrivateObjectStorage",
+            "OPTIONS": {**_OBJECT_STORE, "bucket_name": OBJECT_STORAGE_PRIVATE_BUCKET},
+        },
+    },
+}
+if FILE_STORAGE not in FILE_STORAGES:
+    raise ImproperlyConfigured(
+        f"FILE_STORAGE is {FILE_STORAGE!r}: use one of {list(FILE_STORAGES)}"
+    )
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    **FILE_STORAGES[FILE_STORAGE],
     "staticfiles": {
         "BACKEND": (
             "whitenoise.storage.CompressedManifestStaticFilesStorage"

@@ -69,3 +69,31 @@ def check_private_uploads_are_not_served(app_configs, **kwargs):
             )
         ]
     return []
+
+
+@register(Tags.security, deploy=True)
+def check_object_storage_buckets(app_configs, **kwargs):
+    """FILE_STORAGE=object needs both buckets, and two different ones: private files in the
+    public bucket would be readable by anyone."""
+    if settings.FILE_STORAGE != "object":
+        return []
+    public, private = settings.OBJECT_STORAGE_PUBLIC_BUCKET, settings.OBJECT_STORAGE_PRIVATE_BUCKET
+    if not public or not private:
+        return [
+            Error(
+                "FILE_STORAGE is object but OBJECT_STORAGE_PUBLIC_BUCKET or "
+                "OBJECT_STORAGE_PRIVATE_BUCKET is empty.",
+                hint="Name both buckets (docs/SCALING.md).",
+                id="core.E005",
+            )
+        ]
+    if public == private:
+        return [
+            Error(
+                f"OBJECT_STORAGE_PUBLIC_BUCKET and OBJECT_STORAGE_PRIVATE_BUCKET are both "
+                f"{public!r}: private files would be as readable as the public ones.",
+                hint="Give private files a bucket of their own, with no public access.",
+                id="core.E006",
+            )
+        ]
+    return []

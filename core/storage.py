@@ -1,12 +1,19 @@
-"""The private upload folder: files only views hand out, after checking who asks.
+"""The private upload store: files only views hand out, after checking who asks.
 
-``MEDIA_ROOT`` is served by the web server to anyone who has an address; a file that must
-not be public until someone decides (a draft benchmark run's raw output) lives under
-``PRIVATE_MEDIA_ROOT`` instead, which no server location maps and which has no URL."""
+Public uploads (logos, photos) go to Django's default storage, which anyone may read:
+``MEDIA_ROOT`` served by the web server, or the public bucket of an object store. A file
+that must not be public until someone decides (a draft benchmark run's raw output, an
+expense receipt) goes to the storage named "private" in settings.STORAGES instead:
+``PRIVATE_MEDIA_ROOT``, which no server location maps, or a bucket of its own. Neither
+has an address: views stream the file after their permission check."""
 
 from django.conf import settings
-from django.core.files.storage import FileSystemStorage
-from django.utils.functional import cached_property
+from django.core.files.storage import FileSystemStorage, storages
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.utils.functional import LazyObject, cached_property, empty
+
+NO_ADDRESS = "A private file has no address: a view hands it out after checking who asks."
 
 
 class PrivateStorage(FileSystemStorage):
@@ -25,9 +32,20 @@ class PrivateStorage(FileSystemStorage):
             self.__dict__.pop("location", None)
 
 
-private_storage = PrivateStorage()
+class _Private(LazyObject):
+    def _setup(self):
+        self._wrapped = storages["private"]
 
 
-def private() -> PrivateStorage:
-    """For ``FileField(storage=private)``: a callable keeps the folder out of migrations."""
+private_storage = _Private()
+
+
+@receiver(setting_changed)
+def _follow_storages(setting, **kwargs):
+    if setting == "STORAGES":
+        private_storage._wrapped = empty
+
+
+def private():
+    """For ``FileField(storage=private)``: a callable keeps the store out of migrations."""
     return private_storage
