@@ -130,10 +130,14 @@ def default_pair(runs):
     return (runs[0], runs[1]) if len(runs) > 1 else (None, None)
 
 
-def _row(a, b, factor, note=""):
-    change = charts.percent_change(a.value, b.value, a.higher_is_better)
-    described = charts.describe_change(a.value, b.value, a.higher_is_better, a.unit)
-    verdict = stats.compare_samples(a.samples, b.samples)
+def judge(a_value, b_value, a_samples, b_samples, higher_is_better, unit="") -> dict:
+    """B against A as the compare page words and colours it: the change (a percentage worded
+    by the direction), the significance test's verdict on the repetitions, and whether it
+    is better, worse or the same beyond the noise. The one rule for "beyond the noise"
+    between two sets of repetitions (the version history uses it too)."""
+    change = charts.percent_change(a_value, b_value, higher_is_better)
+    described = charts.describe_change(a_value, b_value, higher_is_better, unit)
+    verdict = stats.compare_samples(a_samples, b_samples)
     if verdict.word == "within noise" or change is None or abs(change) < 0.05:
         css = "same"
     else:
@@ -141,15 +145,21 @@ def _row(a, b, factor, note=""):
     if verdict.word in ("too few repetitions", "no repetitions"):
         css += " untested"
     return {
-        "parameters": ", ".join(f"{k}={v}" for k, v in a.parameters.items()) or "–",
-        "note": note,
-        "a": charts.cell(a, factor),
-        "b": charts.cell(b, factor),
         "change": change,
         "change_text": described["text"] if described else "–",
         "css": css,
         "verdict": verdict,
         "word": "better" if change and change > 0 else "worse" if change and change < 0 else "same",
+    }
+
+
+def _row(a, b, factor, note=""):
+    return {
+        "parameters": ", ".join(f"{k}={v}" for k, v in a.parameters.items()) or "–",
+        "note": note,
+        "a": charts.cell(a, factor),
+        "b": charts.cell(b, factor),
+        **judge(a.value, b.value, a.samples, b.samples, a.higher_is_better, a.unit),
     }
 
 

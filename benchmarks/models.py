@@ -49,6 +49,11 @@ class Suite(models.Model):
         default=HistoryAxis.DATE,
         help_text="What the history charts plot the runs against",
     )
+    reference_hardware = models.TextField(
+        blank=True,
+        help_text="The machine the suite's figures are read against; runs on others are "
+        "marked and plotted apart. Blank: the hardware most of its runs name",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = SuiteQuerySet.as_manager()

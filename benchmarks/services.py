@@ -9,6 +9,7 @@ import statistics
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
@@ -365,7 +366,7 @@ def create_token(user, name: str) -> tuple[SubmissionToken, str]:
     if problem:
         raise TokenRefused(f"The name is {problem}.")
     # Locks the account's row: two requests at once cannot both pass the checks below.
-    type(user).objects.select_for_update().filter(pk=user.pk).first()
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
     tokens = SubmissionToken.objects.active().filter(user=user)
     if tokens.filter(name=name).exists():
         raise TokenRefused(f"You already have a token named “{name}”.")

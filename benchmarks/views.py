@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
-from benchmarks import charts, history, services
+from benchmarks import charts, history, services, versions
 from benchmarks import compare as comparison
 from benchmarks import render as images
 from benchmarks.forms import RunUploadForm, TokenForm
@@ -86,6 +86,8 @@ def suite(request, slug):
         history_charts.append(chart)
     x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
     default_a, default_b = comparison.default_pair(runs)
+    reference = versions.reference_hardware(suite, runs)
+    lines = versions.version_lines(runs, reference)
     context = {
         "suite": suite,
         "runs": runs,
@@ -99,6 +101,10 @@ def suite(request, slug):
         "history_rule": history.RULE,
         "history_axis": history.AXIS_TITLES[suite.history_axis],
         "changes": history.changes(runs, axis=suite.history_axis),
+        "reference_hardware": reference,
+        "elsewhere": {run.pk for run in versions.elsewhere(runs, reference)},
+        "version_charts": [versions.version_chart(line, i) for i, line in enumerate(lines)],
+        "version_changes": versions.changes(lines),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),
     }
