@@ -118,9 +118,9 @@ def test_a_verified_contributor_submits_a_draft_and_sees_it_on_their_page(
     run = Run.objects.get(pk=body["run"])
     assert run.uploaded_by == contributor and run.status == Run.Status.DRAFT
     assert body["status_url"].endswith(f"/api/benchmarks/community/runs/{run.pk}/")
-    assert client.get(body["status_url"], HTTP_AUTHORIZATION=f"Token {key}").json()[
-        "status"
-    ] == ("draft")
+    assert client.get(body["status_url"], HTTP_AUTHORIZATION=f"Token {key}").json()["status"] == (
+        "draft"
+    )
     client.force_login(contributor)
     page = client.get(ACCOUNT)
     assertContains(page, '<td class="run-state">Draft: awaiting review</td>', html=True)
@@ -248,9 +248,7 @@ def test_a_rejection_mails_the_reason_and_the_page_shows_it(
     (mail,) = mailoutbox
     assert mail.subject == "Your benchmark run “my CI run” was not published"
     assert reason in mail.body
-    assertContains(
-        client.get(ACCOUNT), f'<td class="run-state">Rejected: {reason}</td>', html=True
-    )
+    assertContains(client.get(ACCOUNT), f'<td class="run-state">Rejected: {reason}</td>', html=True)
 
 
 def test_a_review_rolled_back_sends_nothing(
@@ -264,9 +262,7 @@ def test_a_review_rolled_back_sends_nothing(
     assert mailoutbox == [] and not OutboxItem.objects.exists()
 
 
-def test_a_publisher_still_publishes_directly_and_is_not_limited(
-    client, reviewer, suite, settings
-):
+def test_a_publisher_still_publishes_directly_and_is_not_limited(client, reviewer, suite, settings):
     settings.BENCHMARK_SUBMIT_RATE = "1/h"
     _, key = _make_token(client, reviewer)
     client.logout()
