@@ -163,7 +163,8 @@ def _row(a, b, factor, note=""):
     }
 
 
-def compare_runs(a, b, x=None):
+def compare_runs(a, b, x=None, colours=None):
+    """``colours``: the suite's ``charts.palette``, so A and B keep their suite colours."""
     metrics = charts.suite_metrics([a, b])
     headline = set(charts.suite_metrics([a, b], headline_only=True))
     slugs = charts.metric_slugs(metrics)
@@ -191,7 +192,9 @@ def compare_runs(a, b, x=None):
                 tally["untested"] += 1
         chart = None
         if metric in headline:
-            chart = charts.build_chart([a, b], metric, x=x, slug=slugs[metric], id_prefix="compare")
+            chart = charts.build_chart(
+                [a, b], metric, x=x, slug=slugs[metric], id_prefix="compare", colours=colours
+            )
         sections.append(
             {
                 "metric": metric,

@@ -220,7 +220,7 @@ def compare(request, slug):
         "defaulted": not chosen and a is not None,
     }
     if a and b:
-        result = comparison.compare_runs(a, b, x=_x(request) or None)
+        result = comparison.compare_runs(a, b, x=_x(request) or None, colours=charts.palette(runs))
         context.update(result)
     return render(request, "benchmarks/compare.html", context)
 

@@ -256,9 +256,11 @@ def test_a_review_rolled_back_sends_nothing(
 ):
     client.force_login(contributor)
     run = Run.objects.get(pk=_submit(client, None).json()["run"])
-    with django_capture_on_commit_callbacks(execute=True):
-        with pytest.raises(services.NotPublishable):
-            services.reject_run(run, reviewer, "   ")
+    with (
+        django_capture_on_commit_callbacks(execute=True),
+        pytest.raises(services.NotPublishable),
+    ):
+        services.reject_run(run, reviewer, "   ")
     assert mailoutbox == [] and not OutboxItem.objects.exists()
 
 

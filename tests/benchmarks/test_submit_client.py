@@ -112,3 +112,35 @@ def test_the_client_prints_the_sites_refusal(live_server, django_user_model):
     )
     assert done.returncode == 1
     assert done.stderr == "refused (401): Unknown or revoked token.\n"
+
+
+def test_the_client_runs_sysbench_itself_and_submits_its_fresh_output(
+    live_server, django_user_model
+):
+    """A fresh output of Debian's sysbench (scripts/ensure-services.sh installs it), run by
+    the client with --run: every figure it printed is stored, as a draft."""
+    SuiteFactory(slug="community-cpu")
+    contributor = django_user_model.objects.create_user("ci", "ci@example.org", "pw-123456789x")
+    contributor.emailaddress_set.create(email=contributor.email, primary=True, verified=True)
+    browser = Client()
+    browser.force_login(contributor)
+    key = browser.post("/accounts/benchmarks/tokens/", {"name": "CI"}).context["new_key"]["key"]
+    done = _client(
+        "--suite",
+        "community-cpu",
+        "--label",
+        "cpu prime sieve",
+        "--server-version",
+        "10.11.19",
+        "--run",
+        "sysbench cpu --threads=1 --time=1 --percentile=99 run",
+        token=key,
+        site=live_server.url,
+    )
+    assert done.returncode == 0, done.stderr
+    run = Run.objects.get(label="cpu prime sieve")
+    assert done.stdout.startswith("draft: ") and done.stdout.split()[1].endswith(f"/runs/{run.pk}/")
+    assert run.client == "sysbench 1.0.20"
+    metrics = set(run.measurements.values_list("metric", flat=True))
+    assert {"events per second", "99th percentile latency"} <= metrics
+    assert run.attachments.get().description == "sysbench-output.txt"
