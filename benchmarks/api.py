@@ -2,6 +2,7 @@
 personal token (or their session); staff's older admin-made tokens still work."""
 
 from django.urls import reverse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, serializers, status
 from rest_framework.authentication import (
@@ -41,6 +42,21 @@ class PersonalTokenAuthentication(BaseAuthentication):
 
     def authenticate_header(self, request):
         return "Token"
+
+
+class PersonalTokenScheme(OpenApiAuthenticationExtension):
+    """How the API schema (/api/schema/) describes personal tokens."""
+
+    target_class = PersonalTokenAuthentication
+    name = "personalToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token bench_…`: a personal token made on /accounts/benchmarks/",
+        }
 
 
 class MaySubmit(BasePermission):

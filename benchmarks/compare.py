@@ -243,3 +243,37 @@ def run_rows(run):
             }
         )
     return rows
+
+
+def _detail_text(value) -> str:
+    """A tool's detail as a line of text; a long or nested one is counted, not spelled out
+    (every value is in the JSON download)."""
+    scalar = (str, int, float, bool)
+    if isinstance(value, scalar) or value is None:
+        return "–" if value in (None, "") else str(value)
+    if isinstance(value, dict) and all(isinstance(v, scalar) for v in value.values()):
+        text = "; ".join(f"{k}: {v}" for k, v in value.items())
+    elif isinstance(value, list) and all(isinstance(v, scalar) for v in value):
+        text = ", ".join(str(v) for v in value)
+    else:
+        text = ""
+    if text and len(text) <= 500:
+        return text
+    return f"{len(value)} entries (every one in the suite's JSON download)"
+
+
+def detail_rows(run) -> list[dict]:
+    """What the tool reported about itself, per imported file, every field with its label:
+    [{file, importer, facts: [(label, text)]}]."""
+    return [
+        {
+            "file": entry.get("file", ""),
+            "importer": entry.get("importer", ""),
+            "facts": [
+                (str(key), _detail_text(value))
+                for key, value in entry.items()
+                if key not in ("file", "importer")
+            ],
+        }
+        for entry in (run.details or {}).get("files", [])
+    ]

@@ -200,6 +200,7 @@ def run_detail(request, slug, pk):
         "run": run,
         "rows": comparison.run_rows(run),
         "provenance": comparison.provenance(run),
+        "details": comparison.detail_rows(run),
     }
     return render(request, "benchmarks/run.html", context)
 
