@@ -1,17 +1,75 @@
-"""POST /api/benchmarks/<slug>/runs/: scripts upload raw output with a per-user token."""
+"""POST /api/benchmarks/<slug>/runs/: contributors and CI jobs upload raw output with a
+personal token (or their session); staff's older admin-made tokens still work."""
 
 from django.urls import reverse
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework import exceptions, serializers, status
+from rest_framework.authentication import (
+    BaseAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+    get_authorization_header,
+)
 from rest_framework.parsers import FormParser, MultiPartParser
-from rest_framework.permissions import IsAdminUser, IsAuthenticated
+from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from benchmarks import services
 from benchmarks.importers import IMPORTERS, ImportFailed
-from benchmarks.models import MAY_BE_UNSTATED, Run, Suite
+from benchmarks.models import MAY_BE_UNSTATED, Run
+
+
+class PersonalTokenAuthentication(BaseAuthentication):
+    """``Authorization: Token bench_…``: a token a contributor made on their account page.
+    Other ``Token`` keys are left to DRF's TokenAuthentication (staff's admin-made tokens)."""
+
+    def authenticate(self, request):
+        words = get_authorization_header(request).split()
+        if len(words) != 2 or words[0].lower() != b"token":
+            return None
+        try:
+            key = words[1].decode("ascii")
+        except UnicodeDecodeError:
+            return None
+        if not key.startswith(services.TOKEN_PREFIX):
+            return None
+        user = services.token_user(key)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Unknown or revoked token.")
+        return user, key
+
+    def authenticate_header(self, request):
+        return "Token"
+
+
+class PersonalTokenScheme(OpenApiAuthenticationExtension):
+    """How the API schema (/api/schema/) describes personal tokens."""
+
+    target_class = PersonalTokenAuthentication
+    name = "personalToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token bench_…`: a personal token made on /accounts/benchmarks/",
+        }
+
+
+class MaySubmit(BasePermission):
+    message = (
+        "Submitting runs needs an account with a verified e-mail address: verify yours "
+        "on the account's e-mail page."
+    )
+
+    def has_permission(self, request, view):
+        return services.may_submit(request.user)
+
+
+AUTHENTICATION = [PersonalTokenAuthentication, TokenAuthentication, SessionAuthentication]
 
 
 def _text(name, **options):
@@ -91,17 +149,25 @@ class RunUploadSerializer(serializers.Serializer):
 
 
 class RunUploadAPI(APIView):
-    authentication_classes = [TokenAuthentication]
-    permission_classes = [IsAdminUser]
+    authentication_classes = AUTHENTICATION
+    permission_classes = [MaySubmit]
     parser_classes = [MultiPartParser, FormParser]
 
     @extend_schema(
-        request=RunUploadSerializer, responses={201: dict, 400: dict, 404: dict, 413: dict}
+        request=RunUploadSerializer,
+        responses={201: dict, 400: dict, 403: dict, 404: dict, 413: dict, 429: dict},
     )
     def post(self, request, slug):
-        suite = Suite.objects.filter(slug=slug).first()
+        suite = services.submittable_suite(request.user, slug)
         if suite is None:
             return Response({"error": f"no suite {slug!r}"}, status=status.HTTP_404_NOT_FOUND)
+        reviewed = not services.may_publish(request.user)
+        if reviewed and (wait := services.SUBMIT_LIMIT.wait(request)) is not None:
+            return Response(
+                {"error": f"too many submissions: you may submit again in {wait} seconds"},
+                status=status.HTTP_429_TOO_MANY_REQUESTS,
+                headers={"Retry-After": str(wait)},
+            )
         if services.declared_size_too_large(request):
             return Response(
                 {"error": services.SIZE_MESSAGE}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
@@ -123,6 +189,8 @@ class RunUploadAPI(APIView):
             )
         except ImportFailed as error:
             return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+        if reviewed:
+            services.SUBMIT_LIMIT.count(request)
         return Response(
             {**_state(request, run), "measurements": run.measurements.count()},
             status=status.HTTP_201_CREATED,
@@ -153,7 +221,7 @@ def _state(request, run):
 class RunStatusAPI(APIView):
     """GET /api/benchmarks/<slug>/runs/<id>/: the uploader (or a reviewer) reads a run's state."""
 
-    authentication_classes = [TokenAuthentication, SessionAuthentication]
+    authentication_classes = AUTHENTICATION
     permission_classes = [IsAuthenticated]
 
     @extend_schema(responses={200: dict, 404: dict})

@@ -6,13 +6,17 @@ class BenchmarksConfig(AppConfig):
 
     def ready(self):
         from benchmarks import (
+            mail,
             search_sources,
             shortcodes,  # noqa: F401 - registers [[benchmark-chart ...]]
             sitemaps,
         )
         from core import demo, navigation, pagecache
         from core import sitemaps as site_map
+        from payments import outbox
         from search import sources as search_index
+
+        outbox.register(mail.REVIEW_MAIL, mail.send_review_mail)
 
         pagecache.watch_app(self)
         # The query parameters its pages read (others are redirected away: core/pagecache.py).

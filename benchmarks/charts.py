@@ -52,9 +52,21 @@ def _describe(parameters: dict) -> str:
     return ", ".join(f"{key}={value}" for key, value in parameters.items())
 
 
+def palette(runs) -> dict:
+    """run id -> colour slot: its place in the suite, so a run keeps its colour on every
+    page of the suite (suite, chart and compare pages, embeds and images)."""
+    return {run.pk: index for index, run in enumerate(runs)}
+
+
 def build_chart(
-    runs, metric: str, x: str | None = None, slug: str = "", id_prefix: str = "chart"
+    runs,
+    metric: str,
+    x: str | None = None,
+    slug: str = "",
+    id_prefix: str = "chart",
+    colours: dict | None = None,
 ) -> dict | None:
+    colours = palette(runs) if colours is None else colours
     pairs = [(run, m) for run in runs for m in run.measurements.all() if m.metric == metric]
     if not pairs:
         return None
@@ -96,12 +108,18 @@ def build_chart(
             entry = series.setdefault(key, {"run": run, "others": others, "points": {}})
             entry["points"][json.dumps(m.parameters.get(x))] = m
         labels = _series_labels(series.values())
-        datasets, rows = [], []
+        datasets, rows, coloured = [], [], set()
         for label, entry in zip(labels, series.values(), strict=True):
             points = [entry["points"].get(v) for v in xs]
+            run = entry["run"]
+            # a run's first series takes the run's colour; more series of it (other
+            # parameters) take their place in the chart's order
+            colour = colours.get(run.pk) if run.pk not in coloured else None
+            coloured.add(run.pk)
             datasets.append(
                 {
                     "label": label,
+                    "colour": colour if colour is not None else len(datasets),
                     "data": [scaled(p.value) if p else None for p in points],
                     "low": [
                         scaled(p.minimum) if p and len(p.samples) > 1 else None for p in points

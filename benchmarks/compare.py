@@ -130,10 +130,14 @@ def default_pair(runs):
     return (runs[0], runs[1]) if len(runs) > 1 else (None, None)
 
 
-def _row(a, b, factor, note=""):
-    change = charts.percent_change(a.value, b.value, a.higher_is_better)
-    described = charts.describe_change(a.value, b.value, a.higher_is_better, a.unit)
-    verdict = stats.compare_samples(a.samples, b.samples)
+def judge(a_value, b_value, a_samples, b_samples, higher_is_better, unit="") -> dict:
+    """B against A as the compare page words and colours it: the change (a percentage worded
+    by the direction), the significance test's verdict on the repetitions, and whether it
+    is better, worse or the same beyond the noise. The one rule for "beyond the noise"
+    between two sets of repetitions (the version history uses it too)."""
+    change = charts.percent_change(a_value, b_value, higher_is_better)
+    described = charts.describe_change(a_value, b_value, higher_is_better, unit)
+    verdict = stats.compare_samples(a_samples, b_samples)
     if verdict.word == "within noise" or change is None or abs(change) < 0.05:
         css = "same"
     else:
@@ -141,10 +145,6 @@ def _row(a, b, factor, note=""):
     if verdict.word in ("too few repetitions", "no repetitions"):
         css += " untested"
     return {
-        "parameters": ", ".join(f"{k}={v}" for k, v in a.parameters.items()) or "–",
-        "note": note,
-        "a": charts.cell(a, factor),
-        "b": charts.cell(b, factor),
         "change": change,
         "change_text": described["text"] if described else "–",
         "css": css,
@@ -153,7 +153,18 @@ def _row(a, b, factor, note=""):
     }
 
 
-def compare_runs(a, b, x=None):
+def _row(a, b, factor, note=""):
+    return {
+        "parameters": ", ".join(f"{k}={v}" for k, v in a.parameters.items()) or "–",
+        "note": note,
+        "a": charts.cell(a, factor),
+        "b": charts.cell(b, factor),
+        **judge(a.value, b.value, a.samples, b.samples, a.higher_is_better, a.unit),
+    }
+
+
+def compare_runs(a, b, x=None, colours=None):
+    """``colours``: the suite's ``charts.palette``, so A and B keep their suite colours."""
     metrics = charts.suite_metrics([a, b])
     headline = set(charts.suite_metrics([a, b], headline_only=True))
     slugs = charts.metric_slugs(metrics)
@@ -181,7 +192,9 @@ def compare_runs(a, b, x=None):
                 tally["untested"] += 1
         chart = None
         if metric in headline:
-            chart = charts.build_chart([a, b], metric, x=x, slug=slugs[metric], id_prefix="compare")
+            chart = charts.build_chart(
+                [a, b], metric, x=x, slug=slugs[metric], id_prefix="compare", colours=colours
+            )
         sections.append(
             {
                 "metric": metric,
@@ -230,3 +243,37 @@ def run_rows(run):
             }
         )
     return rows
+
+
+def _detail_text(value) -> str:
+    """A tool's detail as a line of text; a long or nested one is counted, not spelled out
+    (every value is in the JSON download)."""
+    scalar = (str, int, float, bool)
+    if isinstance(value, scalar) or value is None:
+        return "–" if value in (None, "") else str(value)
+    if isinstance(value, dict) and all(isinstance(v, scalar) for v in value.values()):
+        text = "; ".join(f"{k}: {v}" for k, v in value.items())
+    elif isinstance(value, list) and all(isinstance(v, scalar) for v in value):
+        text = ", ".join(str(v) for v in value)
+    else:
+        text = ""
+    if text and len(text) <= 500:
+        return text
+    return f"{len(value)} entries (every one in the suite's JSON download)"
+
+
+def detail_rows(run) -> list[dict]:
+    """What the tool reported about itself, per imported file, every field with its label:
+    [{file, importer, facts: [(label, text)]}]."""
+    return [
+        {
+            "file": entry.get("file", ""),
+            "importer": entry.get("importer", ""),
+            "facts": [
+                (str(key), _detail_text(value))
+                for key, value in entry.items()
+                if key not in ("file", "importer")
+            ],
+        }
+        for entry in (run.details or {}).get("files", [])
+    ]

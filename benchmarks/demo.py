@@ -125,8 +125,9 @@ def _environment(directory=SYSBENCH):
         "server_version": (re.search(r"Ver (\S+)", facts.get("server", "")) or [None, ""])[1],
         "client": facts.get("client", ""),
         "run_date": date.fromisoformat(facts["date"]) if "date" in facts else None,
+        # each fact with its label, as the script wrote it ("seconds per point: 5; …")
         "notes": "; ".join(
-            facts[key] for key in ("seconds per point", "repetitions") if key in facts
+            f"{key}: {facts[key]}" for key in ("seconds per point", "repetitions") if key in facts
         ),
         "source": "bench/sysbench_runs.sh on this project's machine, shared with other work",
         "status": Run.Status.PUBLISHED,

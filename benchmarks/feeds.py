@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.utils.text import slugify
 
-from benchmarks import compare, history
+from benchmarks import compare, history, versions
 from benchmarks.models import Suite
 
 
@@ -42,12 +42,20 @@ class ChangesFeed(Feed):
         return obj["suites"][0].get_absolute_url() if obj["slug"] else reverse("benchmarks:index")
 
     def subtitle(self, obj):
-        return "Runs whose result left the spread of the runs before them (lookback z-score)."
+        return (
+            "Runs whose result left the spread of the runs before them (lookback z-score), "
+            "and server versions worse or better than the version before beyond the noise "
+            "(Mann-Whitney U on their repetitions, as the compare page judges)."
+        )
 
     def items(self, obj):
         found = []
         for suite in obj["suites"]:
-            for change in history.changes(list(suite.runs.all()), axis=suite.history_axis):
+            runs = list(suite.runs.all())
+            for change in history.changes(runs, axis=suite.history_axis):
+                found.append({**change, "suite": suite})
+            lines = versions.version_lines(runs, versions.reference_hardware(suite, runs))
+            for change in versions.changes(lines):
                 found.append({**change, "suite": suite})
         found.sort(key=self.item_updateddate, reverse=True)  # newest first across suites
         return found[:50]
@@ -76,6 +84,14 @@ class ChangesFeed(Feed):
             if item["environment_change"]
             else ""
         )
+        if item["z"] is None:  # between two server versions (benchmarks.versions)
+            p = f", p = {item['p']:.3f}" if item["p"] is not None else ""
+            return (
+                f"{item['metric']}{' at ' + where if where else ''}: {item['after']} against "
+                f"{item['before']} at the version before ({item['change_text']}{p})."
+                f"{between}{' Measured ' + item['environment_change'] + '.' if environment else ''}"
+                f"{when}"
+            )
         return (
             f"{item['metric']}{' at ' + where if where else ''}: {item['after']} against "
             f"{item['before']} over the runs before (z = {item['z']:.1f}).{between}{environment}"
@@ -87,7 +103,8 @@ class ChangesFeed(Feed):
 
     def item_guid(self, item):
         where = "-".join(f"{key}-{value}" for key, value in sorted(item["parameters"].items()))
-        fragment = slugify(f"{item['slug']} {where}")
+        basis = " versions" if item["z"] is None else ""  # a version change is another entry
+        fragment = slugify(f"{item['slug']} {where}{basis}")
         return f"{settings.SITE_URL.rstrip('/')}{item['run'].get_absolute_url()}#{fragment}"
 
     def item_guid_is_permalink(self, item):

@@ -2,7 +2,7 @@ from django import forms
 
 from benchmarks import services
 from benchmarks.importers import IMPORTERS, ImportFailed
-from benchmarks.models import MAY_BE_UNSTATED, PROVENANCE, Run
+from benchmarks.models import MAY_BE_UNSTATED, PROVENANCE, Run, SubmissionToken
 
 
 class RunUploadForm(forms.Form):
@@ -91,4 +91,12 @@ class RejectRunsForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=2000,
         help_text="The uploader reads this: say what to fix",
+    )
+
+
+class TokenForm(forms.Form):
+    name = forms.CharField(
+        max_length=services.field_limit(SubmissionToken, "name"),
+        label="Token name",
+        help_text="Say where it is used, e.g. “CI: arm64 runner”: you can revoke each on its own",
     )

@@ -26,7 +26,7 @@ WATCHED = [
 ]
 
 
-def _version_key(text):
+def version_key(text):
     return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"[.\-+~]", text)]
 
 
@@ -36,7 +36,7 @@ def _ordered(runs, axis="date"):
         return (run.run_date is None, run.run_date, stamp, run.order, run.pk)
 
     if axis == "version":
-        return sorted(runs, key=lambda run: (_version_key(run.server_version), when(run)))
+        return sorted(runs, key=lambda run: (version_key(run.server_version), when(run)))
     return sorted(runs, key=when)
 
 

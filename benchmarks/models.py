@@ -49,6 +49,11 @@ class Suite(models.Model):
         default=HistoryAxis.DATE,
         help_text="What the history charts plot the runs against",
     )
+    reference_hardware = models.TextField(
+        blank=True,
+        help_text="The machine the suite's figures are read against; runs on others are "
+        "marked and plotted apart. Blank: the hardware most of its runs name",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = SuiteQuerySet.as_manager()
@@ -70,6 +75,10 @@ class RunQuerySet(models.QuerySet):
 
     def awaiting_review(self):
         return self.filter(status=Run.Status.DRAFT)
+
+    def submitted_by(self, user):
+        """A contributor's own uploads, newest first, whatever their state."""
+        return self.filter(uploaded_by=user).select_related("suite").order_by("-created_at", "-id")
 
 
 # Provenance a published run must carry: field name -> how a person names it.
@@ -238,3 +247,41 @@ class Attachment(models.Model):
 
     def __str__(self):
         return self.file.name.rsplit("/", 1)[-1]
+
+
+class SubmissionTokenQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(revoked_at__isnull=True)
+
+
+class SubmissionToken(models.Model):
+    """A contributor's personal API token for submitting runs (one per CI machine, say).
+
+    Only a SHA-256 hash of the key is stored: the key is shown once, when it is made."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="benchmark_tokens"
+    )
+    name = models.CharField(max_length=80, help_text="e.g. the CI machine that uses it")
+    key_hash = models.CharField(max_length=64, unique=True, editable=False)
+    prefix = models.CharField(
+        max_length=16, editable=False, help_text="The key's first characters, to tell keys apart"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = SubmissionTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "name"],
+                condition=models.Q(revoked_at__isnull=True),
+                name="benchmark_token_name_unique_per_user",
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.name} ({self.prefix}…)"

@@ -32,7 +32,7 @@ STYLE = {
     "axes.spines.right": False,
 }
 FORMATS = {"svg": "image/svg+xml", "png": "image/png"}
-VERSION = "5"  # part of the image cache key and ETag: change it when the drawing changes
+VERSION = "6"  # part of the image cache key and ETag: change it when the drawing changes
 
 
 FOOTER_LINE_INCHES = 0.17
@@ -153,7 +153,7 @@ def without_inline_styles(svg: bytes) -> bytes:
 def _lines(axes, spec):
     positions = list(range(len(spec["labels"])))
     for index, dataset in enumerate(spec["datasets"]):
-        colour = PALETTE[index % len(PALETTE)]
+        colour = PALETTE[dataset.get("colour", index) % len(PALETTE)]
         points = [(p, v) for p, v in zip(positions, dataset["data"], strict=True) if v is not None]
         if not points:
             continue

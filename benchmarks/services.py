@@ -1,18 +1,32 @@
 """Publishing benchmark results: importing raw output into a run, atomically."""
 
+import hashlib
 import json
 import math
 import re
+import secrets
 import statistics
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
 
+from benchmarks import mail
 from benchmarks.importers import ImportFailed, parse
-from benchmarks.models import MAY_BE_UNSTATED, Attachment, Measurement, Run, Suite
+from benchmarks.models import (
+    MAY_BE_UNSTATED,
+    Attachment,
+    Measurement,
+    Run,
+    SubmissionToken,
+    Suite,
+)
+from core.send_limit import SendLimit
 from core.uploads import declared_body_size
+from payments import outbox
 from search import signals as search_signals
 
 # Raw outputs are text; the largest real one we know (sysbench with a report every
@@ -301,6 +315,105 @@ def may_publish(user) -> bool:
     return user is not None and user.has_perm(PUBLISH_PERMISSION)
 
 
+def may_submit(user) -> bool:
+    """Who may submit a run (as a draft, unless they may publish): any active account with
+    a verified e-mail address, and staff."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_staff or may_publish(user):
+        return True
+    return EmailAddress.objects.filter(user=user, verified=True).exists()
+
+
+def _submit_rate(group, request) -> str:
+    return settings.BENCHMARK_SUBMIT_RATE
+
+
+# Runs an account without publish_run may submit, through the API and the web form
+# together; counted once a run is stored (core.send_limit).
+SUBMIT_LIMIT = SendLimit(group="benchmarks-submit", key="user", rate=_submit_rate)
+
+
+def submittable_suite(user, slug: str) -> Suite | None:
+    """The suite ``user`` may submit a run to: a published one; any for staff."""
+    suites = (
+        Suite.objects.all() if user.is_staff or may_publish(user) else Suite.objects.published()
+    )
+    return suites.filter(slug=slug).first()
+
+
+# Personal API tokens: "bench_" and 43 URL-safe characters; only their SHA-256 is stored.
+TOKEN_PREFIX = "bench_"  # noqa: S105 - a marker, not a secret
+MAX_TOKENS_PER_ACCOUNT = 20
+
+
+class TokenRefused(Exception):
+    """A token cannot be made as asked; the message says why."""
+
+
+def _token_hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+@transaction.atomic
+def create_token(user, name: str) -> tuple[SubmissionToken, str]:
+    """A new personal token for ``user``, named ``name``; returns it with its key, which is
+    never stored and so can be shown only now."""
+    name = (name or "").strip()
+    if not name:
+        raise TokenRefused("Give the token a name, such as the machine that will use it.")
+    problem = text_problem(name, field_limit(SubmissionToken, "name"))
+    if problem:
+        raise TokenRefused(f"The name is {problem}.")
+    # Locks the account's row: two requests at once cannot both pass the checks below.
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    tokens = SubmissionToken.objects.active().filter(user=user)
+    if tokens.filter(name=name).exists():
+        raise TokenRefused(f"You already have a token named “{name}”.")
+    if tokens.count() >= MAX_TOKENS_PER_ACCOUNT:
+        raise TokenRefused(
+            f"An account may hold at most {MAX_TOKENS_PER_ACCOUNT} tokens: revoke one first."
+        )
+    key = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = SubmissionToken.objects.create(
+        user=user, name=name, key_hash=_token_hash(key), prefix=key[: len(TOKEN_PREFIX) + 4]
+    )
+    return token, key
+
+
+def revoke_token(user, token_id) -> bool:
+    """Revoke one of ``user``'s tokens at once; False when they hold no such active token."""
+    return bool(
+        SubmissionToken.objects.active()
+        .filter(user=user, pk=token_id)
+        .update(revoked_at=timezone.now())
+    )
+
+
+def token_user(key: str):
+    """The account an active personal token belongs to (None for an unknown or revoked
+    key, or an inactive account); records when the token was last used."""
+    token = (
+        SubmissionToken.objects.active()
+        .select_related("user")
+        .filter(key_hash=_token_hash(key))
+        .first()
+    )
+    if token is None or not token.user.is_active:
+        return None
+    SubmissionToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    return token.user
+
+
+def _tell_uploader(run: Run, what: str) -> None:
+    """The one place a review's mail to the uploader is recorded (in the outbox, in the
+    review's transaction, so it leaves after the commit or not at all). Reviewers who
+    review their own upload are not written to."""
+    if run.uploaded_by_id is None or run.uploaded_by_id == getattr(run.reviewed_by, "pk", None):
+        return
+    outbox.add(mail.REVIEW_MAIL, run_id=run.pk, what=what, reason=run.review_note)
+
+
 @transaction.atomic
 def import_run(
     *,
@@ -426,6 +539,7 @@ def publish_run(run: Run, reviewer) -> Run:
     run.status, run.review_note = Run.Status.PUBLISHED, ""
     run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
     run.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    _tell_uploader(run, "published")
     return run
 
 
@@ -442,4 +556,5 @@ def reject_run(run: Run, reviewer, reason: str) -> Run:
     run.status, run.review_note = Run.Status.REJECTED, reason
     run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
     run.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    _tell_uploader(run, "rejected")
     return run

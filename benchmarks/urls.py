@@ -29,6 +29,10 @@ urlpatterns = [
         name="history-image",
     ),
     path("benchmarks/<slug:slug>/runs/<int:pk>/", views.run_detail, name="run"),
+    path("benchmarks/<slug:slug>/submit/", views.submit, name="submit"),
+    path("accounts/benchmarks/", views.account, name="account"),
+    path("accounts/benchmarks/tokens/", views.create_token, name="create-token"),
+    path("accounts/benchmarks/tokens/<int:pk>/revoke/", views.revoke_token, name="revoke-token"),
     path("benchmarks/<slug:slug>/compare/", views.compare, name="compare"),
     path("benchmarks/<slug:slug>/files/<int:pk>/", views.download_attachment, name="attachment"),
     # before the suite downloads, whose slug it would otherwise be read as

@@ -2,21 +2,26 @@ import hashlib
 import json
 
 from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Prefetch
 from django.http import FileResponse, Http404, HttpResponse, HttpResponseNotModified, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.html import format_html
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
-from benchmarks import charts, history
+from benchmarks import charts, history, services, versions
 from benchmarks import compare as comparison
 from benchmarks import render as images
-from benchmarks.models import Attachment, Run, Suite
+from benchmarks.forms import RunUploadForm, TokenForm
+from benchmarks.importers import ImportFailed
+from benchmarks.models import Attachment, Run, SubmissionToken, Suite
 from core import opendata
+from core.send_limit import refuse
 
 IMAGE_MAX_AGE = 3600
 
@@ -81,6 +86,8 @@ def suite(request, slug):
         history_charts.append(chart)
     x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
     default_a, default_b = comparison.default_pair(runs)
+    reference = versions.reference_hardware(suite, runs)
+    lines = versions.version_lines(runs, reference)
     context = {
         "suite": suite,
         "runs": runs,
@@ -94,6 +101,10 @@ def suite(request, slug):
         "history_rule": history.RULE,
         "history_axis": history.AXIS_TITLES[suite.history_axis],
         "changes": history.changes(runs, axis=suite.history_axis),
+        "reference_hardware": reference,
+        "elsewhere": {run.pk for run in versions.elsewhere(runs, reference)},
+        "version_charts": [versions.version_chart(line, i) for i, line in enumerate(lines)],
+        "version_changes": versions.changes(lines),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),
     }
@@ -189,6 +200,7 @@ def run_detail(request, slug, pk):
         "run": run,
         "rows": comparison.run_rows(run),
         "provenance": comparison.provenance(run),
+        "details": comparison.detail_rows(run),
     }
     return render(request, "benchmarks/run.html", context)
 
@@ -209,7 +221,7 @@ def compare(request, slug):
         "defaulted": not chosen and a is not None,
     }
     if a and b:
-        result = comparison.compare_runs(a, b, x=_x(request) or None)
+        result = comparison.compare_runs(a, b, x=_x(request) or None, colours=charts.palette(runs))
         context.update(result)
     return render(request, "benchmarks/compare.html", context)
 
@@ -398,3 +410,104 @@ def download_attachment(request, slug, pk):
     if not public:
         patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+# Contributors: personal tokens, their submissions and the web form.
+MY_RUNS_SHOWN = 100
+
+
+def _account_context(request, token_form=None, new_key=None):
+    user = request.user
+    return {
+        "may_submit": services.may_submit(user),
+        "tokens": SubmissionToken.objects.active().filter(user=user),
+        "token_form": token_form or TokenForm(),
+        "new_key": new_key,
+        "submissions": list(Run.objects.submitted_by(user)[:MY_RUNS_SHOWN]),
+        "shown": MY_RUNS_SHOWN,
+        "suites": Suite.objects.published(),
+        "upload_example_url": request.build_absolute_uri(
+            reverse("benchmarks:upload", kwargs={"slug": "SUITE"})
+        ),
+    }
+
+
+@login_required
+def account(request):
+    """The contributor's page: their API tokens and what they submitted, in its state."""
+    return render(request, "benchmarks/account.html", _account_context(request))
+
+
+@login_required
+def create_token(request):
+    if request.method != "POST":
+        return redirect("benchmarks:account")
+    form = TokenForm(request.POST)
+    if not services.may_submit(request.user):
+        form.add_error(None, "Verify your e-mail address first: tokens submit runs.")
+    if not form.errors and form.is_valid():
+        try:
+            token, key = services.create_token(request.user, form.cleaned_data["name"])
+        except services.TokenRefused as error:
+            form.add_error("name", str(error))
+        else:  # shown this once: only its hash is kept
+            context = _account_context(request, new_key={"token": token, "key": key})
+            response = render(request, "benchmarks/account.html", context)
+            response["Cache-Control"] = "no-store"
+            return response
+    return render(
+        request, "benchmarks/account.html", _account_context(request, token_form=form), status=400
+    )
+
+
+@login_required
+def revoke_token(request, pk):
+    if request.method != "POST":
+        return redirect("benchmarks:account")
+    if services.revoke_token(request.user, pk):
+        messages.success(request, "The token is revoked: it no longer submits anything.")
+    else:
+        messages.error(request, "You have no such token (it may be revoked already).")
+    return redirect("benchmarks:account")
+
+
+@login_required
+def submit(request, slug):
+    """The web form: a run from a file, a draft until a reviewer publishes it."""
+    suite = services.submittable_suite(request.user, slug)
+    if suite is None:
+        raise Http404("no such suite")
+    template = "benchmarks/submit.html"
+    if not services.may_submit(request.user):
+        return render(request, template, {"suite": suite, "may_submit": False}, status=403)
+    reviewed = not services.may_publish(request.user)
+    if request.method == "POST" and services.declared_size_too_large(request):
+        form = RunUploadForm()  # refused by its declared size: the body is never read
+        form.errors["file"] = form.error_class([services.SIZE_MESSAGE])
+    else:
+        form = RunUploadForm(request.POST or None, request.FILES or None)
+    context = {"suite": suite, "may_submit": True, "form": form, "reviewed": reviewed}
+    if request.method != "POST":
+        return render(request, template, context)
+    if not form.is_valid():
+        return render(request, template, context, status=400)
+    if reviewed and (wait := services.SUBMIT_LIMIT.wait(request)) is not None:
+        return refuse(request, template, context, wait)
+    data = dict(form.cleaned_data)
+    upload = data.pop("file")
+    try:
+        run = services.import_run(
+            suite=suite, raw=upload.read(), file_name=upload.name, user=request.user, **data
+        )
+    except ImportFailed as error:
+        form.add_error("file", f"Could not import: {error}")
+        return render(request, template, context, status=400)
+    if reviewed:
+        services.SUBMIT_LIMIT.count(request)
+    state = (
+        "published"
+        if run.status == Run.Status.PUBLISHED
+        else "a draft: it is public once a reviewer publishes it, and you get a mail then"
+    )
+    messages.success(request, f"Your run “{run.label}” is stored, {state}.")
+    return redirect(reverse("benchmarks:account") + "#submissions")

@@ -417,6 +417,9 @@ BENCHMARK_MAX_RUNS_PER_UPLOAD = env.int("BENCHMARK_MAX_RUNS_PER_UPLOAD", default
 BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD = env.int(
     "BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD", default=20_000
 )
+# Runs an account without publish_run may submit (the token API and the web form together;
+# django-ratelimit's rate syntax, counted per account; a refused submission answers 429).
+BENCHMARK_SUBMIT_RATE = env.str("BENCHMARK_SUBMIT_RATE", default="30/h")
 
 # Donations and the public funding page (donations app).
 DONATION_CURRENCIES = env.list("DONATION_CURRENCIES", default=["EUR", "USD"])

@@ -8,6 +8,7 @@ log() { printf '[services] %s\n' "$*"; }
 need_packages=()
 command -v chromium >/dev/null 2>&1 || need_packages+=(chromium)
 command -v faketime >/dev/null 2>&1 || need_packages+=(faketime)
+command -v sysbench >/dev/null 2>&1 || need_packages+=(sysbench)
 if [ ${#need_packages[@]} -gt 0 ]; then
   log "installing ${need_packages[*]}"
   apt-get update -qq

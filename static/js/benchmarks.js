@@ -18,12 +18,19 @@
   function datasets(spec, colours) {
     const out = [];
     spec.datasets.forEach((d, i) => {
-      const colour = colours[i % colours.length];
+      // "colour": the run's slot in its suite (benchmarks/charts.py::palette), the same
+      // on every page of the suite; charts without it colour by position
+      const colour = colours[(d.colour ?? i) % colours.length];
       const isBar = spec.type === "bar";
+      // A history's flagged points ("marks": changes beyond the noise) drawn larger, as
+      // triangles; the data table names them too.
+      const marked = (ctx) => (spec.marks || []).includes(ctx.dataIndex);
       out.push({
         label: d.label, data: d.data, borderColor: colour,
         backgroundColor: colour,
-        borderWidth: 2, pointRadius: 3, spanGaps: true, order: 1,
+        borderWidth: 2, spanGaps: true, order: 1,
+        pointRadius: (ctx) => (marked(ctx) ? 7 : 3),
+        pointStyle: (ctx) => (marked(ctx) ? "triangle" : "circle"),
       });
       const hasBand = !isBar && (d.low || []).some((v) => v !== null);
       if (hasBand) {

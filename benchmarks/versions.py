@@ -1,0 +1,224 @@
+"""Each headline metric across server versions (pure: runs in, dicts and chart specs out).
+
+Every suite whose runs name at least two server versions gets, per variant, machine,
+headline metric and parameter set, one point per server version (and per commit, where
+the runs give one), ordered as versions (11.4.10 after 11.4.9), never by upload. A point
+pools the repetitions of every run at that version; its band is their range. Between two
+points in a row the compare page's rule (``compare.judge``: Mann-Whitney on the
+repetitions, the change worded by the metric's direction) says whether the later version
+is better or worse beyond the noise; a worse one is a regression.
+
+Runs on a machine other than the suite's reference hardware (``Suite.reference_hardware``,
+else the hardware most of its runs name) are plotted apart, on their own charts."""
+
+import json
+import statistics
+from collections import Counter, OrderedDict
+from itertools import pairwise
+
+from benchmarks import charts, units
+from benchmarks.compare import judge
+from benchmarks.history import version_key
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def reference_hardware(suite, runs) -> str:
+    """The machine a suite's figures are read against: as staff set it, else the hardware
+    most of its runs name (the first named, on a tie); "" when no run names one."""
+    if suite.reference_hardware:
+        return suite.reference_hardware
+    counts = Counter(" ".join(run.hardware.split()) for run in runs if run.hardware.strip())
+    return counts.most_common(1)[0][0] if counts else ""
+
+
+def elsewhere(runs, reference: str) -> list:
+    """The runs measured on another machine than the reference (or on one not stated)."""
+    if not reference:
+        return []
+    return [run for run in runs if not _same(run.hardware, reference)]
+
+
+def _point_label(version: str, commit: str) -> str:
+    return f"{version} @ {commit[:10]}" if commit else version
+
+
+def _when(run):
+    stamp = run.measured_at.isoformat() if run.measured_at else ""
+    return (run.run_date is None, run.run_date, stamp, run.pk)
+
+
+def version_lines(runs, reference: str = "") -> list[dict]:
+    """[{metric, slug, parameters, variant, hardware, points, higher_is_better, unit, steps}]
+    for every headline metric and parameter set that runs of one variant on one machine
+    measured at two or more server versions. ``points``: [{label, runs, value, low, high,
+    samples}] in version order; ``steps``: {index: judge(...)} against the point before."""
+    slugs = charts.metric_slugs(charts.suite_metrics(runs))
+    headline = set(charts.suite_metrics(runs, headline_only=True))
+    ordered = sorted(
+        (run for run in runs if run.server_version),
+        key=lambda run: (version_key(run.server_version), _when(run)),
+    )
+    lines: OrderedDict = OrderedDict()
+    for run in ordered:
+        machine = reference if reference and _same(run.hardware, reference) else run.hardware
+        group = (json.dumps(run.variant, sort_keys=True), machine)
+        for m in run.measurements.all():
+            if m.metric not in headline:
+                continue
+            key = (*group, m.metric, json.dumps(m.parameters, sort_keys=True))
+            points = lines.setdefault(key, OrderedDict())
+            points.setdefault((run.server_version, run.server_commit), []).append((run, m))
+    found = []
+    for (variant, machine, metric, parameters), by_point in lines.items():
+        if len(by_point) < 2:
+            continue
+        points = []
+        for (version, commit), pairs in by_point.items():
+            samples = [s for _, m in pairs for s in (m.samples or [m.value])]
+            points.append(
+                {
+                    "label": _point_label(version, commit),
+                    "runs": [run for run, _ in pairs],
+                    "value": statistics.fmean(samples),
+                    "low": min(samples) if len(samples) > 1 else None,
+                    "high": max(samples) if len(samples) > 1 else None,
+                    "samples": samples,
+                }
+            )
+        first = next(iter(by_point.values()))[0][1]
+        steps = {
+            i: judge(
+                before["value"],
+                after["value"],
+                before["samples"],
+                after["samples"],
+                first.higher_is_better,
+                first.unit,
+            )
+            for i, (before, after) in enumerate(pairwise(points), start=1)
+        }
+        found.append(
+            {
+                "metric": metric,
+                "slug": slugs[metric],
+                "parameters": json.loads(parameters),
+                "variant": json.loads(variant),
+                "hardware": machine,
+                "reference": not reference or machine == reference,
+                "points": points,
+                "higher_is_better": first.higher_is_better,
+                "unit": first.unit,
+                "steps": steps,
+            }
+        )
+    # the reference machine's lines first, then the others, each in the order met
+    found.sort(key=lambda line: not line["reference"])
+    return found
+
+
+def _flagged(step) -> str:
+    """ "regression" or "improvement" when the change is beyond the noise, else ""."""
+    if not step["verdict"].changed or step["css"].startswith("same"):
+        return ""
+    return "improvement" if step["css"].startswith("better") else "regression"
+
+
+def changes(lines) -> list[dict]:
+    """Every change beyond the noise between two versions in a row, as the history's
+    changes read (for the suite page and the Atom feed): the later version's first run."""
+    found = []
+    for line in lines:
+        for index, step in line["steps"].items():
+            kind = _flagged(step)
+            if not kind:
+                continue
+            before, after = line["points"][index - 1], line["points"][index]
+            found.append(
+                {
+                    "run": after["runs"][0],
+                    "metric": line["metric"],
+                    "slug": line["slug"],
+                    "parameters": line["parameters"],
+                    "kind": kind,
+                    "z": None,
+                    "p": step["verdict"].p,
+                    "before": units.format_value(before["value"], line["unit"]),
+                    "after": units.format_value(after["value"], line["unit"]),
+                    "change_text": step["change_text"],
+                    "between": f"releases {before['label']} and {after['label']}",
+                    "environment_change": ""
+                    if line["reference"]
+                    else f"on {line['hardware'] or 'an unstated machine'}",
+                }
+            )
+    return found
+
+
+def version_chart(line, index: int) -> dict:
+    """A line's chart spec: one point per version with the range of its repetitions as the
+    band, the versions where it changed beyond the noise marked; its table says so."""
+    values = [point["value"] for point in line["points"]]
+    factor, unit = units.scale(values, line["unit"])
+    slug = f"versions-{line['slug']}-{index}"
+    title = f"{line['metric']} ({unit})" if unit else line["metric"]
+    where = ", ".join(f"{k}={v}" for k, v in {**line["variant"], **line["parameters"]}.items())
+    machine = "" if line["reference"] else f" · on {line['hardware'] or 'an unstated machine'}"
+    rows, marks = [], []
+    for i, point in enumerate(line["points"]):
+        text = units.format_in(point["value"], factor)
+        if point["low"] is not None:
+            low, high = (
+                units.format_in(point["low"], factor),
+                units.format_in(point["high"], factor),
+            )
+            text = charts.Cell(text, f"{low}–{high}, n={len(point['samples'])}")
+        step = line["steps"].get(i)
+        verdict = "–"
+        if step:
+            kind = _flagged(step)
+            p = f", p = {step['verdict'].p:.3f}" if step["verdict"].p is not None else ""
+            if kind:
+                marks.append(i)
+                verdict = f"{kind}: {step['change_text']}{p}"
+            else:
+                verdict = f"{step['verdict'].word}: {step['change_text']}{p}"
+        rows.append([point["label"], ", ".join(run.label for run in point["runs"]), text, verdict])
+    return {
+        "id": slug,
+        "data_id": f"{slug}-data",
+        "slug": line["slug"],
+        "metric": line["metric"],
+        "type": "line",
+        "title": title + (f" · {where}" if where else "") + machine,
+        "unit": unit,
+        "factor": factor,
+        "subtitle": ("higher is better" if line["higher_is_better"] else "lower is better")
+        + "; band: the range of the repetitions at each version",
+        "x_title": "server version",
+        "x_options": [],
+        "labels": [point["label"] for point in line["points"]],
+        "marks": marks,
+        "environment_marks": [],
+        "higher_is_better": line["higher_is_better"],
+        "band_note": "the range of the repetitions at each version (min–max)",
+        "has_spread": any(point["low"] is not None for point in line["points"]),
+        "datasets": [
+            {
+                "label": line["metric"],
+                "data": [v * factor for v in values],
+                "low": [
+                    p["low"] * factor if p["low"] is not None else None for p in line["points"]
+                ],
+                "high": [
+                    p["high"] * factor if p["high"] is not None else None for p in line["points"]
+                ],
+            }
+        ],
+        "table": {
+            "headers": ["Server version", "Runs", title, "Against the version before"],
+            "rows": rows,
+        },
+    }
