@@ -13,10 +13,10 @@ class BenchmarksConfig(AppConfig):
         )
         from core import demo, navigation, pagecache
         from core import sitemaps as site_map
-        from payments import outbox
+        from outbox import registry
         from search import sources as search_index
 
-        outbox.register(mail.REVIEW_MAIL, mail.send_review_mail)
+        registry.register(mail.REVIEW_MAIL, mail.send_review_mail)
 
         pagecache.watch_app(self)
         # The query parameters its pages read (others are redirected away: core/pagecache.py).

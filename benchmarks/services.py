@@ -26,7 +26,7 @@ from benchmarks.models import (
 )
 from core.send_limit import SendLimit
 from core.uploads import declared_body_size
-from payments import outbox
+from outbox import queue
 from search import signals as search_signals
 
 # Raw outputs are text; the largest real one we know (sysbench with a report every
@@ -411,7 +411,7 @@ def _tell_uploader(run: Run, what: str) -> None:
     review their own upload are not written to."""
     if run.uploaded_by_id is None or run.uploaded_by_id == getattr(run.reviewed_by, "pk", None):
         return
-    outbox.add(mail.REVIEW_MAIL, run_id=run.pk, what=what, reason=run.review_note)
+    queue.enqueue(mail.REVIEW_MAIL, run_id=run.pk, what=what, reason=run.review_note)
 
 
 @transaction.atomic
