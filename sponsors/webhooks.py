@@ -14,8 +14,9 @@ from payments.gateway import invoice_subscription_details, metadata_id
 from payments.models import STRIPE_ID_MAX_LENGTH
 from payments.money import from_minor_units
 from payments.validation import LATEST_TIMESTAMP, MAX_MINOR_UNITS, paid_amount
-from sponsors import services, stripe_gateway
+from sponsors import stripe_gateway
 from sponsors.models import Payment, Sponsorship, Tier
+from sponsors.services import billing, lifecycle
 
 STRIPE_ID_LENGTH = STRIPE_ID_MAX_LENGTH
 RECEIPT_URL_LENGTH = Payment._meta.get_field("receipt_url").max_length
@@ -94,7 +95,7 @@ def payment_succeeded(obj):
     currency = obj.get("currency")
     if not (isinstance(currency, str) and len(currency) == 3 and currency.isalpha()):
         raise Ignored(f"the currency is not an ISO code: {currency!r:.40}")
-    services.record_payment(
+    billing.record_payment(
         sponsorship,
         stripe_id=stripe_id,
         amount=from_minor_units(amount, currency),
@@ -105,12 +106,12 @@ def payment_succeeded(obj):
 
 
 def payment_failed(obj):
-    services.payment_failed(_required_sponsorship(obj))
+    billing.payment_failed(_required_sponsorship(obj))
 
 
 def checkout_completed(obj):
     session_id = _required_id(obj)
-    services.link_stripe_objects(
+    billing.link_stripe_objects(
         _required_sponsorship(obj),
         subscription_id=_text(obj, "subscription"),
         payment_intent_id=_text(obj, "payment_intent"),
@@ -127,8 +128,8 @@ def subscription_deleted(obj):
     ):
         raise Ignored("it matches no sponsorship")
     if sponsorship is not None:
-        services.link_stripe_objects(sponsorship, subscription_id=subscription_id)
-    services.subscription_ended(subscription_id)
+        billing.link_stripe_objects(sponsorship, subscription_id=subscription_id)
+    lifecycle.subscription_ended(subscription_id)
 
 
 HANDLERS = {

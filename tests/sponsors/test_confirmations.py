@@ -12,8 +12,8 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from payments import outbox
 from payments.models import OutboxItem
-from sponsors import services
 from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.services import applications
 from sponsors.stripe_tasks import CANCEL_SUBSCRIPTION
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
@@ -32,7 +32,7 @@ def owner(client):
 
 def applied(owner, **tier):
     organisation = owner.organisations.get()
-    return services.apply(organisation, TierFactory(**tier), "card_annual", owner)
+    return applications.apply(organisation, TierFactory(**tier), "card_annual", owner)
 
 
 def messages_of(response):
@@ -102,7 +102,7 @@ def test_undo_is_refused_when_the_tier_filled_up_meanwhile(client, owner):
     sponsorship = applied(owner, capacity=1)
     client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
     other = OrganisationFactory()
-    services.apply(other, sponsorship.tier, "invoice", other.managers.get())
+    applications.apply(other, sponsorship.tier, "invoice", other.managers.get())
     client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/")
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.CANCELLED

@@ -12,8 +12,9 @@ from config.celery import app as celery_app
 from payments import gateway
 from payments.models import OutboxItem
 from payments.tasks import sweep_outbox
-from sponsors import services, stripe_gateway, stripe_tasks
+from sponsors import stripe_gateway, stripe_tasks
 from sponsors.models import Sponsorship
+from sponsors.services import applications, billing, lifecycle
 from tests.localstripe import free_port
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -73,17 +74,17 @@ def broker(tmp_path):
 def test_a_cancellation_committed_while_redis_is_down_reaches_stripe_after_the_sweep(
     fake_stripe, broker, django_capture_on_commit_callbacks, caplog
 ):
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         OrganisationFactory(), TierFactory(), Sponsorship.Payment.CARD_ANNUAL, None
     )
-    services.pay_by_card(sponsorship, stripe_gateway.card_payment_method(CARD))
+    billing.pay_by_card(sponsorship, stripe_gateway.card_payment_method(CARD))
     sponsorship.refresh_from_db()
     subscriptions = gateway.client().v1.subscriptions
     assert subscriptions.retrieve(sponsorship.stripe_subscription_id).status == "active"
 
     broker.stop()
     with django_capture_on_commit_callbacks(execute=True):
-        services.cancel(sponsorship, None, "cancelled by the sponsor")
+        lifecycle.cancel(sponsorship, None, "cancelled by the sponsor")
     # The enqueue after the commit failed, and said so; the cancellation is still owed.
     assert "not enqueued, broker unavailable" in caplog.text
     sponsorship.refresh_from_db()
