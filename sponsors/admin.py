@@ -66,8 +66,11 @@ class OrganisationAdmin(admin.ModelAdmin):
 class EventInline(admin.TabularInline):
     model = SponsorshipEvent
     extra = 0
-    readonly_fields = ["from_status", "to_status", "actor", "note", "at"]
+    readonly_fields = ["from_status", "to_status", "actor", "note", "at", "undoable_until"]
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 class PaymentInline(admin.TabularInline):

@@ -9,22 +9,10 @@ from django.utils import timezone
 
 from payments import outbox
 from sponsors import mail, stripe_tasks
-from sponsors.models import Sponsorship, SponsorshipEvent, StatusError, Tier
-from sponsors.services.transitions import (
-    CANCELLED_NOTE,
-    PAYABLE,
-    UNDOABLE_NOTES,
-    WITHDRAWN_NOTE,
-    InvalidTransition,
-    S,
-    TierFull,
-    move,
-)
-from sponsors.supporters_cache import invalidate_supporters_page
+from sponsors.models import Sponsorship, SponsorshipEvent, Tier
+from sponsors.services.transitions import PAYABLE, InvalidTransition, S, TierFull, move
 
 GRACE_DAYS = 14
-
-
 REMINDER_DAYS = (30, 7)
 
 
@@ -57,17 +45,18 @@ def activate(sponsorship, actor=None):
 
 
 @transaction.atomic
-def cancel(sponsorship: Sponsorship, actor, note="cancelled", stripe_not_before=None):
-    """Cancel; Stripe is asked to end the subscription after the commit, or from
-    ``stripe_not_before`` on (an undo window: ``undo_cancel`` withdraws the request)."""
+def cancel(sponsorship: Sponsorship, actor, note="cancelled", undoable_until=None):
+    """Cancel; Stripe is asked to end the subscription after the commit or, for a
+    cancellation the sponsor may undo until ``undoable_until``, once that time has passed
+    (``undo_cancel`` withdraws the request)."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if sponsorship.status == S.CANCELLED:
         return sponsorship
-    move(sponsorship, S.CANCELLED, actor, note)
+    move(sponsorship, S.CANCELLED, actor, note, undoable_until=undoable_until)
     if sponsorship.stripe_subscription_id:
         outbox.add(
             stripe_tasks.CANCEL_SUBSCRIPTION,
-            not_before=stripe_not_before,
+            not_before=undoable_until,
             subscription_id=sponsorship.stripe_subscription_id,
         )
     return sponsorship
@@ -81,36 +70,48 @@ def is_withdrawal(sponsorship: Sponsorship) -> bool:
 @transaction.atomic
 def cancel_by_sponsor(sponsorship: Sponsorship, actor) -> bool:
     """Cancel (or withdraw) on the sponsor's confirmed request. Either can be undone for
-    SPONSORSHIP_UNDO_MINUTES: Stripe is asked to end a subscription only once that window
-    has passed. Answers whether it was a withdrawal (nothing paid)."""
+    SPONSORSHIP_UNDO_MINUTES (the event records until when): Stripe is asked to end a
+    subscription only once that window has passed. Answers whether it was a withdrawal
+    (nothing paid)."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     withdrawal = is_withdrawal(sponsorship)
     if sponsorship.status == S.CANCELLED:
         raise InvalidTransition("This sponsorship is already cancelled.")
     window_ends = timezone.now() + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
-    cancel(sponsorship, actor, WITHDRAWN_NOTE if withdrawal else CANCELLED_NOTE, window_ends)
+    note = "application withdrawn by the sponsor" if withdrawal else "cancelled by the sponsor"
+    cancel(sponsorship, actor, note, undoable_until=window_ends)
     return withdrawal
+
+
+def _undoable_cancellation(sponsorship: Sponsorship) -> SponsorshipEvent | None:
+    """The event that cancelled the sponsorship, if the sponsor may still undo it."""
+    if sponsorship.status != S.CANCELLED:
+        return None
+    into_cancelled = sponsorship.events.filter(to_status=S.CANCELLED).exclude(
+        from_status=S.CANCELLED  # a line of history written while cancelled (a late webhook)
+    )
+    cancelled = into_cancelled.order_by("-at", "-id").first()
+    if cancelled is None or cancelled.undoable_until is None:
+        return None
+    return cancelled if timezone.now() < cancelled.undoable_until else None
 
 
 def undo_deadline(sponsorship: Sponsorship):
     """When the sponsor's cancellation or withdrawal stops being reversible, or None."""
-    if sponsorship.status != S.CANCELLED:
-        return None
-    last = sponsorship.events.order_by("-at", "-id").first()
-    if last is None or last.note not in UNDOABLE_NOTES:
-        return None
-    deadline = last.at + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
-    return deadline if timezone.now() < deadline else None
+    cancelled = _undoable_cancellation(sponsorship)
+    return cancelled.undoable_until if cancelled else None
 
 
 @transaction.atomic
 def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
-    """Put back a sponsorship cancelled (or an application withdrawn) a moment ago: the
-    request to Stripe that was waiting for the window to pass is withdrawn."""
+    """Put back a sponsorship cancelled (or an application withdrawn) a moment ago, in the
+    state its cancellation event recorded: the request to Stripe that was waiting for the
+    window to pass is withdrawn."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if sponsorship.status != S.CANCELLED:
         raise InvalidTransition("This sponsorship is not cancelled: there is nothing to undo.")
-    if undo_deadline(sponsorship) is None:
+    cancelled = _undoable_cancellation(sponsorship)
+    if cancelled is None:
         raise InvalidTransition(
             "This can no longer be undone: please apply again from the programmes page."
         )
@@ -124,27 +125,9 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
             "Stripe has already ended the subscription: please apply again from the "
             "programmes page."
         )
-    last = sponsorship.events.order_by("-at", "-id").first()
-    previous = last.from_status
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=S.CANCELLED,
-        to_status=previous,
-        actor=actor,
-        note=(
-            "withdrawal undone by the sponsor"
-            if last.note == WITHDRAWN_NOTE
-            else "cancellation undone by the sponsor"
-        ),
-    )
-    try:
-        sponsorship.reopen(previous)
-    except StatusError as error:
-        raise InvalidTransition(str(error)) from error
-    sponsorship.save()
-    transaction.on_commit(invalidate_supporters_page)
-    undone = "withdrawal_undone" if sponsorship.nothing_paid else "cancellation_undone"
-    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=undone)
+    what = "withdrawal" if sponsorship.nothing_paid else "cancellation"
+    move(sponsorship, cancelled.from_status, actor, f"{what} undone by the sponsor", mail_it=False)
+    outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=f"{what}_undone")
     return sponsorship
 
 

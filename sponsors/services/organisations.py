@@ -79,11 +79,7 @@ def accept_invitation(invitation, user):
 # private folder, named by a signed token in the re-rendered form, until the form is
 # accepted (then it is the organisation's logo) or a day has passed.
 HELD_LOGOS = "held-logos"
-
-
 HELD_LOGO_SALT = "sponsors.held-logo"
-
-
 HELD_LOGO_SECONDS = 24 * 3600
 
 

@@ -9,16 +9,17 @@ any open state ──sponsor or staff cancel──▶ cancelled
 
 from django.db import transaction
 
+from core import transitions
 from payments import outbox
 from sponsors import mail
-from sponsors.models import Sponsorship, SponsorshipEvent, StatusError
+from sponsors.models import Sponsorship
 from sponsors.supporters_cache import invalidate_supporters_page
 
 S = Sponsorship.Status
 
 
 class SponsorshipError(Exception):
-    """Base of the typed errors of this module."""
+    """Base of the typed errors of the sponsorship workflows."""
 
 
 class InvalidTransition(SponsorshipError):
@@ -32,31 +33,28 @@ class TierFull(SponsorshipError):
 PAYABLE = {S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT}
 
 
-WITHDRAWN_NOTE = "application withdrawn by the sponsor"
-
-
-CANCELLED_NOTE = "cancelled by the sponsor"
-
-
-UNDOABLE_NOTES = {WITHDRAWN_NOTE, CANCELLED_NOTE}
-
-
-def move(sponsorship: Sponsorship, to: str, actor=None, note: str = "", *, mail_it=True):
-    """Change the status, record the event and (``mail_it``) mail the sponsor in the words
-    the site uses: a cancelled application with nothing paid was *withdrawn*."""
-    from_status = sponsorship.status
+def move(
+    sponsorship: Sponsorship,
+    to: str,
+    actor=None,
+    note: str = "",
+    *,
+    mail_it=True,
+    undoable_until=None,
+):
+    """Change the status through ``core.transitions.move`` (the model's table, the
+    ``SponsorshipEvent``), renew the supporters page after the commit and (``mail_it``) mail
+    the sponsor in the words the site uses: a cancelled application with nothing paid was
+    *withdrawn*. ``undoable_until``: the sponsor's own cancellation, which the event keeps
+    undoable until then (and the mail offers to undo)."""
     try:
-        sponsorship.move_to(to)
-    except StatusError as error:
+        transitions.move(sponsorship, to, actor=actor, note=note, undoable_until=undoable_until)
+    except transitions.TransitionRefused as error:
         raise InvalidTransition(str(error)) from error
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship, from_status=from_status, to_status=to, actor=actor, note=note
-    )
-    sponsorship.save()
     transaction.on_commit(invalidate_supporters_page)
     if mail_it and to == S.CANCELLED:
         what = sponsorship.status_label.lower()  # "withdrawn" or "cancelled"
-        undo = {"undo": True} if note in UNDOABLE_NOTES else {}
+        undo = {"undo": True} if undoable_until else {}
         outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
     elif mail_it:
         outbox.add(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)

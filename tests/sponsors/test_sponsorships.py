@@ -7,6 +7,7 @@ from django.utils import timezone
 from pytest_django.asserts import assertContains
 
 from payments import gateway
+from payments.models import OutboxItem
 from sponsors import stripe_gateway
 from sponsors.models import Sponsorship, SponsorshipEvent
 from sponsors.services import applications, billing, lifecycle, transitions
@@ -79,11 +80,24 @@ def test_paid_before_approval_goes_active_on_approval(application):
     assert Sponsorship.objects.get().status == S.ACTIVE
 
 
-def test_invalid_transitions_are_refused(application):
+def test_invalid_transitions_are_refused_and_change_nothing(application):
     sponsorship, staff = application
     lifecycle.reject(sponsorship, staff)
+    history = list(sponsorship.events.values_list("from_status", "to_status"))
+    mails = OutboxItem.objects.count()
     with pytest.raises(transitions.InvalidTransition, match="Rejected to Approved"):
         lifecycle.approve(sponsorship, staff)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.REJECTED
+    assert list(sponsorship.events.values_list("from_status", "to_status")) == history
+    assert OutboxItem.objects.count() == mails  # no mail about a change that did not happen
+    # Out of Cancelled only by the sponsor's undo, and never into a closed state.
+    cancelled = applications.apply(OrganisationFactory(), sponsorship.tier, "invoice", None)
+    cancelled = lifecycle.cancel(cancelled, staff)
+    with pytest.raises(transitions.InvalidTransition, match="Cancelled to Lapsed"):
+        transitions.move(cancelled, S.LAPSED)
+    cancelled.refresh_from_db()
+    assert cancelled.status == S.CANCELLED
 
 
 def test_capacity(application):
