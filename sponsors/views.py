@@ -18,10 +18,9 @@ from payments.forms import CardForm
 from payments.gateway import fake_mode
 from sponsors import agreements, documents, logos, supporters_cache
 from sponsors.forms import (
-    ApplicationForm,
+    ApplicationForms,
     InviteForm,
     LogoForm,
-    OrganisationForm,
     PriceConfirmationForm,
     ProfileForm,
     price_label,
@@ -108,95 +107,64 @@ def apply(request, tier_id):
         context = {"tier": tier, "next": request.get_full_path()}
         return render(request, "sponsors/apply_start.html", context)
     agreement = applications.current_agreement(tier)
-    form = ApplicationForm(
-        request.POST or None, user=request.user, agreement_version=agreement.version
-    )
-    # An existing organisation chosen: the new one's fields were not meant to be sent.
-    for_new_organisation = not (request.method == "POST" and request.POST.get("organisation"))
-    organisation_form = (
-        OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
-        if for_new_organisation
-        else OrganisationForm(prefix="org")
-    )
-    # A logo chosen with a refused form is kept (validated) and used when the form is accepted.
-    held = (
-        organisations.held_logo(request.user, request.POST.get("org-held_logo", ""))
-        if request.method == "POST" and for_new_organisation
-        else None
-    )
-    if request.method == "POST" and form.is_valid():
-        organisation = form.cleaned_data["organisation"]
-        if organisation is None and organisation_form.is_valid():
-            fields = dict(organisation_form.cleaned_data)
-            if not fields.get("logo_upload") and held is not None:
-                fields["logo_upload"] = organisations.use_held_logo(held)
-            try:
-                organisation = organisations.create_organisation(
-                    request.user, logo_height=tier.logo_height, **fields
-                )
-            except ValidationError as error:
-                organisation = None
-                organisation_form.add_error("logo_upload", error)
-        if organisation is not None:
-            try:
-                sponsorship = applications.apply(
-                    organisation,
-                    tier,
-                    form.cleaned_data["payment_method"],
-                    request.user,
-                    agreement_version=form.cleaned_data["agreement_version"],
-                )
-            except transitions.TierFull as error:
-                messages.error(request, str(error))
-                return redirect("sponsors:programmes")
-            except applications.AgreementChanged as error:  # changed in the last instant
-                form.add_error(None, str(error))
-                sponsorship = None
-            if (
-                sponsorship is not None
-                and sponsorship.payment_method == Sponsorship.Payment.INVOICE
-            ):
-                messages.success(
-                    request,
-                    "Thank you! We will send an invoice to the billing contact once staff approve.",
-                )
-                return redirect("sponsors:dashboard")
-            if sponsorship is not None:
-                return redirect("sponsors:pay", pk=sponsorship.pk)
-    status = 400 if request.method == "POST" else 200
-    if request.method == "POST" and for_new_organisation:
-        organisation_form.is_valid()  # every refusal at once, and the upload to keep
-        upload = request.FILES.get("org-logo_upload")
-        if upload and "logo_upload" not in organisation_form.errors:
-            try:
-                held = organisations.hold_logo(request.user, upload)
-            except ValidationError as error:
-                organisation_form.add_error("logo_upload", error)
-    terms = tier.terms()
+    forms = ApplicationForms(request, agreement_version=agreement.version)
+    if request.method == "POST" and forms.form.is_valid():
+        recorded = _record_application(request, tier, forms)
+        if recorded is not None:
+            return recorded
+    if request.method == "POST":
+        forms.keep_logo()
     context = {
         "tier": tier,
-        "form": form,
-        "organisation_form": organisation_form,
-        "held_logo": held,
-        "new_organisation_hidden": not for_new_organisation,
+        "form": forms.form,
+        "organisation_form": forms.organisation_form,
+        "held_logo": forms.held,
+        "new_organisation_hidden": not forms.for_new_organisation,
         "agreement": agreement,
-        "shown_payment": form.shown_payment(),
+        "shown_payment": forms.form.shown_payment(),
         # One text per way to pay; the page shows the one chosen (apply.js swaps them).
-        "agreement_texts": [
-            (
-                method,
-                agreements.render(
-                    agreement.text,
-                    organisation="[your organisation]",
-                    terms=terms,
-                    payment_method=method,
-                ),
-            )
-            for method in Sponsorship.Payment.values
-        ],
+        "agreement_texts": agreements.previews(agreement.text, tier.terms()),
         "benefit_items": tier.benefit_items.all(),
     }
+    status = 400 if request.method == "POST" else 200
     return render(request, "sponsors/apply.html", context, status=status)
+
+
+def _record_application(request, tier, forms):
+    """Record the application (creating the organisation if it is new): the answer that
+    says what comes next, or None when refused (the forms say why)."""
+    organisation = forms.form.cleaned_data["organisation"]
+    if organisation is None:
+        fields = forms.organisation_fields()
+        if fields is None:
+            return None
+        try:
+            organisation = organisations.create_organisation(
+                request.user, logo_height=tier.logo_height, **fields
+            )
+        except ValidationError as error:
+            forms.organisation_form.add_error("logo_upload", error)
+            return None
+    try:
+        sponsorship = applications.apply(
+            organisation,
+            tier,
+            forms.form.cleaned_data["payment_method"],
+            request.user,
+            agreement_version=forms.form.cleaned_data["agreement_version"],
+        )
+    except transitions.TierFull as error:
+        messages.error(request, str(error))
+        return redirect("sponsors:programmes")
+    except applications.AgreementChanged as error:  # changed in the last instant
+        forms.form.add_error(None, str(error))
+        return None
+    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+        messages.success(
+            request, "Thank you! We will send an invoice to the billing contact once staff approve."
+        )
+        return redirect("sponsors:dashboard")
+    return redirect("sponsors:pay", pk=sponsorship.pk)
 
 
 @login_required
@@ -244,6 +212,17 @@ def _own_organisation(request, pk):
     return get_object_or_404(Organisation.objects.managed_by(request.user), pk=pk)
 
 
+def _invoice_notice(sponsorship) -> str:
+    """Where the invoice of a sponsorship paid by invoice is."""
+    if sponsorship.stripe_invoice_id:
+        when = "was sent to the billing contact; it is on your dashboard too"
+    elif sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT:
+        when = "is being issued for the billing contact"
+    else:
+        when = "goes to the billing contact once staff approve"
+    return f"This sponsorship is paid by invoice: the invoice {when}."
+
+
 @login_required
 def pay(request, pk):
     sponsorship = _own_sponsorship(request, pk)
@@ -251,13 +230,7 @@ def pay(request, pk):
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-        if sponsorship.stripe_invoice_id:
-            when = "was sent to the billing contact; it is on your dashboard too"
-        elif sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT:
-            when = "is being issued for the billing contact"
-        else:
-            when = "goes to the billing contact once staff approve"
-        messages.info(request, f"This sponsorship is paid by invoice: the invoice {when}.")
+        messages.info(request, _invoice_notice(sponsorship))
         return redirect("sponsors:dashboard")
     test_mode = fake_mode()  # localstripe has no Checkout: the card is typed here
     form = CardForm(request.POST or None) if test_mode else None
