@@ -1,2 +1,2 @@
 """Release workflows, one module per concern (docs/releases.md): publishing, subscriptions
-to announcements, catalogue and archive import, mirrors."""
+to announcements, importing (catalogue and archive), mirroring."""

@@ -4,7 +4,7 @@ and the errors the sponsorship workflows raise.
 applied ──staff approve──▶ awaiting payment ──paid──▶ active ──30 days before the end──▶ expiring
    │  └─ paid first: approval goes straight to active                          │
    └──staff reject──▶ rejected                          renewal payment ◀──────┘──grace over──▶ lapsed
-any open state ──sponsor or staff cancel──▶ cancelled
+any open state ──sponsor or staff cancel──▶ cancelled ──the sponsor's undo, in time──▶ the state it left
 """
 
 from django.db import transaction
