@@ -6,7 +6,7 @@ from django.utils.html import format_html_join
 from benchmarks import services
 from benchmarks.forms import RejectRunsForm, RunUploadForm
 from benchmarks.importers import ImportFailed
-from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.models import Attachment, Measurement, Run, RunEvent, Suite
 
 
 class RunInline(admin.TabularInline):
@@ -76,6 +76,18 @@ class SuiteAdmin(admin.ModelAdmin):
         return render(request, "admin/benchmarks/import_run.html", context)
 
 
+class RunEventInline(admin.TabularInline):
+    """The run's review history, read-only: statuses change only through the actions."""
+
+    model = RunEvent
+    extra = 0
+    fields = readonly_fields = ["from_status", "to_status", "actor", "note", "at"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 class MeasurementInline(admin.TabularInline):
     model = Measurement
     extra = 0
@@ -90,7 +102,7 @@ class RunAdmin(admin.ModelAdmin):
     list_filter = ["status", "suite"]
     list_select_related = ["suite", "uploaded_by"]
     search_fields = ["label", "server_version", "source"]
-    inlines = [MeasurementInline]
+    inlines = [MeasurementInline, RunEventInline]
     actions = ["publish", "reject"]
     readonly_fields = [
         "status",
@@ -173,9 +185,18 @@ class RunAdmin(admin.ModelAdmin):
     def reject(self, request, queryset):
         form = RejectRunsForm(request.POST if "reason" in request.POST else None)
         if form.is_bound and form.is_valid():
+            rejected, refused = 0, []
             for run in queryset:
-                services.reject_run(run, request.user, form.cleaned_data["reason"])
-            self.message_user(request, f"Rejected {queryset.count()} run(s).", messages.SUCCESS)
+                try:
+                    services.reject_run(run, request.user, form.cleaned_data["reason"])
+                except services.NotPublishable as error:
+                    refused.append(f"“{run.label}”: {error}")
+                else:
+                    rejected += 1
+            if rejected:
+                self.message_user(request, f"Rejected {rejected} run(s).", messages.SUCCESS)
+            for message in refused:
+                self.message_user(request, f"Not rejected: {message}", messages.ERROR)
             return None
         context = {
             **self.admin_site.each_context(request),

@@ -100,6 +100,15 @@ class Run(models.Model):
         PUBLISHED = "published", "published"
         REJECTED = "rejected", "rejected"
 
+    # The only status changes ``core.transitions.move`` makes: review decides on a draft, and
+    # a rejected run may still be published; a published run has been seen (pages, feeds,
+    # embeds in news) and stays published.
+    TRANSITIONS = {
+        Status.DRAFT: {Status.PUBLISHED, Status.REJECTED},
+        Status.REJECTED: {Status.PUBLISHED},
+        Status.PUBLISHED: set(),
+    }
+
     suite = models.ForeignKey(Suite, on_delete=models.CASCADE, related_name="runs")
     label = models.CharField(max_length=120, help_text="Shown in legends, e.g. pool-of-threads")
     variant = models.JSONField(
@@ -179,6 +188,25 @@ class Run(models.Model):
             and getattr(self, field) in (None, "")
             and not (field == "source" and cited)
         ]
+
+
+class RunEvent(models.Model):
+    """Every status change of a run (its review), with who made it, when and why."""
+
+    run = models.ForeignKey(Run, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=12, blank=True)
+    to_status = models.CharField(max_length=12)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.TextField(blank=True, help_text="The reason given for a rejection")
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.from_status} → {self.to_status}"
 
 
 class Measurement(models.Model):

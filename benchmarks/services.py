@@ -24,6 +24,7 @@ from benchmarks.models import (
     SubmissionToken,
     Suite,
 )
+from core import transitions
 from core.send_limit import SendLimit
 from core.uploads import declared_body_size
 from outbox import queue
@@ -536,16 +537,17 @@ def publish_run(run: Run, reviewer) -> Run:
     missing = run.missing_provenance()
     if missing:
         raise NotPublishable(_missing_message(missing))
-    run.status, run.review_note = Run.Status.PUBLISHED, ""
+    run.review_note = ""
     run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
-    run.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    _move(run, Run.Status.PUBLISHED, reviewer)
     _tell_uploader(run, "published")
     return run
 
 
 @transaction.atomic
 def reject_run(run: Run, reviewer, reason: str) -> Run:
-    """Staff turn a draft down; the reason is what the uploader reads."""
+    """Staff turn a draft down; the reason is what the uploader reads. A published run
+    stays published, and a rejected one keeps the reason it was given (NotPublishable)."""
     reason = (reason or "").strip()
     if not reason:
         raise NotPublishable("a rejection needs a reason the uploader can act on")
@@ -553,8 +555,17 @@ def reject_run(run: Run, reviewer, reason: str) -> Run:
     if problem:
         raise NotPublishable(f"the reason: {problem}")
     run = Run.objects.select_for_update().get(pk=run.pk)
-    run.status, run.review_note = Run.Status.REJECTED, reason
+    run.review_note = reason
     run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
-    run.save(update_fields=["status", "review_note", "reviewed_by", "reviewed_at"])
+    _move(run, Run.Status.REJECTED, reviewer, reason)
     _tell_uploader(run, "rejected")
     return run
+
+
+def _move(run: Run, status: str, reviewer, note: str = ""):
+    """The review's status change (``Run.TRANSITIONS``), saved with the run's other changes
+    and recorded as a ``RunEvent``; a change the table refuses raises NotPublishable."""
+    try:
+        transitions.move(run, status, actor=reviewer, note=note)
+    except transitions.TransitionRefused as error:
+        raise NotPublishable(str(error)) from error

@@ -376,7 +376,7 @@ import io
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 from sponsors.models import Organisation
-from sponsors.services import store_logo
+from sponsors.services.organisations import store_logo
 image = io.BytesIO()
 Image.new("RGB", (360, 120), (0, 53, 69)).save(image, format="PNG")
 organisation = Organisation.objects.filter(sponsorships__isnull=False).order_by("pk").first()

@@ -144,8 +144,9 @@ def create_buckets():
 def make_every_task_due():
     """Every enabled periodic task is due as the beats start, and not again for a minute
     or more: each must then be sent exactly once, whichever beat sends it."""
-    with psycopg.connect(host=smoke.PG_HOST, port=smoke.PG_PORT, user=smoke.PG_USER,
-                         dbname=DATABASE, autocommit=True) as conn:  # fmt: skip
+    with psycopg.connect(
+        host=smoke.PG_HOST, port=smoke.PG_PORT, user=smoke.PG_USER, dbname=DATABASE, autocommit=True
+    ) as conn:
         conn.execute("""
             UPDATE django_celery_beat_periodictask AS t SET last_run_at = now() - CASE
                 WHEN t.interval_id IS NULL THEN interval '1 day'
@@ -153,9 +154,11 @@ def make_every_task_due():
                         WHEN 'seconds' THEN 1 WHEN 'minutes' THEN 60 WHEN 'hours' THEN 3600
                         ELSE 86400 END) FROM django_celery_beat_intervalschedule AS i
                       WHERE i.id = t.interval_id) END
-            WHERE enabled""")  # fmt: skip
-        rows = conn.execute("SELECT name, interval_id IS NOT NULL FROM "
-                            "django_celery_beat_periodictask WHERE enabled").fetchall()  # fmt: skip
+            WHERE enabled""")
+        rows = conn.execute(
+            "SELECT name, interval_id IS NOT NULL FROM "
+            "django_celery_beat_periodictask WHERE enabled"
+        ).fetchall()
     return dict(rows)
 
 
@@ -168,10 +171,17 @@ class Host:
     def request(self, method, path, body=None, headers=None):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=20)
         try:
-            conn.request(method, path, body, {
-                "Host": f"localhost:{HTTPS_PORT}", "X-Forwarded-Proto": "https",
-                "X-Forwarded-For": "192.0.2.10", **(headers or {}),
-            })  # fmt: skip
+            conn.request(
+                method,
+                path,
+                body,
+                {
+                    "Host": f"localhost:{HTTPS_PORT}",
+                    "X-Forwarded-Proto": "https",
+                    "X-Forwarded-For": "192.0.2.10",
+                    **(headers or {}),
+                },
+            )
             response = conn.getresponse()
             return response.status, response.getheaders(), response.read()
         finally:
@@ -188,12 +198,16 @@ class Host:
         jar = cookies_of(headers)
         token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.decode()).group(1)
         status, headers, _ = self.request(
-            "POST", "/accounts/login/",
-            f"csrfmiddlewaretoken={token}&login={email}&password={PASSWORD}", {
+            "POST",
+            "/accounts/login/",
+            f"csrfmiddlewaretoken={token}&login={email}&password={PASSWORD}",
+            {
                 "Content-Type": "application/x-www-form-urlencoded",
                 "Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()),
-                "Referer": f"{SITE_URL}/accounts/login/", "Origin": SITE_URL,
-            })  # fmt: skip
+                "Referer": f"{SITE_URL}/accounts/login/",
+                "Origin": SITE_URL,
+            },
+        )
         session = cookies_of(headers).get("sessionid")
         check(status == 302 and session, f"signing in {email} through host {self.name}: {status}")
         return f"sessionid={session}"
@@ -213,21 +227,29 @@ def leaders(processes) -> list:
 
 def check_schedules(processes, tasks, beats_started):
     interval_tasks = {name for name, is_interval in tasks.items() if is_interval}
-    wait_for("every interval task to be sent",
-             lambda: interval_tasks <= set(sent_tasks(processes)), timeout=60)  # fmt: skip
+    wait_for(
+        "every interval task to be sent",
+        lambda: interval_tasks <= set(sent_tasks(processes)),
+        timeout=60,
+    )
     time.sleep(6)  # both beats tick again (the standby every 5 s): nothing more may go out
     counts = sent_tasks(processes)
     check(set(counts.values()) == {1}, f"periodic tasks sent by the two beats: {counts}")
     leader = leaders(processes)
     check(len(leader) == 1, f"beats holding the lock: {leader}")
-    log(f"{len(counts)} periodic tasks due: each sent once, by the beat of host {leader[0]}; "
-        f"the other stood by")  # fmt: skip
+    log(
+        f"{len(counts)} periodic tasks due: each sent once, by the beat of host {leader[0]}; "
+        f"the other stood by"
+    )
 
     begin = time.monotonic()
     processes.stop(f"beat-{leader[0]}")
     other = next(host for host in HOSTS if host != leader[0])
-    wait_for("the standby beat to take the lock",
-             lambda: "holds the lock" in processes.log_text(f"beat-{other}"), timeout=30)  # fmt: skip
+    wait_for(
+        "the standby beat to take the lock",
+        lambda: "holds the lock" in processes.log_text(f"beat-{other}"),
+        timeout=30,
+    )
     took = time.monotonic() - begin
     time.sleep(6)
     again = sent_tasks(processes)
@@ -244,8 +266,10 @@ def check_sessions(hosts, members):
     cookie = hosts["a"].sign_in(members["reviewer"])
     for host in hosts.values():
         status, _, body = host.get("/accounts/email/", cookie)
-        check(status == 200 and members["reviewer"].encode() in body,
-              f"signed in through host a, /accounts/email/ through host {host.name}: {status}")  # fmt: skip
+        check(
+            status == 200 and members["reviewer"].encode() in body,
+            f"signed in through host a, /accounts/email/ through host {host.name}: {status}",
+        )
     return cookie
 
 
@@ -254,15 +278,23 @@ def check_logo(hosts, work, seeded):
     stored = f"{STORE_URL}/{BUCKETS['public']}/sponsors/"
     check(seeded["logo"].startswith(stored), f"the logo's address: {seeded['logo']}")
     shown = re.findall(rf'<img src="({re.escape(stored)}[^"]+)"', page.decode())
-    check(status == 200 and shown,
-          f"host b's supporters page shows no logo from the store ({status})")  # fmt: skip
+    check(
+        status == 200 and shown, f"host b's supporters page shows no logo from the store ({status})"
+    )
     web = Web(work / "tls" / "fullchain.pem")
     for logo in shown:
         status, headers, body = web.request("GET", logo)
-        check(status == 200 and smoke.header(headers, "Content-Type") == "image/png" and body,
-              f"{logo} from the store: {status} {smoke.header(headers, 'Content-Type')}")  # fmt: skip
-    on_disk = [str(p) for host in HOSTS for folder in ("media", "private")
-               for p in (work / host / folder).rglob("*") if p.is_file()]  # fmt: skip
+        check(
+            status == 200 and smoke.header(headers, "Content-Type") == "image/png" and body,
+            f"{logo} from the store: {status} {smoke.header(headers, 'Content-Type')}",
+        )
+    on_disk = [
+        str(p)
+        for host in HOSTS
+        for folder in ("media", "private")
+        for p in (work / host / folder).rglob("*")
+        if p.is_file()
+    ]
     check(not on_disk, f"uploads on a host's disk: {on_disk}")
     log(
         "the logo uploaded on host a is on host b's supporters page, served by the store; "
@@ -275,12 +307,16 @@ def check_private_file(hosts, work, seeded, members, reviewer_cookie):
     raw = seeded["raw"].encode()
     for host in hosts.values():
         status, headers, body = host.get(seeded["attachment"], reviewer_cookie)
-        check(status == 200 and body == raw and "no-store" in headers.get("Cache-Control", ""),
-              f"the draft's raw file for the reviewer through host {host.name}: {status}")  # fmt: skip
+        check(
+            status == 200 and body == raw and "no-store" in headers.get("Cache-Control", ""),
+            f"the draft's raw file for the reviewer through host {host.name}: {status}",
+        )
         for who, cookie in (("a stranger", None), ("another member", stranger_cookie)):
             status, _, body = host.get(seeded["attachment"], cookie)
-            check(status == 404 and raw not in body,
-                  f"the draft's raw file for {who} through host {host.name}: {status}")  # fmt: skip
+            check(
+                status == 404 and raw not in body,
+                f"the draft's raw file for {who} through host {host.name}: {status}",
+            )
     web = Web(work / "tls" / "fullchain.pem")
     status, _, body = web.request(
         "GET", f"{STORE_URL}/{BUCKETS['private']}/{seeded['attachment_name']}"
@@ -313,8 +349,14 @@ class Shell:
     the seconds a `manage.py shell` spends starting."""
 
     def __init__(self, env):
-        self.process = subprocess.Popen([PYTHON, "-c", RUNNER], cwd=ROOT, env=env, text=True,
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+        self.process = subprocess.Popen(
+            [PYTHON, "-c", RUNNER],
+            cwd=ROOT,
+            env=env,
+            text=True,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
         self.ready = False
 
     def answer(self):
@@ -367,16 +409,19 @@ def check_freshness(shell, hosts, seeded):
     try:
         time.sleep(1.5)  # host b has the post in its memory, refreshed all along
         before, saved = shell.run(EDIT.replace("PK", str(seeded["post_pk"])))
-        wait_for("host b to show the edit", lambda: answers and answers[-1][1], timeout=10,
-                 interval=0.05)  # fmt: skip
+        wait_for(
+            "host b to show the edit", lambda: answers and answers[-1][1], timeout=10, interval=0.05
+        )
     finally:
         stop.set()
         watcher.join()
     check(not any(fresh for at, fresh in answers if at < before), "fresh before the edit?")
     stale = [at for at, fresh in answers if not fresh and at > saved]
     lag = max(stale, default=saved) - saved
-    check(lag <= PAGE_CACHE_LOCAL_SECONDS,
-          f"host b served the old post {lag:.2f} s after host a's edit")  # fmt: skip
+    check(
+        lag <= PAGE_CACHE_LOCAL_SECONDS,
+        f"host b served the old post {lag:.2f} s after host a's edit",
+    )
     log(
         f"news post edited on host a (save() took {saved - before:.2f} s): host b, polled "
         f"{len(answers)} times, was old at most {lag:.2f} s after it"
@@ -384,8 +429,9 @@ def check_freshness(shell, hosts, seeded):
 
 
 def download_total():
-    with psycopg.connect(host=smoke.PG_HOST, port=smoke.PG_PORT, user=smoke.PG_USER,
-                         dbname=DATABASE) as conn:  # fmt: skip
+    with psycopg.connect(
+        host=smoke.PG_HOST, port=smoke.PG_PORT, user=smoke.PG_USER, dbname=DATABASE
+    ) as conn:
         return conn.execute(
             "SELECT coalesce(sum(count), 0) FROM releases_downloadcount"
         ).fetchone()[0]
@@ -407,14 +453,22 @@ def check_downloads(processes, shell, hosts, seeded):
     database: the total is every download."""
     # The mirror check sent at start asks the real mirrors, which CI may not reach: once
     # it is done, the demo mirrors are marked usable again so that downloads redirect.
-    wait_for("the mirror check to finish", lambda: re.search(
-        r"check_mirrors\[[^\]]+\] succeeded", processes.log_text("worker-a")
-        + processes.log_text("worker-b")), timeout=120)  # fmt: skip
+    wait_for(
+        "the mirror check to finish",
+        lambda: re.search(
+            r"check_mirrors\[[^\]]+\] succeeded",
+            processes.log_text("worker-a") + processes.log_text("worker-b"),
+        ),
+        timeout=120,
+    )
     check(shell.run(MIRRORS_USABLE), "the demo content has no mirror")
     for host in hosts.values():  # HEAD requests are answered alike and not counted
-        wait_for(f"host {host.name} to redirect downloads again",
-                 lambda host=host: host.request("HEAD", seeded["download"])[0] == 302,
-                 timeout=10, interval=0.2)  # fmt: skip
+        wait_for(
+            f"host {host.name} to redirect downloads again",
+            lambda host=host: host.request("HEAD", seeded["download"])[0] == 302,
+            timeout=10,
+            interval=0.2,
+        )
     before = download_total()
     for host, count in DOWNLOADS.items():
         for _ in range(count):
@@ -433,21 +487,50 @@ def check_downloads(processes, shell, hosts, seeded):
 
 def start_host(processes, env, host):
     work_env = {**env}
-    processes.start(f"gunicorn-{host}", [str(ROOT / ".venv/bin/gunicorn"), "-c",
-                                         "config/gunicorn.py", "config.wsgi"], env=work_env)  # fmt: skip
+    processes.start(
+        f"gunicorn-{host}",
+        [str(ROOT / ".venv/bin/gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
+        env=work_env,
+    )
     celery = [str(ROOT / ".venv/bin/celery"), "-A", "config"]
-    processes.start(f"worker-{host}", [*celery, "worker", "-n", f"host-{host}@%h",
-                                       "--concurrency=1", "--without-gossip",
-                                       "--without-mingle", "--loglevel=INFO"], env=work_env)  # fmt: skip
-    processes.start(f"beat-{host}", [*celery, "beat", "--loglevel=INFO",
-                                     f"--pidfile={Path(env['MEDIA_ROOT']).parent}/beat.pid"],
-                    env=work_env)  # fmt: skip
+    processes.start(
+        f"worker-{host}",
+        [
+            *celery,
+            "worker",
+            "-n",
+            f"host-{host}@%h",
+            "--concurrency=1",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel=INFO",
+        ],
+        env=work_env,
+    )
+    processes.start(
+        f"beat-{host}",
+        [
+            *celery,
+            "beat",
+            "--loglevel=INFO",
+            f"--pidfile={Path(env['MEDIA_ROOT']).parent}/beat.pid",
+        ],
+        env=work_env,
+    )
 
 
 def run_in_parallel(env, *commands):
-    running = [subprocess.Popen([PYTHON, "manage.py", *command], cwd=ROOT, env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-               for command in commands]  # fmt: skip
+    running = [
+        subprocess.Popen(
+            [PYTHON, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for command in commands
+    ]
     for command, process in zip(commands, running, strict=True):
         output, _ = process.communicate(timeout=600)
         check(process.returncode == 0, f"manage.py {' '.join(command)}: {output[-3000:]}")
@@ -467,12 +550,16 @@ def main():
         smoke.certificate(work)
         smoke.recreate_database()
         smoke.start_redis(processes, work)
-        processes.start("store", [str(ROOT / ".venv/bin/moto_server"), "-H", "127.0.0.1",
-                                  "-p", str(STORE_PORT)])  # fmt: skip
+        processes.start(
+            "store", [str(ROOT / ".venv/bin/moto_server"), "-H", "127.0.0.1", "-p", str(STORE_PORT)]
+        )
         log("migrate and collectstatic (in parallel), the object store and Redis starting")
         run_in_parallel(envs["a"], ["migrate", "--noinput"], ["collectstatic", "--noinput", "-v0"])
-        wait_for("the object store", lambda: Web(work / "tls" / "fullchain.pem").request(
-            "GET", STORE_URL + "/")[0] == 200, timeout=30)  # fmt: skip
+        wait_for(
+            "the object store",
+            lambda: Web(work / "tls" / "fullchain.pem").request("GET", STORE_URL + "/")[0] == 200,
+            timeout=30,
+        )
         create_buckets()
         # Each host has its own copy of the code's static files (a build product, not data);
         # the balancer serves /static/ from its own.
@@ -483,8 +570,15 @@ def main():
             "demo content (foundation, releases, sponsors), a logo and a draft's raw file, on host a"
         )
         shell = Shell(envs["a"])  # starts while the demo content loads
-        manage(envs["a"], "load_demo", "--only", "foundation.demo", "releases.demo",
-               "releases.repoconfig.demo", "sponsors.demo")  # fmt: skip
+        manage(
+            envs["a"],
+            "load_demo",
+            "--only",
+            "foundation.demo",
+            "releases.demo",
+            "releases.repoconfig.demo",
+            "sponsors.demo",
+        )
         # deploy/smoke.py's logo upload (through host a's storage), then this stage's data.
         seeded = shell.run(smoke.UPLOAD_LOGO + SEED)
         members = {name: f"{name}@twohosts.example.org" for name in ("reviewer", "stranger")}
@@ -494,16 +588,20 @@ def main():
         portal = work / "nginx" / "portal.conf"
         one = f"server 127.0.0.1:{HOSTS['a']};"
         check(one in portal.read_text(), "the upstream line of deploy/nginx/portal.conf moved")
-        portal.write_text(portal.read_text().replace(
-            one, " ".join(f"server 127.0.0.1:{port};" for port in HOSTS.values())))  # fmt: skip
+        portal.write_text(
+            portal.read_text().replace(
+                one, " ".join(f"server 127.0.0.1:{port};" for port in HOSTS.values())
+            )
+        )
         processes.start("nginx", ["nginx", "-c", str(main_conf), "-g", "daemon off;"])
         beats_started = time.monotonic()
         for host in HOSTS:
             start_host(processes, envs[host], host)
         hosts = {name: Host(name) for name in HOSTS}
         for host in hosts.values():
-            wait_for(f"host {host.name}", lambda host=host: host.get("/healthz")[0] == 200,
-                     timeout=90)  # fmt: skip
+            wait_for(
+                f"host {host.name}", lambda host=host: host.get("/healthz")[0] == 200, timeout=90
+            )
         web = Web(work / "tls" / "fullchain.pem")
         answered = {web.get("/healthz")[0] for _ in range(4)}
         check(answered == {200}, f"/healthz through nginx: {answered}")
@@ -527,8 +625,10 @@ def main():
         check_private_file(hosts, work, seeded, members, reviewer_cookie)
         check_freshness(shell, hosts, seeded)
         status, _, body = web.get("/accounts/email/", headers={"Cookie": reviewer_cookie})
-        check(status == 200 and members["reviewer"].encode() in body,
-              f"the reviewer's session through nginx: {status}")  # fmt: skip
+        check(
+            status == 200 and members["reviewer"].encode() in body,
+            f"the reviewer's session through nginx: {status}",
+        )
         beat_check.join()
         if beat_failures:
             raise beat_failures[0]
@@ -546,12 +646,21 @@ def main():
         with contextlib.suppress(psycopg.Error):
             smoke.drop_database()
         if failed:
-            for name in ("gunicorn-a", "gunicorn-b", "worker-a", "worker-b", "beat-a", "beat-b",
-                         "store"):  # fmt: skip
+            for name in (
+                "gunicorn-a",
+                "gunicorn-b",
+                "worker-a",
+                "worker-b",
+                "beat-a",
+                "beat-b",
+                "store",
+            ):
                 path = work / "logs" / f"{name}.log"
                 if path.exists():
-                    print(f"--- {name} (last lines)\n" + path.read_text(errors="replace")[-2000:],
-                          file=sys.stderr)  # fmt: skip
+                    print(
+                        f"--- {name} (last lines)\n" + path.read_text(errors="replace")[-2000:],
+                        file=sys.stderr,
+                    )
         shutil.rmtree(work, ignore_errors=True)
     if failed:
         return 1

@@ -5,10 +5,10 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from releases import services
 from releases.forms import NewReleaseForm, PublishForm
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
+from releases.services import mirroring, publishing
 
 
 @admin.register(Series)
@@ -69,7 +69,7 @@ class ReleaseAdmin(admin.ModelAdmin):
             raise PermissionDenied
         form = NewReleaseForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
-            release, report, error = services.prepare_release(
+            release, report, error = publishing.prepare_release(
                 **form.cleaned_data, archive_location=settings.RELEASE_ARCHIVE_LOCATION
             )
             self.archive_message(request, release, report, error)
@@ -85,7 +85,7 @@ class ReleaseAdmin(admin.ModelAdmin):
 
     def archive_message(self, request, release, report, error):
         """The archive step's one message: what happened and what staff can do."""
-        went_well, text = services.archive_outcome(release, report, error)
+        went_well, text = publishing.archive_outcome(release, report, error)
         self.message_user(request, text, messages.SUCCESS if went_well else messages.WARNING)
 
     def review_view(self, request, pk):
@@ -94,7 +94,7 @@ class ReleaseAdmin(admin.ModelAdmin):
         if not self.has_change_permission(request):
             raise PermissionDenied
         release = get_object_or_404(Release.objects.select_related("series"), pk=pk)
-        draft = services.announcement_draft(release)
+        draft = publishing.announcement_draft(release)
         initial = {
             "release_notes": release.release_notes,
             "announcement_title": draft["title"],
@@ -102,18 +102,18 @@ class ReleaseAdmin(admin.ModelAdmin):
             "announcement_body": draft["body"],
         }
         if request.method == "POST" and "read_archive" in request.POST and not release.is_published:
-            report, error = services.read_archive(release, settings.RELEASE_ARCHIVE_LOCATION)
+            report, error = publishing.read_archive(release, settings.RELEASE_ARCHIVE_LOCATION)
             self.archive_message(request, release, report, error)
             return redirect("admin:releases_release_review", pk=release.pk)
         form = PublishForm(
             request.POST or None,
             initial=initial,
-            needs_files_choice=services.needs_files_choice(release),
+            needs_files_choice=publishing.needs_files_choice(release),
         )
         if request.method == "POST" and form.is_valid():
             data = form.cleaned_data
             release.release_notes = data["release_notes"]
-            services.publish_release(
+            publishing.publish_release(
                 release,
                 {
                     "title": data["announcement_title"],
@@ -134,7 +134,7 @@ class ReleaseAdmin(admin.ModelAdmin):
             "title": f"Publish MariaDB {release.version}",
             "release": release,
             "files": list(release.files.all()),
-            "mirrors": services.mirrors_with(release, Mirror.objects.usable()),
+            "mirrors": mirroring.mirrors_with(release, Mirror.objects.usable()),
         }
         return TemplateResponse(request, "admin/releases/release/publish_review.html", context)
 
@@ -149,8 +149,8 @@ class ReleaseAdmin(admin.ModelAdmin):
         if not form.cleaned_data.get("is_published"):
             return
         try:
-            services.publish_release(release)
-        except services.FilesMissing:
+            publishing.publish_release(release)
+        except publishing.FilesMissing:
             self.message_user(
                 request,
                 f"MariaDB {release.version} is saved but not published: it has no files yet. "
@@ -164,9 +164,9 @@ class ReleaseAdmin(admin.ModelAdmin):
         published, skipped = 0, []
         for release in queryset.select_related("series"):
             try:
-                services.publish_release(release)
+                publishing.publish_release(release)
                 published += 1
-            except services.FilesMissing:
+            except publishing.FilesMissing:
                 skipped.append(release.version)
         self.message_user(
             request, f"{published} releases published and announced.", messages.SUCCESS

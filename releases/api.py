@@ -21,9 +21,9 @@ from rest_framework.permissions import IsAdminUser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from releases import services
 from releases.forms import NewReleaseForm, ReleaseFileFilter
 from releases.models import Release, ReleaseFile, Series
+from releases.services import publishing
 
 
 class PublicAPIView(APIView):
@@ -258,7 +258,7 @@ class ReleaseDraftAPI(APIView):
                 f"{name}: {' '.join(errors)}" for name, errors in form.errors.items()
             )
             return Response({"error": reasons}, status=400)
-        release, report, error = services.prepare_release(
+        release, report, error = publishing.prepare_release(
             **form.cleaned_data, archive_location=settings.RELEASE_ARCHIVE_LOCATION
         )
         return Response(

@@ -24,11 +24,12 @@ from rest_framework.response import Response
 
 from core.client import client_address
 from core.geo import country_of
-from releases import downloads, services
+from releases import downloads
 from releases.api import PublicAPIView
 from releases.catalogue import SUPPORT_TYPES
 from releases.models import Release, ReleaseFile, Series
 from releases.repoconfig.models import Mirror
+from releases.services import mirroring
 from releases.versions import RELEASE_VERSION, SERIES_OR_RELEASE_PATTERN, SERIES_VERSION
 
 STATUS_WORDS = {
@@ -418,7 +419,7 @@ def download_redirect(request, release_id, file_ref):
     wanted = request.GET.get("mirror")
     # The visitor's country first (the address is only looked up, never kept).
     mirrors = downloads.usable_mirrors(country_of(client_address(request)))
-    mirror = services.choose_mirror(mirrors, wanted)
+    mirror = mirroring.choose_mirror(mirrors, wanted)
     if mirror is None or (wanted and mirror.mirror_id != wanted):
         return None
     # Link checkers and `curl -I` ask with HEAD: they get the same answer, uncounted.

@@ -10,10 +10,10 @@ import json
 from django.utils import timezone
 
 from foundation.models import NewsPost
-from releases import services
 from releases.catalogue import IN_REPO_CATALOGUE
 from releases.models import Release, Series
 from releases.release_files import IN_REPO_FILES, read_real_data
+from releases.services import importing, publishing
 
 DESCRIPTIONS = {
     "10.0": "MariaDB 10.0 was the development version that followed 5.5: built on the 5.5 series, "
@@ -46,8 +46,8 @@ def read_in_repo_data():
 
 def load_catalogue():
     catalogue, file_list = read_in_repo_data()
-    report = services.import_catalogue(catalogue, timezone.localdate())
-    return report, services.record_release_files(file_list.files)
+    report = importing.import_catalogue(catalogue, timezone.localdate())
+    return report, importing.record_release_files(file_list.files)
 
 
 def load(log):
@@ -63,7 +63,7 @@ def load(log):
             release.changelog = (
                 "*Demo content: the changelog lists every change merged for this release.*"
             )
-        services.publish_release(release)
+        publishing.publish_release(release)
     announced = Release.objects.filter(version__in=ANNOUNCED).values("announcement")
     NewsPost.objects.filter(pk__in=announced).unedited_since_publication()
     for line in [*report.lines(), *file_report.lines()]:

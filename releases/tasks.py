@@ -2,13 +2,14 @@
 
 from celery import shared_task
 
-from releases import downloads, services
+from releases import downloads
+from releases.services import mirroring
 
 
 @shared_task
 def check_mirrors():
     """Record each active mirror's health and freshness (see docs/releases.md)."""
-    checked = services.check_mirrors()
+    checked = mirroring.check_mirrors()
     return {m.mirror_id: {"healthy": m.healthy, "fresh": m.fresh} for m in checked}
 
 

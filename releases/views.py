@@ -19,7 +19,7 @@ from django_ratelimit.decorators import ratelimit
 from core.client import client_address
 from core.geo import country_of
 from core.hostile import bad_request
-from releases import calendars, services
+from releases import calendars
 from releases.forms import DownloadChoice, Note, SubscribeForm, quoted
 from releases.models import (
     DownloadCount,
@@ -28,6 +28,7 @@ from releases.models import (
     Series,
 )
 from releases.repoconfig.models import Availability, Mirror
+from releases.services import mirroring, subscriptions
 
 MIRROR_COOKIE = "mirror"
 MIRROR_COOKIE_AGE = 365 * 24 * 3600
@@ -38,9 +39,9 @@ def _mirror(request):
     the visitor's: ?mirror= (remembered in a cookie), else the cookie, else the closest.
     Any junk in either is ignored (compared in Python). The address is only looked up."""
     mirrors = list(Mirror.objects.for_country(country_of(client_address(request))))
-    chosen = services.choose_mirror(mirrors, request.GET.get("mirror"))
+    chosen = mirroring.choose_mirror(mirrors, request.GET.get("mirror"))
     if chosen is None or chosen.mirror_id != request.GET.get("mirror"):
-        chosen = services.choose_mirror(mirrors, request.COOKIES.get(MIRROR_COOKIE))
+        chosen = mirroring.choose_mirror(mirrors, request.COOKIES.get(MIRROR_COOKIE))
     return mirrors, chosen
 
 
@@ -294,7 +295,7 @@ def subscribe(request):
     same answer, so the form does not tell who is subscribed."""
     form = SubscribeForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        services.subscribe_to_announcements(form.cleaned_data["email"])
+        subscriptions.subscribe_to_announcements(form.cleaned_data["email"])
         return redirect(reverse("releases:subscribe") + "?sent=1")
     status = 400 if request.method == "POST" else 200
     context = {"form": form, "sent": request.method == "GET" and "sent" in request.GET}
@@ -313,9 +314,9 @@ def confirm_subscription(request, token):
     """A link in a mail only asks; the button posts. Mail scanners follow links, so a GET
     that acted would confirm an address its owner never saw."""
     if request.method == "GET":
-        valid = services.is_confirmation_link(token)
+        valid = subscriptions.is_confirmation_link(token)
     else:
-        valid = services.confirm_subscription(token) is not None
+        valid = subscriptions.confirm_subscription(token) is not None
     if not valid:
         return bad_request(request, SUBSCRIPTION_LINK_INVALID["confirm"])
     if request.method == "GET":
@@ -330,9 +331,9 @@ def confirm_subscription(request, token):
 @require_http_methods(["GET", "POST"])
 def unsubscribe(request, token):
     if request.method == "GET":
-        valid = services.is_unsubscribe_link(token)
+        valid = subscriptions.is_unsubscribe_link(token)
     else:
-        valid = services.unsubscribe(token)
+        valid = subscriptions.unsubscribe(token)
     if not valid:
         return bad_request(request, SUBSCRIPTION_LINK_INVALID["unsubscribe"])
     if request.method == "GET":

@@ -1,6 +1,6 @@
 from django.contrib import admin, messages
 
-from sponsors import services
+from sponsors import supporters_cache
 from sponsors.models import (
     AgreementTemplate,
     Invitation,
@@ -11,6 +11,7 @@ from sponsors.models import (
     SponsorshipEvent,
     Tier,
 )
+from sponsors.services import applications, lifecycle, moderation, transitions
 
 
 @admin.register(Programme)
@@ -36,7 +37,7 @@ class TierAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        services.invalidate_supporters_page()
+        supporters_cache.invalidate_supporters_page()
 
 
 @admin.register(Organisation)
@@ -54,19 +55,22 @@ class OrganisationAdmin(admin.ModelAdmin):
     @admin.action(description="Publish the proposed profile changes", permissions=["change"])
     def approve_profile_changes(self, request, queryset):
         for organisation in queryset:
-            services.approve_profile_change(organisation)
+            moderation.approve_profile_change(organisation)
         self.message_user(request, f"{queryset.count()} profiles updated.", messages.SUCCESS)
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
-        services.invalidate_supporters_page()
+        supporters_cache.invalidate_supporters_page()
 
 
 class EventInline(admin.TabularInline):
     model = SponsorshipEvent
     extra = 0
-    readonly_fields = ["from_status", "to_status", "actor", "note", "at"]
+    readonly_fields = ["from_status", "to_status", "actor", "note", "at", "undoable_until"]
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 class PaymentInline(admin.TabularInline):
@@ -112,22 +116,22 @@ class SponsorshipAdmin(admin.ModelAdmin):
             try:
                 action(sponsorship, request.user)
                 ok += 1
-            except services.SponsorshipError as error:
+            except transitions.SponsorshipError as error:
                 self.message_user(request, f"{sponsorship}: {error}", messages.ERROR)
         if ok:
             self.message_user(request, f"{ok} sponsorships {done}.", messages.SUCCESS)
 
     @admin.action(description="Approve the selected applications", permissions=["change"])
     def approve(self, request, queryset):
-        self._each(request, queryset, services.approve, "approved")
+        self._each(request, queryset, lifecycle.approve, "approved")
 
     @admin.action(description="Reject the selected applications", permissions=["change"])
     def reject(self, request, queryset):
-        self._each(request, queryset, services.reject, "rejected")
+        self._each(request, queryset, lifecycle.reject, "rejected")
 
     @admin.action(description="Cancel the selected sponsorships", permissions=["change"])
     def cancel(self, request, queryset):
-        self._each(request, queryset, services.cancel, "cancelled")
+        self._each(request, queryset, lifecycle.cancel, "cancelled")
 
 
 @admin.register(Invitation)
@@ -148,4 +152,4 @@ class AgreementTemplateAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         if change and not form.has_changed():
             return
-        services.save_agreement_version(obj, request.user)
+        applications.save_agreement_version(obj, request.user)

@@ -56,3 +56,15 @@ def render(text: str, *, organisation: str, terms: dict, payment_method: str) ->
         return text.format_map(values)
     except (ValueError, IndexError, AttributeError):  # a stray "{" in the staff's text
         return text
+
+
+def previews(text: str, terms: dict) -> list[tuple[str, str]]:
+    """The agreement as the application page shows it before the organisation is named:
+    one text per way to pay, (payment method, text)."""
+    return [
+        (
+            method,
+            render(text, organisation="[your organisation]", terms=terms, payment_method=method),
+        )
+        for method in PAYMENT_WORDS
+    ]

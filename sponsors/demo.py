@@ -17,7 +17,7 @@ from sponsors.models import (
     Tier,
     current_year,
 )
-from sponsors.services import invalidate_supporters_page
+from sponsors.supporters_cache import invalidate_supporters_page
 
 # Demo prices, not the foundation's real ones.
 TIERS = [

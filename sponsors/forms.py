@@ -1,10 +1,12 @@
 from decimal import Decimal, InvalidOperation
 
 from django import forms
+from django.core.exceptions import ValidationError
 
 from core.formatting import money
 from sponsors import agreements
 from sponsors.models import Organisation, Sponsorship
+from sponsors.services import organisations
 
 
 class OrganisationForm(forms.ModelForm):
@@ -93,6 +95,51 @@ class ApplicationForm(forms.Form):
         chosen = self["payment_method"].value()
         valid = chosen in Sponsorship.Payment.values
         return chosen if valid else Sponsorship.Payment.CARD_ANNUAL
+
+
+class ApplicationForms:
+    """The application page's forms: the application, and a new organisation's unless an
+    existing one is chosen, with the logo kept (validated) from a refused attempt."""
+
+    def __init__(self, request, *, agreement_version: int):
+        data = request.POST or None
+        self.user = request.user
+        self.form = ApplicationForm(data, user=request.user, agreement_version=agreement_version)
+        # An existing organisation chosen: the new one's fields were not meant to be sent.
+        self.for_new_organisation = not request.POST.get("organisation")
+        self.organisation_form = (
+            OrganisationForm(data, request.FILES or None, prefix="org")
+            if self.for_new_organisation
+            else OrganisationForm(prefix="org")
+        )
+        self.upload = request.FILES.get("org-logo_upload")
+        self.held = (
+            organisations.held_logo(request.user, request.POST.get("org-held_logo", ""))
+            if request.method == "POST" and self.for_new_organisation
+            else None
+        )
+
+    def organisation_fields(self) -> dict | None:
+        """A valid new organisation's fields, its logo the one kept unless another was
+        chosen; None when the organisation form is refused."""
+        if not self.organisation_form.is_valid():
+            return None
+        fields = dict(self.organisation_form.cleaned_data)
+        if not fields.get("logo_upload") and self.held is not None:
+            fields["logo_upload"] = organisations.use_held_logo(self.held)
+        return fields
+
+    def keep_logo(self):
+        """After a refusal: every error of the organisation form at once, and its upload kept
+        for the re-rendered form (or refused, saying why)."""
+        if not self.for_new_organisation:
+            return
+        self.organisation_form.is_valid()
+        if self.upload and "logo_upload" not in self.organisation_form.errors:
+            try:
+                self.held = organisations.hold_logo(self.user, self.upload)
+            except ValidationError as error:
+                self.organisation_form.add_error("logo_upload", error)
 
 
 def price_label(sponsorship: Sponsorship) -> str:

@@ -172,10 +172,6 @@ class Organisation(models.Model):
         return self.website
 
 
-class StatusError(ValueError):
-    """A status change the model's transition table does not allow."""
-
-
 class SponsorshipQuerySet(models.QuerySet):
     def for_user(self, user):
         return self.filter(organisation__managers=user)
@@ -203,7 +199,8 @@ class Sponsorship(models.Model):
         CANCELLED = "cancelled", "Cancelled"
 
     CLOSED_STATUSES = (Status.REJECTED, Status.CANCELLED, Status.LAPSED)
-    # The only status changes ``move_to`` makes (paid first: approval goes straight to active).
+    # The only status changes ``core.transitions.move`` makes (paid first: approval goes
+    # straight to active; out of Cancelled only by the sponsor's undo, back where it was).
     TRANSITIONS = {
         Status.APPLIED: {
             Status.APPROVED,
@@ -218,7 +215,13 @@ class Sponsorship(models.Model):
         Status.EXPIRING: {Status.ACTIVE, Status.LAPSED, Status.CANCELLED},
         Status.LAPSED: {Status.ACTIVE},
         Status.REJECTED: set(),
-        Status.CANCELLED: set(),
+        Status.CANCELLED: {
+            Status.APPLIED,
+            Status.APPROVED,
+            Status.AWAITING_PAYMENT,
+            Status.ACTIVE,
+            Status.EXPIRING,
+        },
     }
 
     class Payment(models.TextChoices):
@@ -300,33 +303,6 @@ class Sponsorship(models.Model):
     def is_open(self):
         return self.status not in self.CLOSED_STATUSES
 
-    def move_to(self, status: str):
-        """Change the status (unsaved); raises StatusError for a change the table forbids."""
-        if status not in self.TRANSITIONS[self.status]:
-            raise StatusError(
-                f"A sponsorship cannot go from {self.get_status_display()} "
-                f"to {self.Status(status).label}."
-            )
-        self.status = status
-
-    # A withdrawn application (cancelled before anything was paid) may be put back.
-    REOPENABLE = {
-        Status.APPLIED,
-        Status.APPROVED,
-        Status.AWAITING_PAYMENT,
-        Status.ACTIVE,
-        Status.EXPIRING,
-    }
-
-    def reopen(self, status: str):
-        """Undo a cancellation: the only way out of Cancelled, back to an open state."""
-        if self.status != self.Status.CANCELLED or status not in self.REOPENABLE:
-            raise StatusError(
-                f"A {self.get_status_display()} sponsorship cannot be reopened as "
-                f"{self.Status(status).label}."
-            )
-        self.status = status
-
 
 class SponsorshipEvent(models.Model):
     """Every state change, with who made it and when."""
@@ -339,6 +315,11 @@ class SponsorshipEvent(models.Model):
     )
     note = models.CharField(max_length=200, blank=True)
     at = models.DateTimeField(default=timezone.now)
+    undoable_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Until when the sponsor may undo this change (their own cancellation)",
+    )
 
     class Meta:
         ordering = ["at", "id"]

@@ -2,9 +2,9 @@
 
 from celery import shared_task
 
-from sponsors import services
+from sponsors.services import lifecycle
 
 
 @shared_task
 def run_sponsorship_renewals():
-    return services.run_renewals()
+    return lifecycle.run_renewals()

@@ -16,17 +16,24 @@ from django.views.decorators.http import require_POST
 from core.uploads import declared_body_size
 from payments.forms import CardForm
 from payments.gateway import fake_mode
-from sponsors import agreements, documents, logos, services
+from sponsors import agreements, documents, logos, supporters_cache
 from sponsors.forms import (
-    ApplicationForm,
+    ApplicationForms,
     InviteForm,
     LogoForm,
-    OrganisationForm,
     PriceConfirmationForm,
     ProfileForm,
     price_label,
 )
 from sponsors.models import Invitation, Organisation, Payment, Programme, Sponsorship, Tier
+from sponsors.services import (
+    applications,
+    billing,
+    lifecycle,
+    moderation,
+    organisations,
+    transitions,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -74,7 +81,7 @@ def programmes(request):
 
 
 def supporters(request):
-    html = cache.get(services.SUPPORTERS_CACHE_KEY)
+    html = cache.get(supporters_cache.SUPPORTERS_CACHE_KEY)
     if html is None:
         active = Sponsorship.objects.on_supporters_page().select_related(
             "organisation", "tier__programme"
@@ -85,7 +92,7 @@ def supporters(request):
         html = render(
             request, "sponsors/includes/supporters_body.html", {"groups": groups.items()}
         ).content.decode()
-        cache.set(services.SUPPORTERS_CACHE_KEY, html, timeout=3600)
+        cache.set(supporters_cache.SUPPORTERS_CACHE_KEY, html, timeout=3600)
     context = {"body": html, "demo": Payment.objects.demo().exists()}
     return render(request, "sponsors/supporters.html", context)
 
@@ -99,96 +106,65 @@ def apply(request, tier_id):
             return redirect_to_login(request.get_full_path())
         context = {"tier": tier, "next": request.get_full_path()}
         return render(request, "sponsors/apply_start.html", context)
-    agreement = services.current_agreement(tier)
-    form = ApplicationForm(
-        request.POST or None, user=request.user, agreement_version=agreement.version
-    )
-    # An existing organisation chosen: the new one's fields were not meant to be sent.
-    for_new_organisation = not (request.method == "POST" and request.POST.get("organisation"))
-    organisation_form = (
-        OrganisationForm(request.POST or None, request.FILES or None, prefix="org")
-        if for_new_organisation
-        else OrganisationForm(prefix="org")
-    )
-    # A logo chosen with a refused form is kept (validated) and used when the form is accepted.
-    held = (
-        services.held_logo(request.user, request.POST.get("org-held_logo", ""))
-        if request.method == "POST" and for_new_organisation
-        else None
-    )
-    if request.method == "POST" and form.is_valid():
-        organisation = form.cleaned_data["organisation"]
-        if organisation is None and organisation_form.is_valid():
-            fields = dict(organisation_form.cleaned_data)
-            if not fields.get("logo_upload") and held is not None:
-                fields["logo_upload"] = services.use_held_logo(held)
-            try:
-                organisation = services.create_organisation(
-                    request.user, logo_height=tier.logo_height, **fields
-                )
-            except ValidationError as error:
-                organisation = None
-                organisation_form.add_error("logo_upload", error)
-        if organisation is not None:
-            try:
-                sponsorship = services.apply(
-                    organisation,
-                    tier,
-                    form.cleaned_data["payment_method"],
-                    request.user,
-                    agreement_version=form.cleaned_data["agreement_version"],
-                )
-            except services.TierFull as error:
-                messages.error(request, str(error))
-                return redirect("sponsors:programmes")
-            except services.AgreementChanged as error:  # changed in the last instant
-                form.add_error(None, str(error))
-                sponsorship = None
-            if (
-                sponsorship is not None
-                and sponsorship.payment_method == Sponsorship.Payment.INVOICE
-            ):
-                messages.success(
-                    request,
-                    "Thank you! We will send an invoice to the billing contact once staff approve.",
-                )
-                return redirect("sponsors:dashboard")
-            if sponsorship is not None:
-                return redirect("sponsors:pay", pk=sponsorship.pk)
-    status = 400 if request.method == "POST" else 200
-    if request.method == "POST" and for_new_organisation:
-        organisation_form.is_valid()  # every refusal at once, and the upload to keep
-        upload = request.FILES.get("org-logo_upload")
-        if upload and "logo_upload" not in organisation_form.errors:
-            try:
-                held = services.hold_logo(request.user, upload)
-            except ValidationError as error:
-                organisation_form.add_error("logo_upload", error)
-    terms = tier.terms()
+    agreement = applications.current_agreement(tier)
+    forms = ApplicationForms(request, agreement_version=agreement.version)
+    if request.method == "POST" and forms.form.is_valid():
+        recorded = _record_application(request, tier, forms)
+        if recorded is not None:
+            return recorded
+    if request.method == "POST":
+        forms.keep_logo()
     context = {
         "tier": tier,
-        "form": form,
-        "organisation_form": organisation_form,
-        "held_logo": held,
-        "new_organisation_hidden": not for_new_organisation,
+        "form": forms.form,
+        "organisation_form": forms.organisation_form,
+        "held_logo": forms.held,
+        "new_organisation_hidden": not forms.for_new_organisation,
         "agreement": agreement,
-        "shown_payment": form.shown_payment(),
+        "shown_payment": forms.form.shown_payment(),
         # One text per way to pay; the page shows the one chosen (apply.js swaps them).
-        "agreement_texts": [
-            (
-                method,
-                agreements.render(
-                    agreement.text,
-                    organisation="[your organisation]",
-                    terms=terms,
-                    payment_method=method,
-                ),
-            )
-            for method in Sponsorship.Payment.values
-        ],
+        "agreement_texts": agreements.previews(agreement.text, tier.terms()),
         "benefit_items": tier.benefit_items.all(),
     }
+    status = 400 if request.method == "POST" else 200
     return render(request, "sponsors/apply.html", context, status=status)
+
+
+def _record_application(request, tier, forms):
+    """Record the application (creating the organisation if it is new): the answer that
+    says what comes next, or None when refused (the forms say why)."""
+    organisation = forms.form.cleaned_data["organisation"]
+    if organisation is None:
+        fields = forms.organisation_fields()
+        if fields is None:
+            return None
+        try:
+            organisation = organisations.create_organisation(
+                request.user, logo_height=tier.logo_height, **fields
+            )
+        except ValidationError as error:
+            forms.organisation_form.add_error("logo_upload", error)
+            return None
+    try:
+        sponsorship = applications.apply(
+            organisation,
+            tier,
+            forms.form.cleaned_data["payment_method"],
+            request.user,
+            agreement_version=forms.form.cleaned_data["agreement_version"],
+        )
+    except transitions.TierFull as error:
+        messages.error(request, str(error))
+        return redirect("sponsors:programmes")
+    except applications.AgreementChanged as error:  # changed in the last instant
+        forms.form.add_error(None, str(error))
+        return None
+    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+        messages.success(
+            request, "Thank you! We will send an invoice to the billing contact once staff approve."
+        )
+        return redirect("sponsors:dashboard")
+    return redirect("sponsors:pay", pk=sponsorship.pk)
 
 
 @login_required
@@ -236,20 +212,25 @@ def _own_organisation(request, pk):
     return get_object_or_404(Organisation.objects.managed_by(request.user), pk=pk)
 
 
+def _invoice_notice(sponsorship) -> str:
+    """Where the invoice of a sponsorship paid by invoice is."""
+    if sponsorship.stripe_invoice_id:
+        when = "was sent to the billing contact; it is on your dashboard too"
+    elif sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT:
+        when = "is being issued for the billing contact"
+    else:
+        when = "goes to the billing contact once staff approve"
+    return f"This sponsorship is paid by invoice: the invoice {when}."
+
+
 @login_required
 def pay(request, pk):
     sponsorship = _own_sponsorship(request, pk)
-    if sponsorship.is_paid or sponsorship.status not in services.PAYABLE:
+    if sponsorship.is_paid or sponsorship.status not in transitions.PAYABLE:
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-        if sponsorship.stripe_invoice_id:
-            when = "was sent to the billing contact; it is on your dashboard too"
-        elif sponsorship.status == Sponsorship.Status.AWAITING_PAYMENT:
-            when = "is being issued for the billing contact"
-        else:
-            when = "goes to the billing contact once staff approve"
-        messages.info(request, f"This sponsorship is paid by invoice: the invoice {when}.")
+        messages.info(request, _invoice_notice(sponsorship))
         return redirect("sponsors:dashboard")
     test_mode = fake_mode()  # localstripe has no Checkout: the card is typed here
     form = CardForm(request.POST or None) if test_mode else None
@@ -262,23 +243,23 @@ def pay(request, pk):
     elif request.method == "POST" and not test_mode:
         try:
             return redirect(
-                services.start_checkout(
+                billing.start_checkout(
                     sponsorship,
                     success_url=request.build_absolute_uri(reverse("sponsors:dashboard"))
                     + "?paid=1",
                     cancel_url=request.build_absolute_uri(request.path),
                 )
             )
-        except services.StripeUnavailable as failure:
+        except billing.StripeUnavailable as failure:
             error, unavailable = str(failure), True
-        except services.PaymentFailed as failure:
+        except billing.PaymentFailed as failure:
             error = f"The payment could not be started: {failure}"
     elif request.method == "POST" and form.is_valid():
         try:
-            services.pay_with_card_details(sponsorship, form.card())
-        except services.StripeUnavailable as failure:
+            billing.pay_with_card_details(sponsorship, form.card())
+        except billing.StripeUnavailable as failure:
             error, unavailable = str(failure), True
-        except services.PaymentFailed as failure:
+        except billing.PaymentFailed as failure:
             form.add_error(None, f"The payment did not go through: {failure}")
         else:
             messages.success(
@@ -305,8 +286,8 @@ def pay(request, pk):
 def pay_by_invoice(request, pk):
     sponsorship = _own_sponsorship(request, pk)
     try:
-        sponsorship = services.pay_by_invoice_instead(sponsorship, request.user)
-    except services.InvalidTransition as error:
+        sponsorship = billing.pay_by_invoice_instead(sponsorship, request.user)
+    except transitions.InvalidTransition as error:
         messages.info(request, str(error))
     else:
         when = "now" if sponsorship.status == "awaiting_payment" else "once staff approve"
@@ -320,14 +301,14 @@ def dashboard(request):
         messages.success(
             request, "Thank you! Your payment is confirmed here as soon as Stripe tells us."
         )
-    organisations = Organisation.objects.managed_by(request.user).prefetch_related(
+    managed = Organisation.objects.managed_by(request.user).prefetch_related(
         "sponsorships__payments",
         "sponsorships__events",
         "sponsorships__tier__benefit_items",
         "sponsorships__agreement",
         "sponsorships__accepted_by",
     )
-    return render(request, "sponsors/dashboard.html", {"organisations": organisations})
+    return render(request, "sponsors/dashboard.html", {"organisations": managed})
 
 
 @login_required
@@ -344,7 +325,7 @@ def _organisation_page(request, org, profile_form=None, status=200):
         ).select_related("tier", "agreement", "accepted_by")
     )
     for sponsorship in sponsorships:
-        sponsorship.undo_until = services.undo_deadline(sponsorship)
+        sponsorship.undo_until = lifecycle.undo_deadline(sponsorship)
     context = {
         "organisation": org,
         "sponsorships": sponsorships,
@@ -365,7 +346,7 @@ def edit_profile(request, pk):
     org = _own_organisation(request, pk)
     form = ProfileForm(request.POST)
     if form.is_valid():
-        services.propose_profile_change(org, **form.cleaned_data)
+        moderation.propose_profile_change(org, **form.cleaned_data)
         messages.success(
             request, "Thank you: staff will review the change before it appears publicly."
         )
@@ -382,7 +363,7 @@ def upload_logo(request, pk):
     form = LogoForm(request.POST, request.FILES)
     if form.is_valid():
         try:
-            services.store_logo(org, form.cleaned_data["logo"])
+            organisations.store_logo(org, form.cleaned_data["logo"])
             messages.success(request, "The logo was updated.")
         except ValidationError as error:
             # Refused: the organisation's page again, with the reason, as a 400.
@@ -402,8 +383,8 @@ def invite(request, pk):
     form = InviteForm(request.POST)
     if form.is_valid():
         try:
-            invitation = services.invite(org, form.cleaned_data["email"], request.user)
-        except services.SponsorshipError as error:
+            invitation = organisations.invite(org, form.cleaned_data["email"], request.user)
+        except transitions.SponsorshipError as error:
             messages.error(request, str(error))
         else:
             messages.success(request, f"Invitation sent to {invitation.email}.")
@@ -416,8 +397,8 @@ def invite(request, pk):
 def accept_invitation(request, token):
     invitation = get_object_or_404(Invitation, token=token)
     try:
-        services.accept_invitation(invitation, request.user)
-    except services.SponsorshipError as error:
+        organisations.accept_invitation(invitation, request.user)
+    except transitions.SponsorshipError as error:
         messages.error(request, str(error))
         return redirect("sponsors:dashboard")
     messages.success(request, f"You now manage {invitation.organisation.name}.")
@@ -432,7 +413,7 @@ def cancel(request, pk):
     if not sponsorship.is_open:
         messages.info(request, "This sponsorship is already closed.")
         return redirect(back)
-    withdrawal = services.is_withdrawal(sponsorship)
+    withdrawal = lifecycle.is_withdrawal(sponsorship)
     if request.method != "POST":
         context = {
             "sponsorship": sponsorship,
@@ -442,8 +423,8 @@ def cancel(request, pk):
         }
         return render(request, "sponsors/confirm_cancel.html", context)
     try:
-        withdrawal = services.cancel_by_sponsor(sponsorship, request.user)
-    except services.InvalidTransition as error:
+        withdrawal = lifecycle.cancel_by_sponsor(sponsorship, request.user)
+    except transitions.InvalidTransition as error:
         messages.error(request, str(error))
         return redirect(back)
     minutes = settings.SPONSORSHIP_UNDO_MINUTES
@@ -468,8 +449,8 @@ def cancel(request, pk):
 def undo_cancel(request, pk):
     sponsorship = _own_sponsorship(request, pk)
     try:
-        sponsorship = services.undo_cancel(sponsorship, request.user)
-    except services.SponsorshipError as error:
+        sponsorship = lifecycle.undo_cancel(sponsorship, request.user)
+    except transitions.SponsorshipError as error:
         messages.error(request, str(error))
     else:
         what = "application" if sponsorship.nothing_paid else "sponsorship"
@@ -485,7 +466,7 @@ def remove_logo(request, pk):
         return redirect(org.get_absolute_url())
     if request.method != "POST":
         return render(request, "sponsors/confirm_remove_logo.html", {"organisation": org})
-    services.remove_logo(org)
+    organisations.remove_logo(org)
     messages.success(
         request,
         "The logo was removed. The supporters page shows your name as a wordmark until you "

@@ -12,8 +12,9 @@ from datetime import UTC, datetime
 
 from payments.dispatch import Ignored
 from payments.events import METADATA_ID, StripeEventData
-from sponsors import services, stripe_gateway
+from sponsors import stripe_gateway
 from sponsors.models import Payment, Sponsorship, Tier
+from sponsors.services import billing, lifecycle
 
 RECEIPT_URL_LENGTH = Payment._meta.get_field("receipt_url").max_length
 
@@ -78,7 +79,7 @@ def payment_succeeded(event: StripeEventData):
         raise Ignored(f"the amount is not a positive whole number: {event.amount!r:.40}")
     amount, currency = money
     receipt_url = event.receipt_url if len(event.receipt_url) <= RECEIPT_URL_LENGTH else ""
-    services.record_payment(
+    billing.record_payment(
         sponsorship,
         stripe_id=stripe_id,
         amount=amount,
@@ -89,12 +90,12 @@ def payment_succeeded(event: StripeEventData):
 
 
 def payment_failed(event: StripeEventData):
-    services.payment_failed(_required_sponsorship(event))
+    billing.payment_failed(_required_sponsorship(event))
 
 
 def checkout_completed(event: StripeEventData):
     session_id = _required_id(event)
-    services.link_stripe_objects(
+    billing.link_stripe_objects(
         _required_sponsorship(event),
         subscription_id=event.subscription,
         payment_intent_id=event.payment_intent,
@@ -111,8 +112,8 @@ def subscription_deleted(event: StripeEventData):
     ):
         raise Ignored("it matches no sponsorship")
     if sponsorship is not None:
-        services.link_stripe_objects(sponsorship, subscription_id=subscription_id)
-    services.subscription_ended(subscription_id)
+        billing.link_stripe_objects(sponsorship, subscription_id=subscription_id)
+    lifecycle.subscription_ended(subscription_id)
 
 
 HANDLERS = {

@@ -1,8 +1,8 @@
 from django.contrib import admin, messages
 from django.utils import timezone
 
-from releases import services
 from releases.repoconfig.models import Availability, Distribution, DistributionRelease, Mirror
+from releases.services import mirroring
 
 
 @admin.register(Mirror)
@@ -37,9 +37,9 @@ class MirrorAdmin(admin.ModelAdmin):
 
     @admin.action(description="Check health and freshness now", permissions=["change"])
     def check_now(self, request, queryset):
-        release = services.newest_release()
+        release = mirroring.newest_release()
         now = timezone.now()
-        checked = [services.check_mirror(mirror, release, now) for mirror in queryset]
+        checked = [mirroring.check_mirror(mirror, release, now) for mirror in queryset]
         usable = sum(1 for mirror in checked if mirror.usable)
         self.message_user(
             request, f"{len(checked)} mirrors checked, {usable} usable.", messages.SUCCESS

@@ -19,8 +19,8 @@ from benchmarks.services import import_run, publish_run
 from core import pagecache
 from core.pagecache import HIT_HEADER
 from foundation.models import NewsPost
-from sponsors import services as sponsor_services
 from sponsors.models import Sponsorship
+from sponsors.services import applications, lifecycle
 from tests.clocks import ManualClock
 from tests.feedback.factories import ReportFactory
 from tests.foundation.factories import NewsPostFactory, UserFactory
@@ -109,17 +109,17 @@ def test_an_approved_sponsorship_appears_and_a_lapsed_one_goes(
     django_capture_on_commit_callbacks,
 ):
     organisation = OrganisationFactory(name="Acme Databases")
-    sponsorship = sponsor_services.apply(
+    sponsorship = applications.apply(
         organisation, TierFactory(), Sponsorship.Payment.CARD_ONCE, organisation.managers.first()
     )
     Sponsorship.objects.filter(pk=sponsorship.pk).update(paid_at=timezone.now())
     assert "Acme Databases" not in anonymous_get("/supporters/").content.decode()
     with django_capture_on_commit_callbacks(execute=True):
-        sponsor_services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     assert "Acme Databases" in anonymous_get("/supporters/").content.decode()
-    after_grace = timezone.localdate() + timedelta(days=365 + sponsor_services.GRACE_DAYS + 1)
+    after_grace = timezone.localdate() + timedelta(days=365 + lifecycle.GRACE_DAYS + 1)
     with django_capture_on_commit_callbacks(execute=True):
-        assert sponsor_services.run_renewals(today=after_grace)["lapsed"] == 1
+        assert lifecycle.run_renewals(today=after_grace)["lapsed"] == 1
     assert "Acme Databases" not in anonymous_get("/supporters/").content.decode()
 
 

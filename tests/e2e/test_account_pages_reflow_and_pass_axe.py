@@ -15,9 +15,9 @@ from django.test import Client
 from donations.models import Donation
 from releases.models import AnnouncementSubscriber
 from releases.subscriptions import confirm_token, unsubscribe_token
-from sponsors import services as sponsorships
 from sponsors.benefits.models import Benefit
 from sponsors.models import Sponsorship
+from sponsors.services import applications
 from tests.artifacts import ARTIFACTS
 from tests.donations.factories import DonationFactory, GiftFactory
 from tests.e2e.page_audit import SCHEMES, WIDTHS, audit
@@ -54,7 +54,7 @@ def manager_pages(django_user_model):
     for asset in Benefit.Asset:
         BenefitFactory(tier=active.tier, asset=asset, name=f"Benefit: {asset.label.lower()}")
     tier = TierFactory(name="Platinum", slug="platinum-walk")
-    applied = sponsorships.apply(organisation, tier, Sponsorship.Payment.CARD_ANNUAL, manager)
+    applied = applications.apply(organisation, tier, Sponsorship.Payment.CARD_ANNUAL, manager)
     monthly = DonationFactory(
         user=manager, frequency=Donation.Frequency.MONTHLY, status=Donation.Status.ACTIVE
     )

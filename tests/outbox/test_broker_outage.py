@@ -11,12 +11,13 @@ from django.utils import timezone
 from outbox.models import OutboxItem
 from outbox.tasks import sweep_outbox
 from payments import gateway
-from releases import services as releases
 from releases.models import AnnouncementSubscriber, Release
-from sponsors import services, stripe_gateway, stripe_tasks
+from releases.services import publishing
+from sponsors import stripe_gateway, stripe_tasks
 from sponsors.benefits import services as benefits
 from sponsors.benefits.models import Benefit, Delivery
 from sponsors.models import Sponsorship
+from sponsors.services import applications, billing, lifecycle
 from tests.donations.factories import GiftFactory
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 from tests.sponsors.benefits.factories import BenefitFactory
@@ -48,15 +49,15 @@ def while_redis_is_down(broker, django_capture_on_commit_callbacks, caplog):
 def test_a_cancellation_committed_while_redis_is_down_reaches_stripe_after_the_sweep(
     fake_stripe, while_redis_is_down
 ):
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         OrganisationFactory(), TierFactory(), Sponsorship.Payment.CARD_ANNUAL, None
     )
-    services.pay_by_card(sponsorship, stripe_gateway.card_payment_method(CARD))
+    billing.pay_by_card(sponsorship, stripe_gateway.card_payment_method(CARD))
     sponsorship.refresh_from_db()
     subscriptions = gateway.client().v1.subscriptions
     assert subscriptions.retrieve(sponsorship.stripe_subscription_id).status == "active"
 
-    while_redis_is_down(lambda: services.cancel(sponsorship, None, "cancelled by the sponsor"))
+    while_redis_is_down(lambda: lifecycle.cancel(sponsorship, None, "cancelled by the sponsor"))
     sponsorship.refresh_from_db()
     assert sponsorship.status == Sponsorship.Status.CANCELLED
     item = OutboxItem.objects.get(kind=stripe_tasks.CANCEL_SUBSCRIPTION)
@@ -105,7 +106,7 @@ def test_a_subscription_and_a_release_made_while_redis_is_down_are_mailed_after_
 
     def subscribe_and_publish():
         client.post("/download/subscribe/", {"email": "ops@example.org"})
-        releases.publish_release(release)
+        publishing.publish_release(release)
 
     while_redis_is_down(subscribe_and_publish)
     assert mailoutbox == []

@@ -15,8 +15,9 @@ from foundation import mail as foundation_mail
 from foundation.models import ContactMessage
 from outbox import delivery, queue, registry
 from outbox.models import OutboxItem
-from sponsors import mail, services, stripe_gateway, stripe_tasks
+from sponsors import mail, stripe_gateway, stripe_tasks
 from sponsors.models import Sponsorship
+from sponsors.services import applications, lifecycle, transitions
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import issued
@@ -29,11 +30,11 @@ S = OutboxItem.Status
 def invoice_owed(settings, django_capture_on_commit_callbacks):
     """An approved invoice sponsorship whose invoice Stripe keeps failing to send."""
     settings.OUTBOX_MAX_ATTEMPTS = 3
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         OrganisationFactory(), TierFactory(), Sponsorship.Payment.INVOICE, None
     )
     with django_capture_on_commit_callbacks(execute=False):
-        services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     return OutboxItem.objects.get(kind=stripe_tasks.SEND_INVOICE)
 
 
@@ -49,17 +50,17 @@ def failing_stripe(monkeypatch, calls):
 def test_the_side_effect_is_written_in_the_transaction_that_causes_it(
     django_capture_on_commit_callbacks,
 ):
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         OrganisationFactory(), TierFactory(), Sponsorship.Payment.INVOICE, None
     )
     with django_capture_on_commit_callbacks(execute=False):
-        services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     kinds = sorted(OutboxItem.objects.values_list("kind", flat=True))
     # One mail for the approval (issue 33: it used to be two), and the invoice.
     assert kinds == sorted([mail.STATUS_MAIL, stripe_tasks.SEND_INVOICE])
     # A change that rolls back takes its side effects with it.
-    with pytest.raises(services.InvalidTransition):
-        services.approve(Sponsorship.objects.get(pk=sponsorship.pk), None)
+    with pytest.raises(transitions.InvalidTransition):
+        lifecycle.approve(Sponsorship.objects.get(pk=sponsorship.pk), None)
     assert OutboxItem.objects.count() == 2
 
 

@@ -17,8 +17,8 @@ from donations.models import Donation, Gift, Refund
 from outbox.models import OutboxItem
 from payments import dispatch
 from payments.models import StripeEvent
-from sponsors import services
 from sponsors.models import Payment, Sponsorship, SponsorshipEvent
+from sponsors.services import applications
 from tests.donations.factories import DonationFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import WEBHOOK_SECRET, sign
@@ -30,7 +30,7 @@ HANDLED = dispatch.handled_types()
 @pytest.fixture
 def world(settings):
     settings.STRIPE_WEBHOOK_SECRET = WEBHOOK_SECRET
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         OrganisationFactory(), TierFactory(), Sponsorship.Payment.CARD_ANNUAL, None
     )
     Sponsorship.objects.filter(pk=sponsorship.pk).update(stripe_subscription_id="sub_s1")

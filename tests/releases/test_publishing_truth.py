@@ -14,10 +14,10 @@ from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
 from foundation.models import NewsPost
-from releases import services
 from releases.models import Release
 from releases.release_files import FileRecord
 from releases.repoconfig.models import Mirror
+from releases.services import importing, publishing
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
@@ -90,7 +90,7 @@ def test_the_announcement_is_live_when_the_release_is(
     assert client.get(site_path(announcement.body, "/news/")).status_code == 200
     # Publishing again keeps the post's date.
     first = NewsPost.objects.get(slug="mariadb-11-8-10-released").published_at
-    services.publish_release(release)
+    publishing.publish_release(release)
     assert NewsPost.objects.get(slug="mariadb-11-8-10-released").published_at == first
 
 
@@ -103,7 +103,7 @@ def test_an_announcement_not_live_is_linked_from_nothing(
     ReleaseFileFactory(release=release)
     subscriber(client, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
-        services.publish_release(release)
+        publishing.publish_release(release)
         NewsPost.objects.filter(slug="mariadb-11-8-10-released").update(
             published_at=timezone.now() + timedelta(hours=4)
         )
@@ -120,8 +120,8 @@ def test_a_stable_release_without_files_needs_staffs_choice(staff_client, client
     release.refresh_from_db()
     assert not release.is_published
     assert client.get(release.get_absolute_url()).status_code == 404
-    with pytest.raises(services.FilesMissing):
-        services.publish_release(release)
+    with pytest.raises(publishing.FilesMissing):
+        publishing.publish_release(release)
     assert not Release.objects.get(pk=release.pk).is_published
 
     published = staff_client.post(f"/admin/releases/release/{release.pk}/publish/",
@@ -146,7 +146,7 @@ def test_a_stable_release_without_files_needs_staffs_choice(staff_client, client
     assert one["files_pending"] is True
 
     # Once its files are recorded, the release is an ordinary one again.
-    services.record_release_files([FileRecord(
+    importing.record_release_files([FileRecord(
         release="11.8.10", file_name="mariadb-11.8.10.tar.gz", path="mariadb-11.8.10/source/mariadb-11.8.10.tar.gz",
         os="source", architecture="", package_type="tar.gz", sha256="a" * 64)])  # fmt: skip
     assert not Release.objects.get(pk=release.pk).files_pending
@@ -163,7 +163,7 @@ def test_a_release_with_files_or_not_stable_needs_no_choice(staff_client):
     preview = ReleaseFactory(
         series=with_files.series, version="11.8.11", maturity="rc", is_published=False
     )
-    services.publish_release(preview)
+    publishing.publish_release(preview)
     preview.refresh_from_db()
     assert preview.is_published and not preview.files_pending
 
@@ -266,7 +266,7 @@ def test_the_mail_about_a_release_without_files_says_they_are_on_their_way(
     release = draft()
     subscriber(client, django_capture_on_commit_callbacks)
     with django_capture_on_commit_callbacks(execute=True):
-        services.publish_release(release, without_files=True)
+        publishing.publish_release(release, without_files=True)
     (announcement,) = mail.outbox
     assert "with its files and their checksums" not in announcement.body
     assert release.files_note in announcement.body

@@ -7,9 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from foundation.models import NewsPost
-from releases import services
 from releases.models import Release, Series
 from releases.repoconfig.models import Mirror
+from releases.services import publishing
 from releases.versions import parse_release_version, validate_series_version
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
@@ -76,8 +76,8 @@ def test_publishing_announces_once_and_updates_on_republish():
         maturity="alpha",
         is_published=False,
     )
-    services.publish_release(release)
-    services.publish_release(release)
+    publishing.publish_release(release)
+    publishing.publish_release(release)
     post = NewsPost.objects.get()
     assert release.announcement == post
     assert post.title == "MariaDB 10.0.3 alpha released"

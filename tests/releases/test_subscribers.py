@@ -10,8 +10,8 @@ from django.core import mail
 from django.test import Client
 from pytest_django.asserts import assertContains
 
-from releases import services
 from releases.models import AnnouncementSubscriber, Release
+from releases.services import publishing
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def new_release():
 
 def publish(release, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        services.publish_release(release)
+        publishing.publish_release(release)
 
 
 def test_subscribe_confirm_announce_and_unsubscribe(

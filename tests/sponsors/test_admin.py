@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth.models import Permission
 
-from sponsors import services
 from sponsors.models import Organisation, Sponsorship
+from sponsors.services import applications, moderation
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -20,7 +20,9 @@ def staff_with(*codenames):
 
 @pytest.fixture
 def application():
-    return services.apply(OrganisationFactory(), TierFactory(), Sponsorship.Payment.INVOICE, None)
+    return applications.apply(
+        OrganisationFactory(), TierFactory(), Sponsorship.Payment.INVOICE, None
+    )
 
 
 @pytest.mark.parametrize("action", SPONSORSHIP_ACTIONS)
@@ -56,7 +58,7 @@ def test_staff_who_may_change_sponsorships_can(
 
 def test_a_view_only_staff_user_cannot_publish_profile_changes(client):
     organisation = OrganisationFactory(name="Acme")
-    services.propose_profile_change(organisation, name="Hijacked")
+    moderation.propose_profile_change(organisation, name="Hijacked")
     client.force_login(staff_with("view_organisation"))
     page = client.get("/admin/sponsors/organisation/").content.decode()
     assert 'value="approve_profile_changes"' not in page

@@ -11,8 +11,9 @@ import pytest
 import stripe
 from pytest_django.asserts import assertContains, assertNotContains
 
-from sponsors import services
+from sponsors import stripe_gateway
 from sponsors.models import Sponsorship
+from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event, price_fields
@@ -32,8 +33,8 @@ def live_stripe(settings, monkeypatch):
         return SimpleNamespace(id="cs_test_a1", url=CHECKOUT_URL)
 
     monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
-    monkeypatch.setattr(services.stripe_gateway, "create_customer", lambda organisation: "cus_live")
-    monkeypatch.setattr(services.stripe_gateway, "create_plan", lambda tier: "plan_gold")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(stripe_gateway, "create_plan", lambda tier: "plan_gold")
     return sessions
 
 
@@ -41,7 +42,7 @@ def applied(method, client):
     organisation = OrganisationFactory()
     manager = organisation.managers.get()
     client.force_login(manager)
-    return services.apply(organisation, TierFactory(), method, manager)
+    return applications.apply(organisation, TierFactory(), method, manager)
 
 
 def test_the_pay_page_offers_stripes_page_and_asks_for_no_card(client, live_stripe):
@@ -174,7 +175,7 @@ def test_checkout_webhooks_in_either_order_activate_the_sponsorship(post_event, 
     events = checkout_journey(sponsorship)
     for delivered in events if order == "as sent" else reversed(events):
         assert post_event(delivered).content.decode().strip() == "processed"
-    services.approve(sponsorship, UserFactory(is_staff=True))
+    lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.ACTIVE
     assert sponsorship.stripe_subscription_id == "sub_live1"

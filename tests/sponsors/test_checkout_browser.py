@@ -10,8 +10,9 @@ import pytest
 import stripe
 from django.test import Client
 
-from sponsors import services
+from sponsors import stripe_gateway
 from sponsors.models import Sponsorship
+from sponsors.services import applications
 from tests.artifacts import ARTIFACTS
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -27,12 +28,12 @@ def test_pay_page_sends_the_payer_to_checkout_and_back(live_server, page, settin
         return SimpleNamespace(id="cs_test_b1", url=params["success_url"])
 
     monkeypatch.setattr(stripe.checkout.SessionService, "create", create_session)
-    monkeypatch.setattr(services.stripe_gateway, "create_customer", lambda organisation: "cus_live")
-    monkeypatch.setattr(services.stripe_gateway, "create_plan", lambda tier: "plan_gold")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_live")
+    monkeypatch.setattr(stripe_gateway, "create_plan", lambda tier: "plan_gold")
 
     organisation = OrganisationFactory(name="Acme Databases")
     manager = organisation.managers.get()
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         organisation, TierFactory(), Sponsorship.Payment.CARD_ANNUAL, manager
     )
     client = Client()

@@ -12,8 +12,9 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from outbox import delivery
 from outbox.models import OutboxItem
-from sponsors import services
+from sponsors.mail import STATUS_MAIL
 from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.services import applications, billing, lifecycle
 from sponsors.stripe_tasks import CANCEL_SUBSCRIPTION
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
@@ -32,7 +33,7 @@ def owner(client):
 
 def applied(owner, **tier):
     organisation = owner.organisations.get()
-    return services.apply(organisation, TierFactory(**tier), "card_annual", owner)
+    return applications.apply(organisation, TierFactory(**tier), "card_annual", owner)
 
 
 def messages_of(response):
@@ -89,7 +90,8 @@ def test_a_withdrawal_can_be_undone_within_the_window_only(client, owner):
     ]
     client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
     SponsorshipEvent.objects.filter(to_status=S.CANCELLED).update(
-        at=timezone.now() - timedelta(minutes=16)
+        at=timezone.now() - timedelta(minutes=16),
+        undoable_until=timezone.now() - timedelta(minutes=1),
     )
     late = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
     sponsorship.refresh_from_db()
@@ -102,7 +104,7 @@ def test_undo_is_refused_when_the_tier_filled_up_meanwhile(client, owner):
     sponsorship = applied(owner, capacity=1)
     client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
     other = OrganisationFactory()
-    services.apply(other, sponsorship.tier, "invoice", other.managers.get())
+    applications.apply(other, sponsorship.tier, "invoice", other.managers.get())
     client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/")
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.CANCELLED
@@ -153,6 +155,39 @@ def test_a_paid_sponsorships_cancellation_waits_for_the_undo_window_before_strip
     assert "Your sponsorship is back, exactly as it was." in messages_of(undone)
     request.refresh_from_db()
     assert request.status == OutboxItem.Status.WITHDRAWN  # Stripe is never asked
+
+
+def test_the_undo_is_the_cancellations_recorded_window_not_its_note(client, owner):
+    """Staff recording a sponsor's request (whatever the note says) is no undoable
+    cancellation: the event's ``undoable_until`` decides, not its text."""
+    sponsorship = paid_by_card(owner)
+    lifecycle.cancel(sponsorship, UserFactory(is_staff=True), "cancelled by the sponsor")
+    (cancellation,) = sponsorship.events.filter(to_status=S.CANCELLED)
+    assert cancellation.undoable_until is None
+    mail = OutboxItem.objects.get(kind=STATUS_MAIL)
+    assert mail.payload == {"sponsorship_id": sponsorship.pk, "what": "cancelled"}  # no undo
+    page = client.get(sponsorship.organisation.get_absolute_url())
+    assertNotContains(page, "Undo the cancellation")
+    refused = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.CANCELLED
+    assert any("can no longer be undone" in m for m in messages_of(refused))
+
+
+def test_a_note_added_after_the_cancellation_does_not_take_the_undo_away(client, owner):
+    """A late Stripe webhook writes its own line in the history; the sponsor's undo still
+    finds the cancellation and the state it recorded."""
+    sponsorship = paid_by_card(owner)
+    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
+    billing.link_stripe_objects(
+        sponsorship.pk, payment_intent_id="pi_late", note="payment intent pi_late linked"
+    )
+    assert sponsorship.events.last().note == "payment intent pi_late linked"
+    undone = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.ACTIVE
+    assert "Your sponsorship is back, exactly as it was." in messages_of(undone)
+    assert sponsorship.events.last().from_status == S.CANCELLED
 
 
 def test_once_stripe_was_asked_the_cancellation_cannot_be_undone(client, owner):

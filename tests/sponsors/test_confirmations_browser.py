@@ -4,7 +4,7 @@ schemes (it wins the cascade over "a.button"/"button.button"), the page reflows 
 import pytest
 from django.test import Client
 
-from sponsors import services
+from sponsors.services import applications
 from tests.artifacts import ARTIFACTS
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -16,7 +16,7 @@ DANGER = {"light": "rgb(163, 38, 42)", "dark": "rgb(255, 154, 154)"}
 def test_the_cancel_confirmation_is_red_and_reflows(live_server, browser, scheme):
     organisation = OrganisationFactory(name="Acme Databases")
     manager = organisation.managers.get()
-    sponsorship = services.apply(organisation, TierFactory(), "card_annual", manager)
+    sponsorship = applications.apply(organisation, TierFactory(), "card_annual", manager)
     client = Client()
     client.force_login(manager)
     context = browser.new_context(viewport={"width": 320, "height": 800}, color_scheme=scheme)

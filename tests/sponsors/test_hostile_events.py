@@ -11,8 +11,9 @@ import pytest
 
 from payments.gateway import client
 from payments.models import StripeEvent
-from sponsors import services, stripe_objects
+from sponsors import stripe_objects
 from sponsors.models import Payment, Sponsorship
+from sponsors.services import applications, lifecycle
 from sponsors.webhooks import HANDLERS
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
@@ -25,11 +26,11 @@ S = Sponsorship.Status
 @pytest.fixture
 def awaiting(django_capture_on_commit_callbacks):
     """A sponsorship approved and waiting for its payment (EUR)."""
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         OrganisationFactory(), TierFactory(), Sponsorship.Payment.CARD_ONCE, None
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.AWAITING_PAYMENT
     return sponsorship
@@ -137,7 +138,9 @@ def test_the_fakes_receipt_links_are_accepted_outside_production_only(
 
 def test_a_yen_payment_is_recorded_in_yen(post_event, django_capture_on_commit_callbacks):
     tier = TierFactory(currency="JPY", annual_price=Decimal("5000"))
-    sponsorship = services.apply(OrganisationFactory(), tier, Sponsorship.Payment.CARD_ONCE, None)
+    sponsorship = applications.apply(
+        OrganisationFactory(), tier, Sponsorship.Payment.CARD_ONCE, None
+    )
     response = post_event(payment(sponsorship, amount_received=5000, currency="jpy"))
     assert response.content == b"processed\n"
     assert (Payment.objects.get().amount, Payment.objects.get().currency) == (

@@ -9,8 +9,8 @@ from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
 from payments import gateway
-from sponsors import services
 from sponsors.models import Sponsorship
+from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -27,7 +27,7 @@ def test_approval_issues_the_invoice_in_stripe_and_the_sponsor_gets_it(
 ):
     manager = UserFactory()
     organisation = OrganisationFactory(managers=[manager])
-    sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
+    sponsorship = applications.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
     client.force_login(manager)
     before = client.get("/sponsors/dashboard/")
     assertContains(
@@ -38,7 +38,7 @@ def test_approval_issues_the_invoice_in_stripe_and_the_sponsor_gets_it(
 
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
 
     sponsorship.refresh_from_db()
     invoice = gateway.client().v1.invoices.retrieve(sponsorship.stripe_invoice_id).to_dict()
@@ -66,7 +66,7 @@ def test_approval_issues_the_invoice_in_stripe_and_the_sponsor_gets_it(
 def test_an_approved_invoice_not_yet_issued_is_not_called_sent(client):
     manager = UserFactory()
     organisation = OrganisationFactory(managers=[manager])
-    sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
+    sponsorship = applications.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
     sponsorship.status = Sponsorship.Status.AWAITING_PAYMENT
     sponsorship.save(update_fields=["status"])
     client.force_login(manager)

@@ -3,8 +3,8 @@
 import pytest
 from django.core import mail
 
-from sponsors import services
 from sponsors.models import Invitation, Sponsorship
+from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -19,9 +19,9 @@ def test_a_state_change_mails_the_billing_contact_and_managers(
     organisation = OrganisationFactory(
         name="Acme & Sons", billing_email="billing@acme.example", managers=[manager]
     )
-    sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
+    sponsorship = applications.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
     with django_capture_on_commit_callbacks(execute=True):
-        services.reject(sponsorship, UserFactory(is_staff=True))
+        lifecycle.reject(sponsorship, UserFactory(is_staff=True))
     [message] = mail.outbox
     assert message.subject == "About your sponsorship application"
     assert message.to == ["billing@acme.example", "cto@acme.example"]
@@ -32,9 +32,9 @@ def test_a_state_change_mails_the_billing_contact_and_managers(
 
 
 def test_nothing_is_mailed_when_the_transaction_rolls_back(django_capture_on_commit_callbacks):
-    sponsorship = services.apply(OrganisationFactory(), TierFactory(), "invoice", None)
+    sponsorship = applications.apply(OrganisationFactory(), TierFactory(), "invoice", None)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.reject(sponsorship, None)
+        lifecycle.reject(sponsorship, None)
     assert mail.outbox == [] and callbacks  # sent only once the commit has happened
 
 

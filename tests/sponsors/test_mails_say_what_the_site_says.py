@@ -10,8 +10,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image
 from pytest_django.asserts import assertContains
 
-from sponsors import services
 from sponsors.models import Organisation, Sponsorship
+from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.test_agreement import application
@@ -29,7 +29,7 @@ def owner(client, settings):
 
 
 def applied(owner, payment="card_annual"):
-    return services.apply(owner.organisations.get(), TierFactory(name="Gold"), payment, owner)
+    return applications.apply(owner.organisations.get(), TierFactory(name="Gold"), payment, owner)
 
 
 def test_a_withdrawal_and_its_undo_are_mailed_in_the_pages_words(
@@ -90,7 +90,7 @@ def test_approval_sends_one_mail(owner, django_capture_on_commit_callbacks, paid
         Sponsorship.objects.filter(pk=sponsorship.pk).update(paid_at="2026-11-01T10:00:00Z")
         sponsorship.refresh_from_db()
     with django_capture_on_commit_callbacks(execute=True):
-        services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     assert [m.subject for m in mail.outbox] == [subject]
 
 

@@ -11,9 +11,9 @@ from django.test.client import BOUNDARY, encode_multipart
 from PIL import Image
 from pytest_django.asserts import assertContains, assertNotContains
 
-from sponsors import services
 from sponsors.logos import process_logo, sanitise_svg
 from sponsors.models import Invitation, Organisation
+from sponsors.services import applications, lifecycle, moderation
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.django_db
 def world():
     owner, colleague, stranger = UserFactory(), UserFactory(), UserFactory()
     organisation = OrganisationFactory(managers=[owner, colleague])
-    sponsorship = services.apply(organisation, TierFactory(), "card_annual", owner)
+    sponsorship = applications.apply(organisation, TierFactory(), "card_annual", owner)
     return {
         "owner": owner,
         "colleague": colleague,
@@ -93,7 +93,7 @@ def test_profile_changes_wait_for_staff_approval(client, world):
     )
     org = Organisation.objects.get()
     assert org.name != "New Name" and org.pending_changes["name"] == "New Name"
-    services.approve_profile_change(org)
+    moderation.approve_profile_change(org)
     assert Organisation.objects.get().name == "New Name"
 
 
@@ -263,7 +263,7 @@ def test_only_open_sponsorships_offer_cancel(client, world):
     cancel_url = f"/sponsors/sponsorships/{world['sponsorship'].pk}/cancel/"
     page = f"/sponsors/organisations/{world['org'].pk}/"
     assertContains(client.get(page), f'href="{cancel_url}"', count=1)
-    services.reject(world["sponsorship"], None)
+    lifecycle.reject(world["sponsorship"], None)
     assertNotContains(client.get(page), f'href="{cancel_url}"')
 
 

@@ -6,9 +6,11 @@ from django.core import mail
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from outbox.models import OutboxItem
 from payments import gateway
-from sponsors import services
+from sponsors import stripe_gateway
 from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.services import applications, billing, lifecycle, transitions
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event, issued
@@ -21,14 +23,14 @@ S = Sponsorship.Status
 def application():
     staff = UserFactory(is_staff=True)
     organisation = OrganisationFactory()
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         organisation, TierFactory(), Sponsorship.Payment.CARD_ANNUAL, organisation.managers.get()
     )
     return sponsorship, staff
 
 
 def paid(sponsorship, stripe_id="pi_1"):
-    return services.record_payment(
+    return billing.record_payment(
         sponsorship.pk,
         stripe_id=stripe_id,
         amount=Decimal("50000"),
@@ -50,7 +52,7 @@ def test_approved_then_paid_becomes_active_and_every_step_is_recorded(
 ):
     sponsorship, staff = application
     with django_capture_on_commit_callbacks(execute=True):
-        services.approve(sponsorship, staff)
+        lifecycle.approve(sponsorship, staff)
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.AWAITING_PAYMENT
     with django_capture_on_commit_callbacks(execute=True):
@@ -74,15 +76,28 @@ def test_paid_before_approval_goes_active_on_approval(application):
     sponsorship, staff = application
     paid(sponsorship)
     assert Sponsorship.objects.get().status == S.APPLIED
-    services.approve(sponsorship, staff)
+    lifecycle.approve(sponsorship, staff)
     assert Sponsorship.objects.get().status == S.ACTIVE
 
 
-def test_invalid_transitions_are_refused(application):
+def test_invalid_transitions_are_refused_and_change_nothing(application):
     sponsorship, staff = application
-    services.reject(sponsorship, staff)
-    with pytest.raises(services.InvalidTransition, match="Rejected to Approved"):
-        services.approve(sponsorship, staff)
+    lifecycle.reject(sponsorship, staff)
+    history = list(sponsorship.events.values_list("from_status", "to_status"))
+    mails = OutboxItem.objects.count()
+    with pytest.raises(transitions.InvalidTransition, match="Rejected to Approved"):
+        lifecycle.approve(sponsorship, staff)
+    sponsorship.refresh_from_db()
+    assert sponsorship.status == S.REJECTED
+    assert list(sponsorship.events.values_list("from_status", "to_status")) == history
+    assert OutboxItem.objects.count() == mails  # no mail about a change that did not happen
+    # Out of Cancelled only by the sponsor's undo, and never into a closed state.
+    cancelled = applications.apply(OrganisationFactory(), sponsorship.tier, "invoice", None)
+    cancelled = lifecycle.cancel(cancelled, staff)
+    with pytest.raises(transitions.InvalidTransition, match="Cancelled to Lapsed"):
+        transitions.move(cancelled, S.LAPSED)
+    cancelled.refresh_from_db()
+    assert cancelled.status == S.CANCELLED
 
 
 def test_capacity(application):
@@ -90,29 +105,29 @@ def test_capacity(application):
     tier = sponsorship.tier
     tier.capacity = 1
     tier.save()
-    with pytest.raises(services.TierFull):
-        services.apply(OrganisationFactory(), tier, "invoice", None)
+    with pytest.raises(transitions.TierFull):
+        applications.apply(OrganisationFactory(), tier, "invoice", None)
 
 
 def test_renewal_reminders_expiring_and_lapse(application, django_capture_on_commit_callbacks):
     sponsorship, staff = application
     paid(sponsorship)
-    services.approve(sponsorship, staff)
+    lifecycle.approve(sponsorship, staff)
     end = Sponsorship.objects.get().ends_on
     with django_capture_on_commit_callbacks(execute=True):
-        assert services.run_renewals(end - timedelta(days=30)) == {
+        assert lifecycle.run_renewals(end - timedelta(days=30)) == {
             "reminders": 1,
             "expiring": 1,
             "lapsed": 0,
         }
-        assert services.run_renewals(end - timedelta(days=29)) == {
+        assert lifecycle.run_renewals(end - timedelta(days=29)) == {
             "reminders": 0,
             "expiring": 0,
             "lapsed": 0,
         }
-        assert services.run_renewals(end - timedelta(days=7))["reminders"] == 1
+        assert lifecycle.run_renewals(end - timedelta(days=7))["reminders"] == 1
     assert sum("ends in" in m.subject for m in mail.outbox) == 2
-    assert services.run_renewals(end + timedelta(days=15))["lapsed"] == 1
+    assert lifecycle.run_renewals(end + timedelta(days=15))["lapsed"] == 1
     assert Sponsorship.objects.get().status == S.LAPSED
 
 
@@ -123,7 +138,7 @@ def test_supporters_page_is_cached_and_refreshed_on_change(
     paid(sponsorship)
     assert sponsorship.organisation.name not in client.get("/supporters/").content.decode()
     with django_capture_on_commit_callbacks(execute=True):
-        services.approve(sponsorship, staff)
+        lifecycle.approve(sponsorship, staff)
     response = client.get("/supporters/")
     tier = sponsorship.tier
     assertContains(response, f'<h2 id="tier-{tier.pk}">Gold sponsors</h2>', html=True)
@@ -176,19 +191,19 @@ def test_webhooks_replayed_twice_and_in_reverse_order_leave_the_same_state(post_
     events = journey_events(sponsorship)
     outcomes = [post_event(e).content.decode().strip() for e in events]
     assert outcomes == ["ignored", "processed", "ignored"]
-    services.approve(sponsorship, staff)
+    lifecycle.approve(sponsorship, staff)
     after_journey = state(sponsorship)
     for e in events + list(reversed(events)):
         assert post_event(e).content.decode().strip() == "duplicate"
     assert state(sponsorship) == after_journey
 
     # The same journey delivered in reverse order to a fresh application ends the same way.
-    other, _ = services.apply(OrganisationFactory(), sponsorship.tier, "card_once", None), None
+    other, _ = applications.apply(OrganisationFactory(), sponsorship.tier, "card_once", None), None
     reversed_events = [dict(e, id=e["id"] + "b") for e in reversed(journey_events(other))]
     for e in reversed_events:
         e["data"]["object"] = dict(e["data"]["object"], id=e["data"]["object"]["id"] + "b")
         post_event(e)
-    services.approve(other, staff)
+    lifecycle.approve(other, staff)
     assert state(other)[0] == after_journey[0] == S.ACTIVE
     assert state(other)[2] == after_journey[2] == 1
 
@@ -209,11 +224,11 @@ def test_subscription_deleted_before_payment_cancels(post_event, application):
 @pytest.mark.parametrize("method", ["card_annual", "card_once"])
 def test_card_payment_against_the_stripe_fake(fake_stripe, method):
     organisation = OrganisationFactory()
-    sponsorship = services.apply(organisation, TierFactory(), method, None)
-    payment_method = services.stripe_gateway.card_payment_method(
+    sponsorship = applications.apply(organisation, TierFactory(), method, None)
+    payment_method = stripe_gateway.card_payment_method(
         {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
     )
-    services.pay_by_card(sponsorship, payment_method)
+    billing.pay_by_card(sponsorship, payment_method)
     sponsorship.refresh_from_db()
     organisation.refresh_from_db()
     assert organisation.stripe_customer_id.startswith("cus_")
@@ -233,14 +248,14 @@ def test_invoice_is_sent_on_approval_and_its_payment_activates(
 ):
     # localstripe cannot send invoices, so the Stripe network is replaced at the gateway seam.
     sent = []
-    monkeypatch.setattr(services.stripe_gateway, "create_customer", lambda organisation: "cus_inv")
+    monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(
-        services.stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_42")
+        stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_42")
     )
     organisation = OrganisationFactory()
-    sponsorship = services.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
+    sponsorship = applications.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
     with django_capture_on_commit_callbacks(execute=True):
-        services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     assert [args[:5] for args in sent] == [
         (
             "cus_inv",
@@ -271,7 +286,7 @@ def test_invoice_is_sent_on_approval_and_its_payment_activates(
 def test_a_renewal_payment_extends_an_active_sponsorship(application):
     sponsorship, staff = application
     paid(sponsorship, "in_first")
-    services.approve(sponsorship, staff)
+    lifecycle.approve(sponsorship, staff)
     first_end = Sponsorship.objects.get().ends_on
     paid(sponsorship, "in_renewal")
     paid(sponsorship, "in_renewal")  # replayed

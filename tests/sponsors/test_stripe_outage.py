@@ -12,8 +12,9 @@ from pytest_django.asserts import assertContains
 
 from outbox import delivery
 from outbox.models import OutboxItem
-from sponsors import services, stripe_gateway, stripe_tasks
+from sponsors import stripe_gateway, stripe_tasks
 from sponsors.models import Organisation, Sponsorship, SponsorshipEvent
+from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import issued, price_fields
@@ -28,7 +29,7 @@ def applied(client, method=Sponsorship.Payment.CARD_ANNUAL):
     organisation = OrganisationFactory(name="Acme & Sons")
     manager = organisation.managers.get()
     client.force_login(manager)
-    return services.apply(organisation, TierFactory(), method, manager)
+    return applications.apply(organisation, TierFactory(), method, manager)
 
 
 def assert_plain_outage_page(response):
@@ -93,7 +94,7 @@ def test_the_invoice_alternative_is_sent_when_staff_approve(
         stripe_gateway, "send_invoice", lambda *args: sent.append(args) or issued("in_7")
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.approve(sponsorship, UserFactory(is_staff=True))
+        lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     assert [args[3] for args in sent] == [sponsorship.pk]
     assert sponsorship.events.last().note == "invoice in_7 sent"
 
@@ -102,7 +103,7 @@ def test_switching_to_invoice_after_approval_sends_the_invoice_now(
     client, monkeypatch, django_capture_on_commit_callbacks
 ):
     sponsorship = applied(client)
-    services.approve(sponsorship, UserFactory(is_staff=True))
+    lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     sent = []
     monkeypatch.setattr(stripe_gateway, "create_customer", lambda organisation: "cus_inv")
     monkeypatch.setattr(

@@ -3,8 +3,8 @@
 import pytest
 from django.test import Client
 
-from sponsors import services
 from sponsors.models import Sponsorship
+from sponsors.services import applications
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -16,7 +16,7 @@ def test_the_sponsor_is_offered_the_invoice_when_stripe_is_down(
     settings.STRIPE_API_BASE = "http://127.0.0.1:9"  # a closed port: Stripe unreachable
     organisation = OrganisationFactory(name="Acme Databases")
     manager = organisation.managers.get()
-    sponsorship = services.apply(
+    sponsorship = applications.apply(
         organisation, TierFactory(), Sponsorship.Payment.CARD_ONCE, manager
     )
     client = Client()

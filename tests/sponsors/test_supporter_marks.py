@@ -7,7 +7,7 @@ from pytest_django.asserts import assertContains, assertInHTML, assertNotContain
 
 from sponsors import demo
 from sponsors.models import Organisation
-from sponsors.services import invalidate_supporters_page
+from sponsors.supporters_cache import invalidate_supporters_page
 from tests.donations.factories import DonationFactory, GiftFactory
 from tests.sponsors.factories import (
     ActiveSponsorshipFactory,

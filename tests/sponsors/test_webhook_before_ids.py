@@ -5,8 +5,9 @@ localstripe's never do), still pays its sponsorship: the site asks Stripe whose 
 import pytest
 
 from payments import gateway
-from sponsors import services, stripe_gateway, stripe_objects
+from sponsors import stripe_gateway, stripe_objects
 from sponsors.models import Sponsorship
+from sponsors.services import applications
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event
 
@@ -16,7 +17,7 @@ pytestmark = pytest.mark.django_db
 def test_invoice_paid_before_the_subscription_id_is_stored_is_recorded(fake_stripe, post_event):
     organisation = OrganisationFactory()
     tier = TierFactory()
-    sponsorship = services.apply(organisation, tier, Sponsorship.Payment.CARD_ANNUAL, None)
+    sponsorship = applications.apply(organisation, tier, Sponsorship.Payment.CARD_ANNUAL, None)
     # What pay_by_card does at Stripe, but the site has not saved the subscription id yet.
     stripe = gateway.client().v1
     customer = stripe_objects.ensure_customer(organisation)

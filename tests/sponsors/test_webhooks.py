@@ -11,8 +11,8 @@ import time
 import pytest
 
 from payments.models import StripeEvent
-from sponsors import services
 from sponsors.models import Payment, Sponsorship
+from sponsors.services import applications
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import WEBHOOK_SECRET, event
 
@@ -21,7 +21,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def sponsorship():
-    return services.apply(OrganisationFactory(), TierFactory(), Sponsorship.Payment.CARD_ONCE, None)
+    return applications.apply(
+        OrganisationFactory(), TierFactory(), Sponsorship.Payment.CARD_ONCE, None
+    )
 
 
 def payment(sponsorship, **changes):

@@ -6,9 +6,9 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from tqdm import tqdm
 
-from releases import services
 from releases.archive import ArchiveError, open_archive
 from releases.models import Release
+from releases.services import importing
 from releases.versions import RELEASE_VERSION
 
 
@@ -37,7 +37,7 @@ class Command(BaseCommand):
             def progress(items):
                 return tqdm(items, desc="releases", unit="release", file=sys.stderr, disable=None)
 
-            report = services.import_archive(
+            report = importing.import_archive(
                 archive, releases.values_list("version", flat=True), progress=progress
             )
         except ArchiveError as error:

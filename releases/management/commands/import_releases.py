@@ -9,9 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from tqdm import tqdm
 
-from releases import services
 from releases.catalogue import IN_REPO_CATALOGUE, CatalogueError
 from releases.release_files import IN_REPO_FILES, read_real_data
+from releases.services import importing
 
 
 class Command(BaseCommand):
@@ -55,8 +55,8 @@ class Command(BaseCommand):
             return tqdm(items, desc="releases", unit="release", file=sys.stderr, disable=None)
 
         with transaction.atomic():
-            report = services.import_catalogue(catalogue, timezone.localdate(), progress=progress)
-            file_report = services.record_release_files(file_list.files)
+            report = importing.import_catalogue(catalogue, timezone.localdate(), progress=progress)
+            file_report = importing.record_release_files(file_list.files)
         if file_list.skipped_later:
             self.stdout.write(
                 "later releases left out, their maturity is not known: "

@@ -1,0 +1,172 @@
+"""A sponsorship's life after the application: approval or rejection, activation,
+cancellation and its undo window, the end of a Stripe subscription, and renewals."""
+
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from outbox import queue
+from sponsors import mail, stripe_tasks
+from sponsors.models import Sponsorship, SponsorshipEvent, Tier
+from sponsors.services.transitions import PAYABLE, InvalidTransition, S, TierFull, move
+
+GRACE_DAYS = 14
+REMINDER_DAYS = (30, 7)
+
+
+@transaction.atomic
+def approve(sponsorship: Sponsorship, actor):
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    # One mail for the approval: the state it leads to (active, or awaiting payment) says it.
+    move(sponsorship, S.APPROVED, actor, "approved by staff", mail_it=False)
+    if sponsorship.is_paid:
+        activate(sponsorship, actor)
+    else:
+        move(sponsorship, S.AWAITING_PAYMENT, actor)
+        if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+            queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+    return sponsorship
+
+
+@transaction.atomic
+def reject(sponsorship: Sponsorship, actor, note=""):
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    move(sponsorship, S.REJECTED, actor, note or "rejected by staff")
+    return sponsorship
+
+
+def activate(sponsorship, actor=None):
+    today = timezone.localdate()
+    sponsorship.starts_on = sponsorship.starts_on or today
+    sponsorship.ends_on = max(sponsorship.ends_on or today, today) + timedelta(days=365)
+    move(sponsorship, S.ACTIVE, actor, "payment received and approved")
+
+
+@transaction.atomic
+def cancel(sponsorship: Sponsorship, actor, note="cancelled", undoable_until=None):
+    """Cancel; Stripe is asked to end the subscription after the commit or, for a
+    cancellation the sponsor may undo until ``undoable_until``, once that time has passed
+    (``undo_cancel`` withdraws the request)."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if sponsorship.status == S.CANCELLED:
+        return sponsorship
+    move(sponsorship, S.CANCELLED, actor, note, undoable_until=undoable_until)
+    if sponsorship.stripe_subscription_id:
+        queue.enqueue(
+            stripe_tasks.CANCEL_SUBSCRIPTION,
+            not_before=undoable_until,
+            subscription_id=sponsorship.stripe_subscription_id,
+        )
+    return sponsorship
+
+
+def is_withdrawal(sponsorship: Sponsorship) -> bool:
+    """Cancelling now only takes back an application: nothing paid, nothing at Stripe."""
+    return sponsorship.status in PAYABLE and sponsorship.nothing_paid
+
+
+@transaction.atomic
+def cancel_by_sponsor(sponsorship: Sponsorship, actor) -> bool:
+    """Cancel (or withdraw) on the sponsor's confirmed request. Either can be undone for
+    SPONSORSHIP_UNDO_MINUTES (the event records until when): Stripe is asked to end a
+    subscription only once that window has passed. Answers whether it was a withdrawal
+    (nothing paid)."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    withdrawal = is_withdrawal(sponsorship)
+    if sponsorship.status == S.CANCELLED:
+        raise InvalidTransition("This sponsorship is already cancelled.")
+    window_ends = timezone.now() + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
+    note = "application withdrawn by the sponsor" if withdrawal else "cancelled by the sponsor"
+    cancel(sponsorship, actor, note, undoable_until=window_ends)
+    return withdrawal
+
+
+def _undoable_cancellation(sponsorship: Sponsorship) -> SponsorshipEvent | None:
+    """The event that cancelled the sponsorship, if the sponsor may still undo it."""
+    if sponsorship.status != S.CANCELLED:
+        return None
+    into_cancelled = sponsorship.events.filter(to_status=S.CANCELLED).exclude(
+        from_status=S.CANCELLED  # a line of history written while cancelled (a late webhook)
+    )
+    cancelled = into_cancelled.order_by("-at", "-id").first()
+    if cancelled is None or cancelled.undoable_until is None:
+        return None
+    return cancelled if timezone.now() < cancelled.undoable_until else None
+
+
+def undo_deadline(sponsorship: Sponsorship):
+    """When the sponsor's cancellation or withdrawal stops being reversible, or None."""
+    cancelled = _undoable_cancellation(sponsorship)
+    return cancelled.undoable_until if cancelled else None
+
+
+@transaction.atomic
+def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """Put back a sponsorship cancelled (or an application withdrawn) a moment ago, in the
+    state its cancellation event recorded: the request to Stripe that was waiting for the
+    window to pass is withdrawn."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if sponsorship.status != S.CANCELLED:
+        raise InvalidTransition("This sponsorship is not cancelled: there is nothing to undo.")
+    cancelled = _undoable_cancellation(sponsorship)
+    if cancelled is None:
+        raise InvalidTransition(
+            "This can no longer be undone: please apply again from the programmes page."
+        )
+    tier = Tier.objects.select_for_update().get(pk=sponsorship.tier_id)
+    if tier.capacity is not None and tier.sponsorships.open().count() >= tier.capacity:
+        raise TierFull(f"The {tier.name} tier filled up in the meantime.")
+    if sponsorship.stripe_subscription_id and not queue.withdraw(
+        stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
+    ):
+        raise InvalidTransition(
+            "Stripe has already ended the subscription: please apply again from the "
+            "programmes page."
+        )
+    what = "withdrawal" if sponsorship.nothing_paid else "cancellation"
+    move(sponsorship, cancelled.from_status, actor, f"{what} undone by the sponsor", mail_it=False)
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=f"{what}_undone")
+    return sponsorship
+
+
+@transaction.atomic
+def subscription_ended(subscription_id: str):
+    """Stripe deleted the subscription (cancelled there, or unpaid): lapse at the end of the paid period."""
+    for sponsorship in Sponsorship.objects.select_for_update().filter(
+        stripe_subscription_id=subscription_id
+    ):
+        if (
+            sponsorship.status in (S.ACTIVE, S.EXPIRING)
+            and sponsorship.ends_on
+            and sponsorship.ends_on < timezone.localdate()
+        ):
+            move(sponsorship, S.LAPSED, note="subscription ended")
+        elif sponsorship.status in (S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT):
+            move(sponsorship, S.CANCELLED, note="subscription ended before payment")
+
+
+def run_renewals(today: date | None = None) -> dict:
+    """Daily: reminders 30 and 7 days before the end, expiring state, lapse after the grace period."""
+    today = today or timezone.localdate()
+    counts = {"reminders": 0, "expiring": 0, "lapsed": 0}
+    open_ = Sponsorship.objects.filter(status__in=[S.ACTIVE, S.EXPIRING], ends_on__isnull=False)
+    for sponsorship in open_.select_related("organisation"):
+        days_left = (sponsorship.ends_on - today).days
+        with transaction.atomic():
+            if days_left < -GRACE_DAYS:
+                move(sponsorship, S.LAPSED, note=f"not renewed within {GRACE_DAYS} days")
+                counts["lapsed"] += 1
+                continue
+            if sponsorship.status == S.ACTIVE and days_left <= 30:
+                move(sponsorship, S.EXPIRING, note="renewal due")
+                counts["expiring"] += 1
+            for days in REMINDER_DAYS:
+                key = f"{sponsorship.ends_on.isoformat()}:{days}"
+                if days_left <= days and key not in sponsorship.reminders_sent:
+                    sponsorship.reminders_sent = [*sponsorship.reminders_sent, key]
+                    sponsorship.save(update_fields=["reminders_sent"])
+                    queue.enqueue(mail.RENEWAL_REMINDER, sponsorship_id=sponsorship.pk, days=days)
+                    counts["reminders"] += 1
+    return counts

@@ -1,0 +1,140 @@
+"""Organisations: creating one, its logo (stored, removed, or held for a refused form),
+and the invitations that make more people its managers."""
+
+import base64
+import secrets
+from dataclasses import dataclass
+
+from django.core import signing
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from core.storage import private_storage
+from outbox import queue
+from sponsors import logos, mail
+from sponsors.models import Invitation, Organisation
+from sponsors.services.transitions import SponsorshipError
+from sponsors.supporters_cache import invalidate_supporters_page
+
+
+@transaction.atomic
+def create_organisation(
+    user, *, logo_upload=None, logo_height=logos.THUMBNAIL_HEIGHT, **fields
+) -> Organisation:
+    """Raises ValidationError (and creates nothing) when the logo is refused."""
+    organisation = Organisation.objects.create(**fields)
+    organisation.managers.add(user)
+    if logo_upload:
+        store_logo(organisation, logo_upload, logo_height)
+    return organisation
+
+
+@transaction.atomic
+def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT):
+    """Validate and store a logo and its thumbnail. Raises ValidationError, storing nothing."""
+    clean, thumbnail = logos.process_logo(upload, height)
+    organisation.logo.save(clean.name, clean, save=False)
+    if thumbnail:
+        organisation.logo_thumbnail.save(thumbnail.name, thumbnail, save=False)
+    else:
+        organisation.logo_thumbnail = ""
+    organisation.save()
+    transaction.on_commit(invalidate_supporters_page)
+
+
+@transaction.atomic
+def remove_logo(organisation: Organisation):
+    """The public pages show the organisation's name as a wordmark instead."""
+    stored = [(f.storage, f.name) for f in (organisation.logo, organisation.logo_thumbnail) if f]
+    organisation.logo = ""
+    organisation.logo_thumbnail = ""
+    organisation.save(update_fields=["logo", "logo_thumbnail"])
+    transaction.on_commit(invalidate_supporters_page)
+    for storage, name in stored:
+        transaction.on_commit(lambda storage=storage, name=name: storage.delete(name))
+
+
+@transaction.atomic
+def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
+    if organisation.managers.filter(email__iexact=email).exists():
+        raise SponsorshipError(f"{email} already manages {organisation.name}: nothing was sent.")
+    invitation = Invitation.objects.create(
+        organisation=organisation, email=email, invited_by=invited_by
+    )
+    queue.enqueue(mail.INVITATION, invitation_id=invitation.pk)
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(invitation, user):
+    if invitation.accepted_at or invitation.email.lower() != (user.email or "").lower():
+        raise SponsorshipError("This invitation is for another address, or was already used.")
+    invitation.organisation.managers.add(user)
+    invitation.accepted_at = timezone.now()
+    invitation.save(update_fields=["accepted_at"])
+
+
+# A refused application keeps the logo chosen with it: the validated file waits in the
+# private folder, named by a signed token in the re-rendered form, until the form is
+# accepted (then it is the organisation's logo) or a day has passed.
+HELD_LOGOS = "held-logos"
+HELD_LOGO_SALT = "sponsors.held-logo"
+HELD_LOGO_SECONDS = 24 * 3600
+
+
+@dataclass
+class HeldLogo:
+    token: str
+    name: str  # the file's name as the sponsor chose it (cleaned)
+    preview: str  # a data: URL for the form's <img>
+
+
+def _prune_held_logos(now):
+    try:
+        _dirs, names = private_storage.listdir(HELD_LOGOS)
+    except FileNotFoundError:
+        return
+    for name in names:
+        path = f"{HELD_LOGOS}/{name}"
+        if (now - private_storage.get_modified_time(path)).total_seconds() > HELD_LOGO_SECONDS:
+            private_storage.delete(path)
+
+
+def hold_logo(user, upload) -> HeldLogo:
+    """Validate ``upload`` (logos.process_logo, as when it is stored) and keep it for the
+    re-rendered form. Raises ValidationError, keeping nothing."""
+    clean, _thumbnail = logos.process_logo(upload)
+    _prune_held_logos(timezone.now())
+    stored = private_storage.save(f"{HELD_LOGOS}/{secrets.token_hex(12)}-{clean.name}", clean)
+    token = signing.dumps({"user": user.pk, "path": stored}, salt=HELD_LOGO_SALT)
+    return held_logo(user, token)
+
+
+def held_logo(user, token: str) -> HeldLogo | None:
+    """The logo kept for ``user`` under ``token``, or None (tampered, someone else's,
+    expired or already used)."""
+    try:
+        kept = signing.loads(token, salt=HELD_LOGO_SALT, max_age=HELD_LOGO_SECONDS)
+    except signing.BadSignature:
+        return None
+    path = kept.get("path", "")
+    if kept.get("user") != user.pk or not path.startswith(HELD_LOGOS + "/"):
+        return None
+    if not private_storage.exists(path):
+        return None
+    with private_storage.open(path, "rb") as handle:
+        data = handle.read()
+    name = path.rpartition("/")[2].partition("-")[2]
+    kind = "svg+xml" if name.endswith(".svg") else name.rpartition(".")[2].replace("jpg", "jpeg")
+    preview = f"data:image/{kind};base64,{base64.b64encode(data).decode()}"
+    return HeldLogo(token=token, name=name, preview=preview)
+
+
+def use_held_logo(held: HeldLogo) -> ContentFile:
+    """The kept file as an upload for create_organisation; it is deleted after the commit."""
+    path = signing.loads(held.token, salt=HELD_LOGO_SALT)["path"]
+    with private_storage.open(path, "rb") as handle:
+        upload = ContentFile(handle.read(), name=held.name)
+    transaction.on_commit(lambda: private_storage.delete(path))
+    return upload

@@ -1,0 +1,60 @@
+"""How a sponsorship changes state (the one helper that moves it and records the event),
+and the errors the sponsorship workflows raise.
+
+applied ──staff approve──▶ awaiting payment ──paid──▶ active ──30 days before the end──▶ expiring
+   │  └─ paid first: approval goes straight to active                          │
+   └──staff reject──▶ rejected                          renewal payment ◀──────┘──grace over──▶ lapsed
+any open state ──sponsor or staff cancel──▶ cancelled ──the sponsor's undo, in time──▶ the state it left
+"""
+
+from django.db import transaction
+
+from core import transitions
+from outbox import queue
+from sponsors import mail
+from sponsors.models import Sponsorship
+from sponsors.supporters_cache import invalidate_supporters_page
+
+S = Sponsorship.Status
+
+
+class SponsorshipError(Exception):
+    """Base of the typed errors of the sponsorship workflows."""
+
+
+class InvalidTransition(SponsorshipError):
+    """The status table (``Sponsorship.TRANSITIONS``) does not allow the change."""
+
+
+class TierFull(SponsorshipError):
+    pass
+
+
+PAYABLE = {S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT}
+
+
+def move(
+    sponsorship: Sponsorship,
+    to: str,
+    actor=None,
+    note: str = "",
+    *,
+    mail_it=True,
+    undoable_until=None,
+):
+    """Change the status through ``core.transitions.move`` (the model's table, the
+    ``SponsorshipEvent``), renew the supporters page after the commit and (``mail_it``) mail
+    the sponsor in the words the site uses: a cancelled application with nothing paid was
+    *withdrawn*. ``undoable_until``: the sponsor's own cancellation, which the event keeps
+    undoable until then (and the mail offers to undo)."""
+    try:
+        transitions.move(sponsorship, to, actor=actor, note=note, undoable_until=undoable_until)
+    except transitions.TransitionRefused as error:
+        raise InvalidTransition(str(error)) from error
+    transaction.on_commit(invalidate_supporters_page)
+    if mail_it and to == S.CANCELLED:
+        what = sponsorship.status_label.lower()  # "withdrawn" or "cancelled"
+        undo = {"undo": True} if undoable_until else {}
+        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
+    elif mail_it:
+        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)

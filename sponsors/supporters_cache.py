@@ -1,0 +1,13 @@
+"""The supporters page's cache: every change that affects the page deletes it after commit."""
+
+from django.core.cache import cache
+
+from core import pagecache
+
+SUPPORTERS_CACHE_KEY = "sponsors:supporters-page"
+
+
+def invalidate_supporters_page():
+    cache.delete(SUPPORTERS_CACHE_KEY)
+    # Whole pages built between the commit and the line above hold the old list.
+    pagecache.content_changed()
