@@ -58,7 +58,10 @@ class DevStack:
         self.pid = 0
 
     def environment(self) -> dict:
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+        # DJANGO_SETTINGS_MODULE: the test run's (tests/settings.py); `make run` has none,
+        # so manage.py and Celery read config.settings.
+        test_only = ("REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE")
+        env = {k: v for k, v in os.environ.items() if k not in test_only}
         env["DATABASE_URL"] = f"sqlite:///{self.database}"
         env["MEDIA_ROOT"] = str(self.folder / "media")
         env["PRIVATE_MEDIA_ROOT"] = str(self.folder / "private-media")
