@@ -121,6 +121,20 @@ def invoicing_localstripe_url(tmp_path_factory):
     process.wait(10)
 
 
+def pytest_collection_finish(session):
+    """When the run has devstack tests, the first worker done collecting starts the shared
+    stack in the background (``devstack`` below), so no worker sits waiting for it."""
+    if session.config.option.collectonly:
+        return
+    if any("devstack" in getattr(item, "fixturenames", ()) for item in session.items):
+        devstack_harness.prestart(session.config._tmp_path_factory.getbasetemp())
+
+
+def pytest_sessionfinish(session):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controller, or a serial run
+        devstack_harness.stop_left_over(session.config._tmp_path_factory.getbasetemp())
+
+
 @pytest.fixture(scope="session")
 def devstack(tmp_path_factory):
     """The whole system as `make run` starts it (tests/e2e/devstack.py), one for the run,

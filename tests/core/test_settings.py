@@ -23,8 +23,9 @@ PRODUCTION_ENV = {
 
 
 # The browser tests set DJANGO_ALLOW_ASYNC_UNSAFE in this process; production never has it.
+# DJANGO_SETTINGS_MODULE is the test run's (tests/settings.py); production reads config.settings.
 TEST_ONLY = {"SECRET_KEY", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE", "STRIPE_SECRET_KEY",
-             "STRIPE_WEBHOOK_SECRET", "STRIPE_TEST_MODE"}  # fmt: skip
+             "STRIPE_WEBHOOK_SECRET", "STRIPE_TEST_MODE", "DJANGO_SETTINGS_MODULE"}  # fmt: skip
 
 
 def clean_env():

@@ -125,7 +125,8 @@ def test_templates_have_no_inline_script_or_style_attribute():
 
 
 def _production(**extra):
-    env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    test_only = {"DJANGO_ALLOW_ASYNC_UNSAFE", "DJANGO_SETTINGS_MODULE"}  # tests/settings.py's
+    env = {k: v for k, v in os.environ.items() if k not in test_only}
     env.update(PRODUCTION_ENV)
     env.update(SITE_URL=PUBLIC, EMAIL_URL="smtp+tls://portal:pw@smtp.example.org:587")
     env.update(extra)

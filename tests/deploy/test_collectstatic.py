@@ -10,7 +10,13 @@ from pathlib import Path
 from tests.core.test_settings import PRODUCTION_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
-TEST_ONLY = {"SECRET_KEY", "DJANGO_ENV", "DJANGO_ALLOW_ASYNC_UNSAFE", "STATIC_ROOT"}
+TEST_ONLY = {
+    "SECRET_KEY",
+    "DJANGO_ENV",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "STATIC_ROOT",
+    "DJANGO_SETTINGS_MODULE",
+}
 
 
 def test_production_storage_post_processes_every_file(tmp_path):

@@ -58,7 +58,10 @@ class DevStack:
         self.pid = 0
 
     def environment(self) -> dict:
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+        # DJANGO_SETTINGS_MODULE: the test run's (tests/settings.py); `make run` has none,
+        # so manage.py and Celery read config.settings.
+        test_only = ("REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE")
+        env = {k: v for k, v in os.environ.items() if k not in test_only}
         env["DATABASE_URL"] = f"sqlite:///{self.database}"
         env["MEDIA_ROOT"] = str(self.folder / "media")
         env["PRIVATE_MEDIA_ROOT"] = str(self.folder / "private-media")
@@ -93,6 +96,10 @@ class DevStack:
         return self.log_path.read_text(errors="replace").splitlines(keepends=True)
 
     def start(self):
+        return self.launch().wait_until_ready()
+
+    def launch(self):
+        """Start the supervisor and return at once (``wait_until_ready`` waits for it)."""
         # The supervisor writes to a file, not a pipe: the stack may outlive the pytest
         # worker that started it (``shared``), and nobody has to keep reading its output.
         self.folder.mkdir(parents=True, exist_ok=True)
@@ -106,9 +113,15 @@ class DevStack:
                 start_new_session=True,
             )
         self.pid = self.process.pid
+        return self
+
+    def running(self) -> bool:
+        return self.process.poll() is None if self.process else alive(self.pid)
+
+    def wait_until_ready(self):
         deadline = time.monotonic() + START_SECONDS
         while not any(line.startswith(READY) for line in self.lines):
-            if self.process.poll() is not None or time.monotonic() > deadline:
+            if not self.running() or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("the stack did not start:\n" + "".join(self.lines[-60:]))
             time.sleep(0.5)
@@ -227,23 +240,63 @@ def _locked(path: Path):
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _shared_files(basetemp: Path) -> tuple[Path, Path, Path]:
+    """The folder the pytest-xdist workers share (the controller's basetemp), its lock and
+    the state file that describes the shared stack."""
+    root = basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
+    return root, root / "devstack.lock", root / "devstack.json"
+
+
+def _running_description(state: Path) -> dict | None:
+    description = json.loads(state.read_text()) if state.exists() else None
+    return description if description and alive(description["pid"]) else None
+
+
+def _launch(root: Path, state: Path) -> tuple[DevStack, dict]:
+    stack = DevStack(Path(tempfile.mkdtemp(prefix="devstack-", dir=root))).launch()
+    description = {**stack.describe(), "users": 0}
+    state.write_text(json.dumps(description))
+    return stack, description
+
+
+def prestart(basetemp: Path) -> None:
+    """Start the shared stack now, without waiting for it: it migrates and loads its demo
+    while the workers run other tests, instead of while a worker waits for it. ``shared``
+    then finds it running; ``stop_left_over`` stops it if no test used it."""
+    root, lock, state = _shared_files(basetemp)
+    with _locked(lock):
+        if not _running_description(state):
+            _launch(root, state)
+
+
+def stop_left_over(basetemp: Path) -> None:
+    """At the end of the run (the pytest-xdist controller, or the only process): stop a
+    started stack that no test stopped."""
+    _root, lock, state = _shared_files(basetemp)
+    if not state.exists():
+        return
+    with _locked(lock):
+        description = _running_description(state)
+        if description:
+            DevStack.attach(description).stop()
+        state.unlink(missing_ok=True)
+
+
 @contextlib.contextmanager
 def shared(basetemp: Path) -> Iterator[DevStack]:
-    """One stack for all the pytest-xdist workers of a run: the first that needs it starts
-    it, the others use it, the last one done with it stops it."""
-    root = basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
-    lock, state = root / "devstack.lock", root / "devstack.json"
+    """One stack for all the pytest-xdist workers of a run: the first that needs it (or
+    ``prestart``) starts it, the others use it, the last one done with it stops it."""
+    root, lock, state = _shared_files(basetemp)
     with _locked(lock):
-        description = json.loads(state.read_text()) if state.exists() else None
-        if description and alive(description["pid"]):
+        description = _running_description(state)
+        if description:
             stack = DevStack.attach(description)
         else:
-            stack = DevStack(Path(tempfile.mkdtemp(prefix="devstack-", dir=root))).start()
-            description = {**stack.describe(), "users": 0}
+            stack, description = _launch(root, state)
         description["users"] += 1
         state.write_text(json.dumps(description))
     try:
-        yield stack
+        yield stack.wait_until_ready()
     finally:
         with _locked(lock):
             description = json.loads(state.read_text())
