@@ -12,7 +12,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from benchmarks import services
 from benchmarks.models import Run, SubmissionToken
-from payments.models import OutboxItem
+from outbox.models import OutboxItem
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
 

@@ -41,6 +41,7 @@ def due_task():
         name="test: hourly heartbeat",
         task=TASK,
         interval=every_hour,
+        args=json.dumps(["beat-test"]),
         last_run_at=timezone.now() - timedelta(hours=2),
     )
 

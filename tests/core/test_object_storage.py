@@ -18,7 +18,7 @@ from PIL import Image
 from benchmarks.models import Attachment, Run
 from core.checks import check_object_storage_buckets
 from core.storage import PrivateStorage
-from sponsors.services import store_logo
+from sponsors.services.organisations import store_logo
 from tests.benchmarks.factories import RunFactory, SuiteFactory
 from tests.foundation.factories import UserFactory
 from tests.objectstore import client, object_storages, start_moto_server
