@@ -22,14 +22,21 @@ QUEUE = "celery"
 
 @pytest.fixture
 def broker():
+    """The worker's Redis as the broker, with tasks sent to it rather than run in place
+    (`make test` runs tasks eagerly)."""
     client = redis.Redis.from_url(settings.REDIS_URL)
 
     def clear():
         client.delete(LOCK_KEY, QUEUE, *client.keys(f"{CLAIM_PREFIX}:*"))
 
+    saved = celery_app.conf.task_always_eager, celery_app.conf.broker_url
+    celery_app.conf.task_always_eager, celery_app.conf.broker_url = False, settings.REDIS_URL
     clear()
-    yield client
-    clear()
+    try:
+        yield client
+    finally:
+        clear()
+        celery_app.conf.task_always_eager, celery_app.conf.broker_url = saved
 
 
 @pytest.fixture
