@@ -188,7 +188,6 @@ def main():
         "CONN_MAX_AGE": "60",
         "FEEDBACK_RATE_LIMIT": "10000000/m",
         "GUNICORN_BIND": f"127.0.0.1:{PORT}",
-        "GUNICORN_ACCESS_LOG": "/dev/null",
         "LOG_LEVEL": "WARNING",
         "DEBUG": "false",
     }

@@ -19,8 +19,12 @@ worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 timeout = 30
 graceful_timeout = 20
-# Access log without client addresses: feedback reports are anonymous.
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+# No access log by default: nginx in front logs every request, without client addresses
+# (deploy/nginx/portal.conf, log_format portal_private), and formatting a second line per
+# request cost the feedback endpoint about a twentieth of its throughput
+# (docs/PERFORMANCE.md). GUNICORN_ACCESS_LOG=- writes one to stdout, without addresses
+# either (feedback reports are anonymous).
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 access_log_format = '%(t)s "%(r)s" %(s)s %(b)s %(L)ss'
 # Only nginx on this host may set X-Forwarded-Proto for gunicorn (Django reads the
 # client address through TRUSTED_PROXIES, see core/client.py).

@@ -127,16 +127,25 @@ for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 
 
+# Adds one to a window's counter, and gives a new counter its lifetime: one command,
+# atomic in Redis (a counter never lives on without its expiry).
+COUNT_IN_WINDOW_SCRIPT = """
+local count = redis.call('INCR', KEYS[1])
+if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
+return count
+"""
+_scripts: dict[int, object] = {}
+
+
 def _count_in_window(self, key, timeout: int) -> int:
-    """Start the counter at ``key`` (kept ``timeout`` seconds) if it is new, and add one:
-    two commands in one round trip."""
+    """Add one to the counter at ``key`` (kept ``timeout`` seconds from its first count):
+    one command, one round trip (a script Redis keeps by its digest: EVALSHA)."""
     client = self.get_client(write=True)
-    key = self.make_key(key)
+    script = _scripts.get(id(client))
+    if script is None:
+        script = _scripts.setdefault(id(client), client.register_script(COUNT_IN_WINDOW_SCRIPT))
     try:
-        with client.pipeline(transaction=False) as pipeline:
-            pipeline.set(key, 0, ex=timeout, nx=True)
-            pipeline.incr(key)
-            return pipeline.execute()[1]
+        return script(keys=[self.make_key(key)], args=[timeout])
     except REDIS_ERRORS as error:
         raise ConnectionInterrupted(connection=client) from error
 

@@ -9,6 +9,7 @@ The field names of ``Report`` and ``Server`` are read by ``feedback.trends``.
 import hashlib
 
 from django.db import models
+from django.db.models import Exists, OuterRef
 
 
 class ReportJSONField(models.JSONField):
@@ -27,6 +28,11 @@ class RawReportQuerySet(models.QuerySet):
     def pending(self):
         """Stored but not yet processed (the partial index feedback_raw_pending covers it)."""
         return self.filter(status=RawReport.Status.PENDING)
+
+    def resent(self):
+        """Reports with the same content as an earlier one (a lower id; the sha256 index)."""
+        earlier = RawReport.objects.filter(sha256=OuterRef("sha256"), pk__lt=OuterRef("pk"))
+        return self.filter(Exists(earlier))
 
     def done(self):
         """Processed or rejected: what retention may prune."""

@@ -10,7 +10,7 @@ from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
 from feedback import partitions
-from feedback.ingest import Handover, build_raw_report, store_report
+from feedback.ingest import Handover, build_raw_report, preparing, store_report
 from feedback.models import RawReport, Report, Server, TestTrafficRule
 from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
 
@@ -36,16 +36,19 @@ def accept_report(data: bytes, *, path: str, handover: Handover, country: str = 
     Only the bytes are stored: processing parses them again, in a batch, off the
     request path (cheaper than storing the parse beside them, docs/PERFORMANCE.md).
     """
-    report = parse_report(data)
-    raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
-    return store_report(raw, handover=handover)
+    with preparing() as ticket:  # a batch about to be written waits for this report
+        report = parse_report(data)
+        raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
+        return store_report(raw, handover=handover, ticket=ticket)
 
 
 def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
     """Parse pending raw reports into Report rows, one batch in one transaction.
 
     Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED, so any number of
-    workers may run this at once; a report is processed exactly once. Every claimed
+    workers may run this at once; a report is processed exactly once. A report with the
+    same content as an earlier one (a lower id) is flagged ``is_resend`` here, one query
+    for the batch, rather than by a lookup in every request's insert. Every claimed
     report leaves the pending state in this pass: a report the parser or the database
     refuses is rejected with the reason (its bytes kept) and the rest of the batch is
     stored, so the sweep can never pick the same failing rows again.
@@ -62,6 +65,11 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         )
         if not raws:
             return result
+        resent = set(
+            RawReport.objects.filter(pk__in=[raw.pk for raw in raws])
+            .resent()
+            .values_list("pk", flat=True)
+        )
         parsed: list[tuple[RawReport, ParsedReport]] = []
         now = timezone.now()
         for raw in raws:
@@ -87,13 +95,16 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
                     logger.exception("feedback report %s could not be stored", raw.pk)
                     _reject(raw, f"processing failed: {error!r}")
         for raw in raws:
+            raw.is_resend = raw.pk in resent
             if raw.status == RawReport.Status.PENDING:
                 raw.status = RawReport.Status.PROCESSED
                 raw.rejection_reason = ""
                 result.processed += 1
             else:
                 result.rejected += 1
-        RawReport.objects.bulk_update(raws, ["status", "rejection_reason", "processed_at"])
+        RawReport.objects.bulk_update(
+            raws, ["status", "rejection_reason", "processed_at", "is_resend"]
+        )
     return result
 
 

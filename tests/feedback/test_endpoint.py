@@ -78,6 +78,7 @@ def test_a_server_row_tracks_first_and_last_seen_and_latest_version(fixture_requ
 def test_a_resent_report_is_recognised(fixture_requests, post_raw):
     post_raw(fixture_requests["full-10.11-debian12"])
     post_raw(fixture_requests["full-10.11-debian12"])
+    services.process_all_pending()  # processing flags resends
     assert list(RawReport.objects.order_by("id").values_list("is_resend", flat=True)) == [
         False,
         True,

@@ -81,6 +81,74 @@ def test_reports_arriving_during_a_commit_share_the_next_one():
     assert results == dict.fromkeys("abcd", "stored")
 
 
+def test_a_batch_waits_for_the_reports_still_being_prepared(settings):
+    settings.FEEDBACK_BATCH_WAIT_MS = 10_000
+    writer = HeldWriter()
+    writer.release.set()
+    group = GroupCommit(writer)
+    results = {}
+    parsed = threading.Event()
+
+    def prepared_post(name):
+        with group.preparing() as ticket:
+            assert parsed.wait(10)  # still parsing
+            group.submit(build_raw_report(b"x", path=name, is_test=False), None, ticket)
+        results[name] = "stored"
+
+    others = [threading.Thread(target=prepared_post, args=(name,)) for name in "bc"]
+    for thread in others:
+        thread.start()
+    wait_until(lambda: group._preparing == 2)
+    first = submit_in_threads(group, ["a"], results)
+    time.sleep(0.2)
+    assert writer.batches == [] and results == {}  # "a" waits for the two being parsed
+    parsed.set()
+    for thread in [*others, first["a"]]:
+        thread.join(10)
+    assert [sorted(batch) for batch in writer.batches] == [["a", "b", "c"]]
+    assert results == dict.fromkeys("abc", "stored")
+
+
+def test_a_report_refused_while_prepared_stops_holding_the_batch(settings):
+    settings.FEEDBACK_BATCH_WAIT_MS = 10_000
+    writer = HeldWriter()
+    writer.release.set()
+    group = GroupCommit(writer)
+    results = {}
+    with pytest.raises(ReportError), group.preparing():
+        first = submit_in_threads(group, ["a"], results)
+        time.sleep(0.1)
+        assert writer.batches == []
+        raise ReportError("not a report")
+    first["a"].join(10)
+    assert writer.batches == [["a"]] and results == {"a": "stored"}
+
+
+def test_a_batch_waits_no_longer_than_the_window(settings):
+    settings.FEEDBACK_BATCH_WAIT_MS = 50
+    writer = HeldWriter()
+    writer.release.set()
+    group = GroupCommit(writer)
+    results = {}
+    with group.preparing():  # a report that never arrives
+        started = time.monotonic()
+        first = submit_in_threads(group, ["a"], results)
+        first["a"].join(10)
+        waited = time.monotonic() - started
+    assert results == {"a": "stored"} and 0.05 <= waited < 5
+
+
+def test_a_lone_report_waits_for_nobody(settings):
+    settings.FEEDBACK_BATCH_WAIT_MS = 10_000
+    writer = HeldWriter()
+    writer.release.set()
+    group = GroupCommit(writer)
+    with group.preparing() as ticket:
+        started = time.monotonic()
+        group.submit(build_raw_report(b"x", path="a", is_test=False), None, ticket)
+    assert writer.batches == [["a"]] and time.monotonic() - started < 5
+
+
 def test_a_failed_batch_fails_each_of_its_requests_and_the_next_batch_goes_on():
     writer = HeldWriter(fail_batch=1)
     group = GroupCommit(writer)
@@ -110,7 +178,7 @@ def test_a_bug_in_the_writer_answers_nothing_as_stored():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_one_insert_stores_a_batch_and_flags_a_repeat_within_it():
+def test_one_insert_stores_a_batch_and_processing_flags_a_repeat_within_it():
     writer = HeldWriter(write=ingest._write_batch)
     group = GroupCommit(writer)
     reports = {"first": raw("first"), "same-1": raw("same"), "same-2": raw("same")}
@@ -133,6 +201,8 @@ def test_one_insert_stores_a_batch_and_flags_a_repeat_within_it():
         thread.join(10)
 
     assert len(writer.batches) == 2 and sorted(done) == ["first", "same-1", "same-2"]
+    assert not RawReport.objects.filter(is_resend=True).exists()  # flagged when processed
+    services.process_pending()
     stored = list(RawReport.objects.order_by("id").values_list("sha256", "is_resend"))
     assert [resend for _, resend in stored] == [False, False, True]
     assert stored[1][0] == stored[2][0] == reports["same-1"].sha256
