@@ -446,8 +446,6 @@ FEEDBACK_PROCESS_DELAY_SECONDS = env.int("FEEDBACK_PROCESS_DELAY_SECONDS", defau
 # At most this many reports of concurrent requests share one INSERT and commit
 # (feedback.ingest.GroupCommit).
 FEEDBACK_MAX_BATCH = env.int("FEEDBACK_MAX_BATCH", default=64)
-# A batch waits at most this long for the reports its process is still parsing.
-FEEDBACK_BATCH_WAIT_MS = env.float("FEEDBACK_BATCH_WAIT_MS", default=5.0)
 FEEDBACK_MIN_BUCKET_SERVERS = env.int("FEEDBACK_MIN_BUCKET_SERVERS", default=5)
 
 LOGGING = {

@@ -15,11 +15,7 @@ Group commit (``GroupCommit``): a request whose report arrives while no batch is
 written writes its own, on its own connection. Reports that arrive while a batch commits
 (a WAL flush, about a millisecond) wait; the first of them then writes all of them in
 one multi-row INSERT and one commit, and every request waits for its own batch's commit
-before it answers. Before it writes, a batch waits (at most
-``FEEDBACK_BATCH_WAIT_MS``) for the reports this process is still preparing (parsing,
-``GroupCommit.preparing``): under load a commit then carries many reports, which costs
-PostgreSQL and Python less per report than many commits of one or two; a lone report
-waits for nobody. Nothing is answered before it is durable, and a
+before it answers. Nothing is answered before it is durable, and a
 process killed mid-batch has answered none of that batch. One request at a time (tests,
 `make run`) takes the same path with batches of one.
 
@@ -29,7 +25,6 @@ On PostgreSQL the table is partitioned by month (``feedback.partitions``).
 import hashlib
 import logging
 import threading
-import time
 from collections.abc import Callable
 from contextlib import contextmanager
 
@@ -82,15 +77,6 @@ def build_raw_report(data: bytes, *, path: str, is_test: bool, country: str = ""
     )
 
 
-class Ticket:
-    """A report being prepared for storage (``GroupCommit.preparing``)."""
-
-    __slots__ = ("joined",)
-
-    def __init__(self):
-        self.joined = False
-
-
 class _Slot:
     """One waiting report: its request's thread sleeps on ``ready`` until its batch is
     committed (or failed), or until it is asked to write the next batch (``lead``)."""
@@ -115,41 +101,14 @@ class GroupCommit:
     def __init__(self, write: Callable[[list[_Slot]], None]):
         self._write = write
         self._lock = threading.Lock()
-        self._joined = threading.Condition(self._lock)
         self._waiting: list[_Slot] = []
         self._writing = False
-        self._preparing = 0
 
-    @contextmanager
-    def preparing(self):
-        """Around the work before ``submit`` (parsing the report): a batch about to be
-        written waits for the reports being prepared to join it. Pass the ticket to
-        ``submit``; a report that fails before it is submitted leaves on exit."""
-        ticket = Ticket()
-        with self._lock:
-            self._preparing += 1
-        try:
-            yield ticket
-        finally:
-            if not ticket.joined:
-                with self._lock:
-                    self._leave(ticket)
-
-    def _leave(self, ticket: Ticket):
-        """With the lock held: the writer waiting for a full batch is woken once nobody
-        else is being prepared, or once the batch is full."""
-        ticket.joined = True
-        self._preparing -= 1
-        if not self._preparing or len(self._waiting) >= settings.FEEDBACK_MAX_BATCH:
-            self._joined.notify()
-
-    def submit(self, report: RawReport, handover: Handover | None, ticket: Ticket | None = None):
+    def submit(self, report: RawReport, handover: Handover | None) -> None:
         """Returns once ``report`` is committed; raises what writing its batch raised."""
         slot = _Slot(report, handover)
         with self._lock:
             self._waiting.append(slot)
-            if ticket is not None and not ticket.joined:
-                self._leave(ticket)
             slot.lead = not self._writing
             self._writing = True
         if not slot.lead:
@@ -160,13 +119,8 @@ class GroupCommit:
             raise slot.error
 
     def _write_next_batch(self, own: _Slot):
-        limit = settings.FEEDBACK_MAX_BATCH
-        deadline = time.monotonic() + settings.FEEDBACK_BATCH_WAIT_MS / 1000
         with self._lock:
-            while self._preparing and len(self._waiting) < limit:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self._joined.wait(left):
-                    break
+            limit = settings.FEEDBACK_MAX_BATCH
             batch, self._waiting = self._waiting[:limit], self._waiting[limit:]
         for slot in batch:  # until the write returns, nothing in the batch is stored
             slot.error = StorageUnavailable("the batch was not written")
@@ -254,16 +208,9 @@ def _no_partition(error: IntegrityError) -> bool:
 GROUP_COMMIT = GroupCommit(_write_batch)
 
 
-def preparing():
-    """Around a report's preparation before ``store_report`` (see GroupCommit.preparing)."""
-    return GROUP_COMMIT.preparing()
-
-
-def store_report(
-    report: RawReport, *, handover: Handover | None = None, ticket: Ticket | None = None
-) -> RawReport:
+def store_report(report: RawReport, *, handover: Handover | None = None) -> RawReport:
     """Store one report durably (the endpoint's path); returns once it is committed."""
-    GROUP_COMMIT.submit(report, handover, ticket)
+    GROUP_COMMIT.submit(report, handover)
     return report
 
 

@@ -10,7 +10,7 @@ from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
 from feedback import partitions
-from feedback.ingest import Handover, build_raw_report, preparing, store_report
+from feedback.ingest import Handover, build_raw_report, store_report
 from feedback.models import RawReport, Report, Server, TestTrafficRule
 from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
 
@@ -36,10 +36,9 @@ def accept_report(data: bytes, *, path: str, handover: Handover, country: str = 
     Only the bytes are stored: processing parses them again, in a batch, off the
     request path (cheaper than storing the parse beside them, docs/PERFORMANCE.md).
     """
-    with preparing() as ticket:  # a batch about to be written waits for this report
-        report = parse_report(data)
-        raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
-        return store_report(raw, handover=handover, ticket=ticket)
+    report = parse_report(data)
+    raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
+    return store_report(raw, handover=handover)
 
 
 def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
