@@ -5,7 +5,9 @@ may repeat; short reports (startup, shutdown) have a NUL after the server UID.
 See docs/feedback.md for the format and the facts behind these rules.
 
 ``parse_report`` is the one validation function: the endpoint acknowledges exactly
-the reports it accepts, and processing stores exactly what it returns. Every typed
+the reports it accepts (``check_report`` gives its verdict without building the
+report; property tests hold the two together), and processing stores exactly what it
+returns. Every typed
 value is range-checked here, so the database never refuses a parsed report.
 """
 
@@ -38,6 +40,11 @@ VERSION_RE = re.compile(
 )
 
 
+def is_test_traffic(user_info: str) -> bool:
+    """Whether FEEDBACK_USER_INFO marks MariaDB's own test suite."""
+    return user_info.strip() == TEST_USER_INFO
+
+
 class ReportError(ValueError):
     """The body is not a feedback report; the message is a one-line reason."""
 
@@ -67,7 +74,7 @@ class ParsedReport:
 
     @property
     def is_test(self) -> bool:
-        return self.user_info.strip() == TEST_USER_INFO
+        return is_test_traffic(self.user_info)
 
     def as_json(self) -> dict:
         """What is stored beside the report's bytes, so that processing need not parse again."""
@@ -167,18 +174,39 @@ def counter_names(names) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def parse_report(data: bytes) -> ParsedReport:
-    first = first_values(data)
+def _header(first: dict[str, str]) -> tuple[str, str, str]:
+    """The server UID, the kind of report and FEEDBACK_USER_INFO, checked."""
     if "FEEDBACK_SERVER_UID" not in first:
         raise ReportError("the report has no FEEDBACK_SERVER_UID row")
     uid = validate_server_uid(first["FEEDBACK_SERVER_UID"])
-
     when = first.get("FEEDBACK_WHEN", "").strip()
     if when and when not in {"startup", "shutdown"}:
         raise ReportError(f"unknown FEEDBACK_WHEN value {when[:40]!r}")
-    report = ParsedReport(
-        server_uid=uid, kind=when or "full", user_info=first.get("FEEDBACK_USER_INFO", "")
-    )
+    return uid, when or "full", first.get("FEEDBACK_USER_INFO", "")
+
+
+def check_report(data: bytes) -> bool:
+    """parse_report's verdict without the report: raises the ReportError parse_report
+    would raise, else tells whether the report is MariaDB's own test traffic.
+
+    The endpoint's check before it stores the bytes (processing parses them): it checks
+    every value parse_report checks, in the same order, and builds none of the rest.
+    """
+    first = first_values(data)
+    _, kind, user_info = _header(first)
+    if kind == "full":
+        checked_int("Cpu_count", first.get("Cpu_count", ""), INTEGER_MAX)
+        checked_int("Mem_total", first.get("Mem_total", ""), BIGINT_MAX)
+        # No typed row has a counter's name, so these are parse_report's counters.
+        for name in counter_names(first):
+            checked_int(name, first[name], BIGINT_MAX)
+    return is_test_traffic(user_info)
+
+
+def parse_report(data: bytes) -> ParsedReport:
+    first = first_values(data)
+    uid, kind, user_info = _header(first)
+    report = ParsedReport(server_uid=uid, kind=kind, user_info=user_info)
     if report.kind != "full":
         return report
 

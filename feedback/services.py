@@ -12,7 +12,7 @@ from django.utils import timezone
 from feedback import partitions
 from feedback.ingest import Handover, build_raw_report, store_report
 from feedback.models import RawReport, Report, Server, TestTrafficRule
-from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
+from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, check_report, parse_report
 
 logger = logging.getLogger(__name__)
 
@@ -28,7 +28,8 @@ class ProcessingResult:
 
 
 def accept_report(data: bytes, *, path: str, handover: Handover, country: str = "") -> RawReport:
-    """Validate a report with the same parser processing uses, then store it durably.
+    """Check a report as processing's parser would (``check_report``), then store it
+    durably.
 
     Raises ReportError (nothing stored) for a body processing would reject, and
     feedback.ingest.StorageUnavailable when the database cannot commit it.
@@ -36,8 +37,8 @@ def accept_report(data: bytes, *, path: str, handover: Handover, country: str = 
     Only the bytes are stored: processing parses them again, in a batch, off the
     request path (cheaper than storing the parse beside them, docs/PERFORMANCE.md).
     """
-    report = parse_report(data)
-    raw = build_raw_report(data, path=path, is_test=report.is_test, country=country)
+    is_test = check_report(data)
+    raw = build_raw_report(data, path=path, is_test=is_test, country=country)
     return store_report(raw, handover=handover)
 
 

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 from feedback.parser import (
     ReportError,
     _read_rows_line_by_line,
+    check_report,
     counter_names,
     first_values,
     parse_report,
@@ -219,3 +220,60 @@ def test_counter_names_are_the_names_with_a_counting_prefix_or_suffix(names):
     }
     found = counter_names(names)
     assert set(found) == expected and len(found) == len(expected)
+
+
+def verdict_of(check, data):
+    try:
+        return check(data)
+    except ReportError as error:
+        return f"refused: {error}"
+
+
+def parse_verdict(data):
+    return verdict_of(lambda data: parse_report(data).is_test, data)
+
+
+TYPED_VALUES = st.sampled_from(
+    ["", " ", "0", "7", "-1", "+3", " 12 ", "1e3", "x", "٣", "9" * 19, "9" * 20, "mysql-test"]
+)
+ROW_NAMES = st.sampled_from(
+    [
+        "Cpu_count",
+        "Mem_total",
+        "FEATURE_JSON",
+        "Collation used utf8mb4_bin",
+        "InnoDB used",
+        "FEEDBACK_WHEN",
+        "FEEDBACK_USER_INFO",
+        "FEEDBACK_SERVER_UID",
+        "VERSION",
+        "Other",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(rows=st.lists(st.tuples(ROW_NAMES, TYPED_VALUES), max_size=8))
+def test_the_endpoints_check_gives_the_parsers_verdict_on_every_typed_value(rows):
+    data = (UID_ROW + "".join(f"{name}\t{value}\n" for name, value in rows)).encode()
+    assert verdict_of(check_report, data) == parse_verdict(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_the_endpoints_check_gives_the_parsers_verdict_on_mutated_real_reports(data):
+    report = mutate(data.draw(st.sampled_from(REAL_REPORTS)), data)
+    assert verdict_of(check_report, report) == parse_verdict(report)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pieces=st.lists(ROW_ALPHABET, max_size=40))
+def test_the_endpoints_check_gives_the_parsers_verdict_on_hostile_bytes(pieces):
+    data = UID_ROW.encode() + b"".join(pieces)
+    assert verdict_of(check_report, data) == parse_verdict(data)
+
+
+def test_the_endpoints_check_accepts_the_captures_and_tells_test_traffic():
+    for report in REAL_REPORTS:
+        assert check_report(report) is parse_report(report).is_test
+    assert check_report(f"{UID_ROW}FEEDBACK_USER_INFO\tmysql-test \n".encode()) is True
