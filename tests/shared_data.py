@@ -57,6 +57,29 @@ def loaded_for_group(django_db_blocker, load):
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _copy(source: str, target: str) -> None:
+    """CREATE DATABASE target TEMPLATE source. PostgreSQL refuses while anyone else is
+    connected to the source: only this test process uses its databases, and between
+    groups only the connections of threads a test started and left (they are never
+    closed) can be there, so they are ended."""
+    for attempt in range(10):
+        try:
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(f'DROP DATABASE IF EXISTS "{target}" WITH (FORCE)')
+                cursor.execute(f'CREATE DATABASE "{target}" TEMPLATE "{source}"')
+            return
+        except OperationalError:
+            if attempt == 9:
+                raise
+            with connection._nodb_cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = %s AND pid <> pg_backend_pid()",
+                    [source],
+                )
+            time.sleep(0.2)
+
+
 class DemoDatabase:
     """This test process's copy of its test database with the demo content committed in it
     (see the module's docstring); made on first use, dropped by ``drop()``."""
@@ -75,16 +98,7 @@ class DemoDatabase:
     def _create(self) -> None:
         self.folder = self.folder or Path(tempfile.mkdtemp(prefix="demo-media-"))
         self._point_at(self.test_name)
-        for attempt in range(20):  # a test's thread or process may still be leaving
-            try:
-                with connection._nodb_cursor() as cursor:
-                    cursor.execute(f'DROP DATABASE IF EXISTS "{self.name}"')
-                    cursor.execute(f'CREATE DATABASE "{self.name}" TEMPLATE "{self.test_name}"')
-                break
-            except OperationalError:
-                if attempt == 19:
-                    raise
-                time.sleep(0.5)
+        _copy(self.test_name, self.name)
         self._point_at(self.name)
         try:
             with (
@@ -124,9 +138,7 @@ class DemoDatabase:
             if not self.loaded:
                 self._create()
             self._point_at(self.test_name)
-            with connection._nodb_cursor() as cursor:
-                cursor.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
-                cursor.execute(f'CREATE DATABASE "{copy}" TEMPLATE "{self.name}"')
+            _copy(self.name, copy)
             folder = Path(tempfile.mkdtemp(prefix="demo-media-copy-"))
             shutil.copytree(self.folder, folder, dirs_exist_ok=True)
             roots = (folder / "media", folder / "private-media")
