@@ -14,7 +14,7 @@ from tests.artifacts import ARTIFACTS
 from tests.broker import publishing_to
 from tests.e2e import devstack as devstack_harness
 from tests.localstripe import start_localstripe
-from tests.shared_data import group_upload_roots
+from tests.shared_data import DemoDatabase, group_upload_roots
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -52,6 +52,24 @@ def _clear_cache():
     forget_breakers()  # a Redis that was slow in an earlier test is not skipped in this one
     cache.clear()
     yield
+
+
+@pytest.fixture(scope="session")
+def demo_database(django_db_setup, django_db_blocker):
+    """The demo content, loaded once per test process into a database of its own, for
+    groups of tests that only read it (tests/shared_data.py): ``with
+    demo_database.in_use(): ...`` in a module- or class-scoped fixture."""
+    database = DemoDatabase(django_db_blocker)
+    yield database
+    database.drop()
+
+
+@pytest.fixture
+def demo_content_committed(demo_database):
+    """The demo content, committed, in a copy of the demo database of this test's own
+    (tests/shared_data.py), for a test with a live server: as if it ran load_demo."""
+    with demo_database.copy_in_use():
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,8 @@
 """Public read APIs at release-day speed: stored under the content generation, validated
 with ETag/Last-Modified, built once per key, with bounded queries (issue 30).
 
-The demo content is loaded once for the module inside a transaction rolled back at the
-end, as in test_page_queries; the cache is cleared before each test.
+The tests read the demo content of the test process's demo database (tests/shared_data.py),
+as in test_page_queries; the cache is cleared before each test.
 """
 
 import threading
@@ -10,8 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.sessions.backends.cache import SessionStore
-from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import Max, Sum
 from django.http import JsonResponse
 from django.test import Client, RequestFactory
@@ -32,11 +31,9 @@ MAX_QUERIES = 12
 
 
 @pytest.fixture(scope="module")
-def demo_content(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        call_command("load_demo", verbosity=0)
+def demo_content(demo_database):
+    with demo_database.in_use():
         yield api_paths()
-        transaction.set_rollback(True)
 
 
 def newest_release_with_files():

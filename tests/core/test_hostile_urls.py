@@ -13,7 +13,6 @@ from urllib.parse import quote, urlencode, urlsplit
 
 import pytest
 from django.conf import settings
-from django.core.management import call_command
 from django.test import Client
 from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve
 from hypothesis import HealthCheck, given
@@ -22,7 +21,6 @@ from hypothesis import strategies as st
 
 from tests.foundation.factories import DocumentVersionFactory, UserFactory
 from tests.releases.factories import SeriesFactory
-from tests.shared_data import loaded_for_group
 
 pytestmark = pytest.mark.django_db
 
@@ -144,15 +142,11 @@ def crawl(client, limit=250):
 
 
 @pytest.fixture(scope="class")
-def demo_site(django_db_setup, django_db_blocker):
-    """The demo content and the real URLs crawled from it, for the sweeps' class."""
-
-    def load():
-        call_command("load_demo", verbosity=0)
-        return crawl(Client())
-
-    with loaded_for_group(django_db_blocker, load) as examples:
-        yield examples
+def demo_site(demo_database):
+    """The demo content (the test process's demo database, tests/shared_data.py) and the
+    real URLs crawled from it, for the sweeps' class."""
+    with demo_database.in_use():
+        yield crawl(Client())
 
 
 def get_status(client, path, query=None):

@@ -12,13 +12,11 @@ from urllib.parse import urlsplit
 import frictionless
 import pandas as pd
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
 from feedback.trends.rollups import update_rollups
 from tests.feedback.factories import ReportFactory
 from tests.feedback.trends.test_truthful import TODAY, at
-from tests.shared_data import loaded_for_group
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +30,8 @@ DATES = ("date", "datetime", "yearmonth")
 
 
 @pytest.fixture(scope="class")
-def demo(django_db_setup, django_db_blocker):
-    with loaded_for_group(django_db_blocker, lambda: call_command("load_demo", verbosity=0)):
+def demo(demo_database):
+    with demo_database.in_use():
         yield
 
 

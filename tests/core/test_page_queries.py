@@ -1,13 +1,11 @@
 """Every public page is built with a bounded number of queries, signed in or not.
 
-The demo content (every app's) is loaded once for the module inside a transaction that is
-rolled back at the end; each test runs in a savepoint within it. The page cache is cleared
-before each test, so each first request really builds its page.
+The demo content (every app's) is read from the test process's demo database, where it is
+loaded once (tests/shared_data.py); each test's writes are rolled back. The page cache is
+cleared before each test, so each first request really builds its page.
 """
 
 import pytest
-from django.core.management import call_command
-from django.db import transaction
 
 from benchmarks.models import Suite
 from foundation.models import BoardMeeting, Category, GovernanceDocument, NewsPost, Tag
@@ -21,11 +19,9 @@ PAGES_WITH_CSRF_FORMS = {"contact"}
 
 
 @pytest.fixture(scope="module")
-def demo_content(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock(), transaction.atomic():
-        call_command("load_demo", verbosity=0)
+def demo_content(demo_database):
+    with demo_database.in_use():
         yield public_paths()
-        transaction.set_rollback(True)
 
 
 def public_paths():

@@ -12,7 +12,6 @@ import factory.django
 import pytest
 from django.apps import apps
 from django.core.cache import cache
-from django.core.management import call_command
 from django.db import connection
 from django.db.models.signals import post_save
 from django.test import Client, override_settings
@@ -73,10 +72,12 @@ def factories_by_model() -> dict[type, type]:
     return found
 
 
-@pytest.fixture
-def demo_content(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo", verbosity=0)
+@pytest.fixture(scope="module")
+def demo_content(demo_database):
+    """The demo content, loaded and committed (its on-commit work done) once per test
+    process (tests/shared_data.py)."""
+    with demo_database.in_use():
+        yield
 
 
 @pytest.mark.usefixtures("demo_content")

@@ -8,7 +8,6 @@ import re
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from django.core.management import call_command
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.e2e.sitemap_pages import every_kind, sitemap_paths
@@ -25,8 +24,9 @@ document.addEventListener("securitypolicyviolation", (e) => {
 """
 
 
-def test_no_page_violates_the_content_security_policy(live_server, page, settings):
-    call_command("load_demo", verbosity=0)
+def test_no_page_violates_the_content_security_policy(
+    live_server, page, settings, demo_content_committed
+):
     console: list[str] = []
     page.on("console", lambda message: console.append(f"{page.url}: {message.text}"))
     page.add_init_script(LISTEN)

@@ -1,7 +1,8 @@
 """Every kind of page of the sitemap reflows on a phone and passes axe-core.
 
-With the demo content loaded (some 550 URLs, most of them release pages), every URL of
-/sitemap.xml is fetched with Django's test client and must answer 200; the URLs are then
+With the demo content loaded (the ``demo_content_committed`` fixture; some 550 URLs,
+most of them release pages), every URL of /sitemap.xml is fetched with Django's test
+client and must answer 200; the URLs are then
 grouped by page variant (the templates Django rendered for the page, and the kinds of
 element, by tag name, in it: tests/e2e/sitemap_pages.py), and the browser audits the
 first URL of each variant (some 35), plus a search result, the 404 page and the
@@ -24,7 +25,6 @@ more.
 import time
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
 from releases.repoconfig import services as repoconfig
@@ -51,8 +51,9 @@ def repo_config_result():
     )
 
 
-def test_every_page_reflows_at_phone_widths_and_passes_axe(live_server, browser):
-    call_command("load_demo", verbosity=0)
+def test_every_page_reflows_at_phone_widths_and_passes_axe(
+    live_server, browser, demo_content_committed
+):
     started = time.monotonic()
     ARTIFACTS.mkdir(exist_ok=True)
     listed = listed_paths(Client())
