@@ -20,11 +20,12 @@ PYTEST_ARGS ?=
 # compiled here because this machine sets PYTHONDONTWRITEBYTECODE=1: without it every
 # process (each pytest worker, gunicorn, Celery, manage.py) compiles what it imports.
 UV_VERSION := 0.13.8
+UV_COMPILE ?= --compile-bytecode
 
 $(STAMP): requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet $(UV_COMPILE) --python $(BIN)/python -r requirements.lock
 	touch $(STAMP)
 
 install: $(STAMP)

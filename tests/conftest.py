@@ -9,7 +9,11 @@ from types import SimpleNamespace
 
 import django_ratelimit.core
 import pytest
+from django.test.utils import setup_databases, teardown_databases
+from pytest_django import fixtures as pytest_django_fixtures
+from pytest_django.plugin import blocking_manager_key
 
+from tests import databases
 from tests.artifacts import ARTIFACTS
 from tests.broker import publishing_to
 from tests.e2e import devstack as devstack_harness
@@ -52,6 +56,48 @@ def _clear_cache():
     forget_breakers()  # a Redis that was slow in an earlier test is not skipped in this one
     cache.clear()
     yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request,
+    django_test_environment,
+    django_db_blocker,
+    django_db_use_migrations,
+    django_db_keepdb,
+    django_db_createdb,
+    django_db_modify_db_settings,
+    tmp_path_factory,
+):
+    """Each pytest-xdist worker's test database, a copy of one the first worker migrated
+    (tests/databases.py), instead of each running every migration; otherwise
+    pytest-django's own way (the same calls as its fixture of this name)."""
+    verbosity = request.config.option.verbose
+    if databases.from_template_applies(request.config):
+        shared_folder = tmp_path_factory.getbasetemp().parent  # the controller's basetemp
+        with django_db_blocker.unblock():
+            old_config = databases.worker_database_from_template(shared_folder, verbosity)
+        yield
+        with django_db_blocker.unblock():
+            teardown_databases(old_config, verbosity=verbosity)
+        return
+    if not django_db_use_migrations:
+        pytest_django_fixtures._disable_migrations()
+    aliases, serialized_aliases = pytest_django_fixtures._get_databases_for_setup(
+        request.session.items
+    )
+    with django_db_blocker.unblock():
+        old_config = setup_databases(
+            verbosity=verbosity,
+            interactive=False,
+            aliases=aliases,
+            serialized_aliases=serialized_aliases,
+            keepdb=django_db_keepdb and not django_db_createdb,
+        )
+    yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            teardown_databases(old_config, verbosity=verbosity)
 
 
 @pytest.fixture(scope="session")
@@ -151,6 +197,8 @@ def pytest_collection_finish(session):
 def pytest_sessionfinish(session):
     if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controller, or a serial run
         devstack_harness.stop_left_over(session.config._tmp_path_factory.getbasetemp())
+        with session.config.stash[blocking_manager_key].unblock():
+            databases.drop_template(session.config._tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture(scope="session")

@@ -57,7 +57,7 @@ def loaded_for_group(django_db_blocker, load):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _copy(source: str, target: str) -> None:
+def copy_database(source: str, target: str) -> None:
     """CREATE DATABASE target TEMPLATE source. PostgreSQL refuses while anyone else is
     connected to the source: only this test process uses its databases, and between
     groups only the connections of threads a test started and left (they are never
@@ -98,7 +98,7 @@ class DemoDatabase:
     def _create(self) -> None:
         self.folder = self.folder or Path(tempfile.mkdtemp(prefix="demo-media-"))
         self._point_at(self.test_name)
-        _copy(self.test_name, self.name)
+        copy_database(self.test_name, self.name)
         self._point_at(self.name)
         try:
             with (
@@ -138,7 +138,7 @@ class DemoDatabase:
             if not self.loaded:
                 self._create()
             self._point_at(self.test_name)
-            _copy(self.name, copy)
+            copy_database(self.name, copy)
             folder = Path(tempfile.mkdtemp(prefix="demo-media-copy-"))
             shutil.copytree(self.folder, folder, dirs_exist_ok=True)
             roots = (folder / "media", folder / "private-media")

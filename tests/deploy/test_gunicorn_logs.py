@@ -40,6 +40,8 @@ def gunicorn_logs(tmp_path):
         "GUNICORN_BIND": f"127.0.0.1:{PORT}",
         "GUNICORN_WORKERS": "1",
         "GUNICORN_THREADS": "4",
+        # the access log is off by default (config/gunicorn.py): on here, to check it too
+        "GUNICORN_ACCESS_LOG": "-",
     }
     with log.open("wb") as output:
         server = subprocess.Popen(

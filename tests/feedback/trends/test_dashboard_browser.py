@@ -1,8 +1,5 @@
 import pytest
 
-from feedback.trends import demo
-from releases import demo as releases_demo
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LABELS = """Object.values(window.portalCharts)
@@ -11,12 +8,6 @@ LABELS = """Object.values(window.portalCharts)
 TICK_LINES = """Object.values(window.portalCharts)
     .filter((chart) => chart.options.indexAxis === "y")
     .flatMap((chart) => chart.scales.y.ticks.flatMap((tick) => [].concat(tick.label)))"""
-
-
-@pytest.fixture
-def demo_data():
-    releases_demo.load(log=lambda m: None)  # real versions and dates, 10.6 end of life
-    demo.load(log=lambda m: None)
 
 
 def charts_render_with_their_tables(live_server, page, screenshot):
@@ -110,9 +101,12 @@ def wide_screen_in_dark_mode(live_server, page, screenshot):
     screenshot("usage-dashboard-1280-dark", full_page=True)
 
 
-def test_the_dashboard_at_each_width_and_in_both_schemes(live_server, page, screenshot, demo_data):
-    """One browser walk over the demo's dashboard (loaded once: the live server needs
-    committed rows, so a shared load cannot be rolled back per test)."""
+def test_the_dashboard_at_each_width_and_in_both_schemes(
+    live_server, page, screenshot, demo_content_committed
+):
+    """One browser walk over the demo's dashboard: the demo content (with the releases'
+    real versions and dates, 10.6 end of life, and the usage demo) committed in a copy of
+    the worker's demo database (tests/shared_data.py), which the live server needs."""
     charts_render_with_their_tables(live_server, page, screenshot)
     on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot)
     for scheme in ("light", "dark"):
