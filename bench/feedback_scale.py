@@ -75,9 +75,9 @@ def add_reports(count, offset, servers=2000):
 
 
 def _processing_worker():
-    from feedback import services
+    from feedback.services import processing
 
-    services.process_all_pending(batch_size=1000)
+    processing.process_all_pending(batch_size=1000)
 
 
 def process_pending_in_parallel(workers, total, bar):
@@ -108,9 +108,9 @@ def add_processed_rows(count, offset, servers=2000):
     from django.utils import timezone
     from tqdm import tqdm
 
-    from feedback import services
     from feedback.models import Report, Server
     from feedback.parser import parse_report
+    from feedback.services import processing
     from feedback.trends.synthetic import full_report, real_rows
 
     rows = real_rows()
@@ -124,7 +124,7 @@ def add_processed_rows(count, offset, servers=2000):
     batch = []
     for index in tqdm(range(offset, offset + count), desc="insert", unit="report", leave=False):
         report = parsed[index % servers]
-        row = services.report_row(
+        row = processing.report_row(
             report,
             server=None,
             is_test=False,
@@ -190,8 +190,8 @@ def main():
     setup()
     from tqdm import tqdm
 
-    from feedback import services
     from feedback.models import Report
+    from feedback.services import processing
     from feedback.trends.rollups import update_rollups
 
     results = []
@@ -208,7 +208,7 @@ def main():
                 if args.workers > 1:
                     process_pending_in_parallel(args.workers, new, bar)
                 else:
-                    services.process_all_pending(batch_size=1000, progress=bar.update)
+                    processing.process_all_pending(batch_size=1000, progress=bar.update)
                 processing = time.perf_counter() - started
         stored = size
         started = time.perf_counter()

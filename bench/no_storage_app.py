@@ -7,6 +7,6 @@ variant is the ceiling that work on storage alone could reach. Never deploy it.
 """
 
 from config.wsgi import application  # noqa: F401  (sets Django up)
-from feedback import services
+from feedback.services import intake
 
-services.store_report = lambda report, handover: report
+intake.store_report = lambda report, handover: report

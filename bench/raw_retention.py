@@ -8,7 +8,7 @@ Uses its own PostgreSQL database (recreated, migrated: the raw reports table par
 by month). Stores ``--count`` raw reports (one INSERT ... SELECT per 100,000 rows, each row as
 the endpoint stores it), dated evenly over the ``--months`` calendar months before the current
 one and stored as already processed (retention never drops a pending report), then runs
-``feedback.services.prune_raw_reports(--days)``, which drops every month that ended more
+``feedback.services.retention.prune_raw_reports(--days)``, which drops every month that ended more
 than ``--days`` ago, and prints both times, the months dropped and the rows left.
 The body is the real startup report (small) or the real 25 KB full report.
 """
@@ -58,10 +58,11 @@ def main():
 
     from django.db import connection
 
-    from feedback import partitions, services
+    from feedback import partitions
     from feedback.demo import captured_reports
     from feedback.ingest import build_raw_report
     from feedback.models import RawReport
+    from feedback.services import retention
 
     bodies = {"full" if len(body) > 1000 else "startup": body for body in captured_reports()}
     body = bodies[args.body]
@@ -101,7 +102,7 @@ def main():
     before = partitions.existing_months(connection)
 
     began = time.monotonic()
-    dropped = services.prune_raw_reports(args.days)
+    dropped = retention.prune_raw_reports(args.days)
     prune_s = time.monotonic() - began
     after = partitions.existing_months(connection)
     left = RawReport.objects.count()

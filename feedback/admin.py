@@ -1,8 +1,8 @@
 from django.contrib import admin, messages
 from django.utils.html import format_html
 
-from feedback import services
 from feedback.models import RawReport, Report, Server, TestTrafficRule
+from feedback.services import processing
 
 
 @admin.register(RawReport)
@@ -37,7 +37,7 @@ class RawReportAdmin(admin.ModelAdmin):
 
     @admin.action(description="Parse the selected reports again", permissions=["change"])
     def reprocess(self, request, queryset):
-        result = services.reprocess(list(queryset.values_list("pk", flat=True)))
+        result = processing.reprocess(list(queryset.values_list("pk", flat=True)))
         self.message_user(
             request,
             f"{result.processed} processed, {result.rejected} rejected.",
@@ -106,7 +106,7 @@ def _mark(model_admin, request, kind, values):
         TestTrafficRule.objects.get_or_create(
             kind=kind, value=value, defaults={"note": f"marked by {request.user}"}
         )
-    added, _ = services.apply_test_traffic_rules()
+    added, _ = processing.apply_test_traffic_rules()
     model_admin.message_user(
         request,
         f"{len(values)} marked as test traffic; {added} more reports left out of the public "
@@ -136,7 +136,7 @@ class TestTrafficRuleAdmin(admin.ModelAdmin):
         self._apply(request)
 
     def _apply(self, request):
-        added, removed = services.apply_test_traffic_rules()
+        added, removed = processing.apply_test_traffic_rules()
         self.message_user(
             request,
             f"{added} reports newly marked as test traffic, {removed} no longer; the public "

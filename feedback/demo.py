@@ -5,8 +5,9 @@ be test traffic (that server was an end-to-end test run under faketime) marked a
 import hashlib
 from pathlib import Path
 
-from feedback import services, tasks
+from feedback import tasks
 from feedback.models import RawReport, TestTrafficRule
+from feedback.services import intake, processing
 
 DEMO_DATA = Path(__file__).resolve().parent / "demo_data"
 MARKER = b"application/octet-stream\r\n\r\n"
@@ -34,14 +35,14 @@ def load(log):
         digest = hashlib.sha256(data).hexdigest()
         if RawReport.objects.filter(sha256=digest).exists():
             continue
-        services.accept_report(data, path="/rest/v1/post", handover=tasks.wake_processing)
+        intake.accept_report(data, path="/rest/v1/post", handover=tasks.wake_processing)
         stored += 1
-    result = services.process_all_pending()
+    result = processing.process_all_pending()
     for label, note in KNOWN_TEST_LABELS.items():
         TestTrafficRule.objects.get_or_create(
             kind=TestTrafficRule.Kind.LABEL, value=label, defaults={"note": note}
         )
-    marked, _ = services.apply_test_traffic_rules()
+    marked, _ = processing.apply_test_traffic_rules()
     log(
         f"feedback: {stored} captured reports stored, {result.processed} processed, "
         f"{marked} marked as test traffic"

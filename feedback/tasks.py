@@ -9,7 +9,7 @@ from django.conf import settings
 
 from core.outage import OUTAGE_ERRORS
 from core.outagelog import OutageLog
-from feedback import services
+from feedback.services import processing, retention
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def process_raw_reports(ids=None):
     """Process the given reports. Reports no longer enqueue this one by one (they wake
     ``process_pending_reports``); it stays for messages queued before that change."""
     try:
-        result = services.process_pending(
+        result = processing.process_pending(
             batch_size=max(len(ids or []), 1) if ids else 500, ids=ids
         )
     except OUTAGE_ERRORS as error:
@@ -74,7 +74,7 @@ wake_processing = Wake()
 def process_pending_reports():
     """The beat sweep: anything left pending (e.g. the broker was down) is processed."""
     try:
-        result = services.process_all_pending()
+        result = processing.process_all_pending()
     except OUTAGE_ERRORS as error:
         return _outage_result(error)
     DATABASE_OUTAGE.up()
@@ -84,9 +84,9 @@ def process_pending_reports():
 @shared_task
 def prepare_partitions():
     """Daily: the raw reports' partitions for this month and the coming ones."""
-    return {"created": [month.isoformat() for month in services.prepare_partitions()]}
+    return {"created": [month.isoformat() for month in retention.prepare_partitions()]}
 
 
 @shared_task
 def prune_raw_reports():
-    return {"deleted": services.prune_raw_reports()}
+    return {"deleted": retention.prune_raw_reports()}

@@ -12,13 +12,14 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 
 from core.client import client_address
 from core.geo import country_of
-from feedback import services, tasks
+from feedback import tasks
 from feedback.dimensions import WINDOWS
 from feedback.ingest import StorageUnavailable
 from feedback.limits import BodySizeError, checked_body_size
 from feedback.multipart import MultipartError, boundary_of, report_part
 from feedback.parser import ReportError
 from feedback.ratelimit import too_many_reports
+from feedback.services import intake
 from feedback.summary import MonthNotCounted, cached_summary, check_month
 
 logger = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ def TOO_MANY():
 def store(request, data: bytes) -> HttpResponse:
     """Store a report's bytes durably and answer as the plugin expects."""
     try:
-        services.accept_report(
+        intake.accept_report(
             data,
             path=request.path,
             handover=tasks.wake_processing,

@@ -13,9 +13,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from feedback import services
 from feedback.ingest import build_raw_report, store_reports
 from feedback.models import Report
+from feedback.services import processing
 from feedback.trends.rollups import rebuild_all, update_rollups
 from feedback.trends.snapshots import publish_complete_months
 from feedback.trends.synthetic import demo_country, full_report, profile, real_rows
@@ -62,7 +62,7 @@ def _simulate(log):
             raws.append(raw)
             sent += timedelta(days=7)
     store_reports(raws)
-    services.process_all_pending()
+    processing.process_all_pending()
     periods = rebuild_all()
     log(
         f"trends: {len(raws)} demo reports from {DEMO_SERVERS} servers, {periods} periods rolled up"

@@ -1,6 +1,6 @@
 import pytest
 
-from feedback import services
+from feedback.services import processing
 from tests.feedback.captures import BOUNDARY, captured_requests, plugin_body, split_http
 
 
@@ -27,7 +27,7 @@ def post_raw(client, django_capture_on_commit_callbacks):
                 content_type=headers["Content-Type"],
                 **extra,
             )
-        services.process_all_pending()
+        processing.process_all_pending()
         return response
 
     return post
@@ -45,7 +45,7 @@ def post_body(client, django_capture_on_commit_callbacks):
                 plugin_body(report),
                 content_type=f"multipart/form-data; boundary={BOUNDARY}",
             )
-        services.process_all_pending()
+        processing.process_all_pending()
         return response
 
     return post

@@ -3,10 +3,10 @@ import socket
 import pytest
 from django.db import connection as db_connection
 
-from feedback import services
 from feedback.checks import check_feedback_rate_limit
 from feedback.models import RawReport, Report, Server
 from feedback.ratelimit import parse_rate
+from feedback.services import processing
 from tests.feedback.captures import data_part, split_http
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +37,7 @@ def post(django_capture_on_commit_callbacks):
                 content_type=content_type or f"multipart/form-data; boundary={BOUNDARY}",
                 **extra,
             )
-        services.process_all_pending()  # the sweep the stored report woke
+        processing.process_all_pending()  # the sweep the stored report woke
         return response
 
     return send
@@ -78,7 +78,7 @@ def test_a_server_row_tracks_first_and_last_seen_and_latest_version(fixture_requ
 def test_a_resent_report_is_recognised(fixture_requests, post_raw):
     post_raw(fixture_requests["full-10.11-debian12"])
     post_raw(fixture_requests["full-10.11-debian12"])
-    services.process_all_pending()  # processing flags resends
+    processing.process_all_pending()  # processing flags resends
     assert list(RawReport.objects.order_by("id").values_list("is_resend", flat=True)) == [
         False,
         True,
@@ -205,7 +205,7 @@ def test_byte_for_byte_replay_over_http_1_0(live_server, fixture_requests):
             while chunk := sock.recv(4096):
                 reply += chunk
         assert b"<h1>ok</h1>" in reply[:1023], reply[:300]
-    services.process_all_pending()  # the sweep the first report woke
+    processing.process_all_pending()  # the sweep the first report woke
     assert RawReport.objects.filter(status="processed").count() == 3
     assert Report.objects.filter(kind="full", version_major=10, version_minor=11).count() == 1
 

@@ -8,10 +8,11 @@ import time
 import pytest
 from django.db import connection
 
-from feedback import ingest, services
+from feedback import ingest
 from feedback.ingest import GroupCommit, StorageUnavailable, build_raw_report
 from feedback.models import RawReport
 from feedback.parser import ReportError
+from feedback.services import intake, processing
 
 REPORT = b"FEEDBACK_SERVER_UID\tBRQuphxhO/ivzmSTEp4J9xb4UxI=\nVERSION\t10.11.6-MariaDB\n"
 
@@ -134,7 +135,7 @@ def test_one_insert_stores_a_batch_and_processing_flags_a_repeat_within_it():
 
     assert len(writer.batches) == 2 and sorted(done) == ["first", "same-1", "same-2"]
     assert not RawReport.objects.filter(is_resend=True).exists()  # flagged when processed
-    services.process_pending()
+    processing.process_pending()
     stored = list(RawReport.objects.order_by("id").values_list("sha256", "is_resend"))
     assert [resend for _, resend in stored] == [False, False, True]
     assert stored[1][0] == stored[2][0] == reports["same-1"].sha256
@@ -147,4 +148,4 @@ def test_a_report_the_parser_refuses_never_reaches_a_batch(db, monkeypatch):
 
     monkeypatch.setattr(ingest.GROUP_COMMIT, "_write", lambda slots: pytest.fail("written"))
     with pytest.raises(ReportError):
-        services.accept_report(b"not a report", path="/rest/v1/post", handover=None)
+        intake.accept_report(b"not a report", path="/rest/v1/post", handover=None)

@@ -5,9 +5,9 @@ the address (issue 28 item 6)."""
 import pytest
 from django.db import connection
 
-from feedback import services
 from feedback.models import RawReport, Report
 from feedback.parser import ReportError, parse_report
+from feedback.services import intake, processing
 from tests.feedback.captures import data_part, split_http
 
 pytestmark = pytest.mark.django_db
@@ -17,7 +17,7 @@ FINNISH_ADDRESS = "193.166.3.2"  # FUNET, Finland (iptocc)
 def test_a_report_is_stored_once_as_its_bytes_and_processing_parses_them(fixture_requests):
     """Issue 35: the bytes, not the bytes and the parse beside them."""
     data = data_part(split_http(fixture_requests["full-10.11-debian12"])[2])
-    services.accept_report(data, path="/rest/v1/post", handover=lambda ids: None)
+    intake.accept_report(data, path="/rest/v1/post", handover=lambda ids: None)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_name = %s",
@@ -28,7 +28,7 @@ def test_a_report_is_stored_once_as_its_bytes_and_processing_parses_them(fixture
     raw = RawReport.objects.get()
     assert bytes(raw.body) == data
 
-    assert services.process_pending().processed == 1
+    assert processing.process_pending().processed == 1
     report = Report.objects.get()
     expected = parse_report(data)
     assert (report.version, report.cpu_count, report.memory_bytes, report.collations) == (
@@ -41,15 +41,15 @@ def test_a_report_is_stored_once_as_its_bytes_and_processing_parses_them(fixture
 
 def test_a_reprocess_parses_the_bytes_again(fixture_requests, monkeypatch):
     data = data_part(split_http(fixture_requests["full-10.11-debian12"])[2])
-    services.accept_report(data, path="/rest/v1/post", handover=lambda ids: None)
-    services.process_pending()
+    intake.accept_report(data, path="/rest/v1/post", handover=lambda ids: None)
+    processing.process_pending()
     raw = RawReport.objects.get()
 
     def stricter_parser(body):  # the parser "fixed" after the report was accepted
         raise ReportError("VERSION is now refused")
 
-    monkeypatch.setattr(services, "parse_report", stricter_parser)
-    result = services.reprocess([raw.pk])
+    monkeypatch.setattr(processing, "parse_report", stricter_parser)
+    result = processing.reprocess([raw.pk])
     raw.refresh_from_db()
     assert (result.processed, result.rejected) == (0, 1)
     assert raw.rejection_reason == "VERSION is now refused"

@@ -8,9 +8,10 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
-from feedback import partitions, services, tasks
+from feedback import partitions, tasks
 from feedback.ingest import build_raw_report, store_reports
 from feedback.models import RawReport, Report
+from feedback.services import processing
 from tests.feedback.captures import plugin_body
 
 UID = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
@@ -76,7 +77,7 @@ def test_retention_drops_whole_months_and_keeps_a_month_with_pending_reports():
     recent = datetime.now(UTC)
     kept_raws = store_reports([stored_on(recent, "recent")])
     old_raws = store_reports([stored_on(old, f"old-{n}") for n in range(3)])
-    services.process_all_pending()
+    processing.process_all_pending()
     pending = store_reports([stored_on(older_pending, "pending")])
     assert Report.objects.count() == 4
 

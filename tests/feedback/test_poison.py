@@ -4,8 +4,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from feedback import parser, services
+from feedback import parser
 from feedback.models import RawReport, Report, Server
+from feedback.services import processing
 from feedback.trends.synthetic import full_report
 from tests.feedback.factories import RawReportFactory
 
@@ -35,7 +36,7 @@ def parsed_rows():
 def test_a_poison_report_changes_nothing_for_the_valid_ones_in_its_batch(cpu_count):
     valid = [full_report(number) for number in range(6)]
     store(valid)
-    services.process_all_pending()
+    processing.process_all_pending()
     expected = parsed_rows()
     Report.objects.all().delete()
     Server.objects.all().delete()
@@ -43,7 +44,7 @@ def test_a_poison_report_changes_nothing_for_the_valid_ones_in_its_batch(cpu_cou
 
     poison = with_row(full_report(99), "Cpu_count", cpu_count)
     raws = store([*valid[:3], poison, *valid[3:]])
-    result = services.process_pending(batch_size=50)
+    result = processing.process_pending(batch_size=50)
 
     assert (result.processed, result.rejected) == (6, 1)
     assert parsed_rows() == expected
@@ -60,7 +61,7 @@ def test_a_value_the_database_refuses_is_isolated_too(monkeypatch):
     valid = [full_report(number) for number in range(4)]
     raws = store([valid[0], with_row(full_report(50), "Cpu_count", "999999999992"), *valid[1:]])
 
-    result = services.process_pending(batch_size=50)
+    result = processing.process_pending(batch_size=50)
 
     assert (result.processed, result.rejected) == (4, 1)
     assert Report.objects.count() == 4
@@ -74,10 +75,10 @@ def test_a_value_the_database_refuses_is_isolated_too(monkeypatch):
 def test_the_sweep_moves_past_failing_rows_instead_of_retrying_them_forever():
     poison = [with_row(full_report(n), "Cpu_count", "-1") for n in range(100, 103)]
     store([*poison, *(full_report(n) for n in range(5))])
-    result = services.process_all_pending(batch_size=2)  # the poison fills the first batches
+    result = processing.process_all_pending(batch_size=2)  # the poison fills the first batches
     assert (result.processed, result.rejected) == (5, 3)
     assert not RawReport.objects.pending().exists()
-    assert services.process_all_pending().total == 0
+    assert processing.process_all_pending().total == 0
 
 
 def test_the_endpoint_refuses_what_processing_would_reject(post_body):
@@ -124,7 +125,7 @@ def test_everything_acknowledged_is_processed_never_stuck(client, number, change
         "POST", "/rest/v1/post", payload, content_type=f"multipart/form-data; boundary={BOUNDARY}"
     )
     assert response.status_code in {200, 400}
-    services.process_all_pending()
+    processing.process_all_pending()
     if response.status_code == 200:  # acknowledged: processed, never rejected or stuck
         assert list(RawReport.objects.values_list("status", "rejection_reason")) == [
             ("processed", "")
@@ -135,16 +136,16 @@ def test_everything_acknowledged_is_processed_never_stuck(client, number, change
 
 
 def test_a_bug_on_one_report_does_not_wedge_the_batch(monkeypatch):
-    real_row = services.report_row
+    real_row = processing.report_row
 
     def failing_row(report, **kwargs):
         if report.cpu_count == 13:
             raise ValueError("a processing bug")
         return real_row(report, **kwargs)
 
-    monkeypatch.setattr(services, "report_row", failing_row)
+    monkeypatch.setattr(processing, "report_row", failing_row)
     raws = store([full_report(1), with_row(full_report(2), "Cpu_count", "13"), full_report(3)])
-    assert services.process_all_pending().processed == 2
+    assert processing.process_all_pending().processed == 2
     odd_one = RawReport.objects.get(pk=raws[1].pk)
     assert odd_one.status == RawReport.Status.REJECTED
     assert "processing failed: ValueError('a processing bug')" in odd_one.rejection_reason

@@ -5,9 +5,9 @@ from django.db import connection
 from django.test import Client
 from django_celery_beat.models import PeriodicTask
 
-from feedback import services
 from feedback.ingest import build_raw_report, store_reports
 from feedback.models import RawReport, Report, Server
+from feedback.services import processing
 from feedback.tasks import process_pending_reports
 from tests.feedback.captures import data_part, split_http
 
@@ -33,7 +33,7 @@ def test_unparseable_report_keeps_its_bytes_and_gets_the_reason():
         is_test=False,
     )
     store_reports([raw])
-    result = services.process_pending()
+    result = processing.process_pending()
     raw.refresh_from_db()
     assert (result.processed, result.rejected) == (0, 1)
     assert raw.status == RawReport.Status.REJECTED
@@ -47,8 +47,8 @@ def test_processing_twice_changes_nothing(fixture_requests):
     store_reports(
         [build_raw_report(full_report(fixture_requests), path="/rest/v1/post", is_test=False)]
     )
-    assert services.process_pending().processed == 1
-    assert services.process_pending().total == 0
+    assert processing.process_pending().processed == 1
+    assert processing.process_pending().total == 0
     assert Report.objects.count() == 1
     assert Server.objects.get().reports_count == 1
 
@@ -57,8 +57,8 @@ def test_processing_twice_changes_nothing(fixture_requests):
 def test_reprocess_replaces_the_parsed_row(fixture_requests):
     raw = build_raw_report(full_report(fixture_requests), path="/rest/v1/post", is_test=False)
     store_reports([raw])
-    services.process_pending()
-    services.reprocess([raw.pk])
+    processing.process_pending()
+    processing.reprocess([raw.pk])
     assert Report.objects.filter(raw=raw).count() == 1
 
 
@@ -77,7 +77,7 @@ def test_concurrent_workers_process_each_report_exactly_once():
     def worker():
         try:
             barrier.wait()
-            while services.process_pending(batch_size=7).total:
+            while processing.process_pending(batch_size=7).total:
                 pass
         except Exception as error:  # surfaced below
             errors.append(error)

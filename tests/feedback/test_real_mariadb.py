@@ -23,8 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from feedback import services
 from feedback.models import RawReport, Report
+from feedback.services import processing
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.django_db(transaction=True)]
 
@@ -90,7 +90,7 @@ def mariadb_server(live_server):
 def processed(kind: str) -> bool:
     """Whether a report of this kind is processed, once the sweep has run (a stored report
     wakes processing at most once per interval; the beat sweep does this in production)."""
-    services.process_all_pending()
+    processing.process_all_pending()
     return Report.objects.filter(kind=kind).exists()
 
 
@@ -105,7 +105,7 @@ def test_a_real_server_sends_startup_full_and_shutdown_reports(mariadb_server):
     )
     mariadb_server["process"].wait(60)
     wait_until(lambda: processed("shutdown"), 30, "the shutdown report")
-    services.process_all_pending()  # resends that came in after the last wake
+    processing.process_all_pending()  # resends that came in after the last wake
 
     full_reports = list(Report.objects.filter(kind="full").select_related("server"))
     for full in full_reports:

@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from feedback import services
 from feedback.models import RawReport
+from feedback.services import processing
 
 
 class Command(BaseCommand):
@@ -14,5 +14,5 @@ class Command(BaseCommand):
     def handle(self, *args, batch_size, **options):
         pending = RawReport.objects.pending().count()
         with tqdm(total=pending, desc="processed reports", unit="report", file=self.stderr) as bar:
-            result = services.process_all_pending(batch_size, progress=bar.update)
+            result = processing.process_all_pending(batch_size, progress=bar.update)
         self.stdout.write(f"{result.processed} processed, {result.rejected} rejected.")

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from tqdm import tqdm
 
-from feedback import services
+from feedback.services import retention
 
 
 class Command(BaseCommand):
@@ -18,5 +18,5 @@ class Command(BaseCommand):
 
     def handle(self, *args, days, **options):
         with tqdm(desc="pruned raw reports", unit="report", file=self.stderr) as bar:
-            deleted = services.prune_raw_reports(days, progress=bar.update)
+            deleted = retention.prune_raw_reports(days, progress=bar.update)
         self.stdout.write(f"Deleted {deleted} raw reports older than {days} days.")

@@ -8,8 +8,8 @@ import pytest
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
-from feedback import services
 from feedback.models import Report, TestTrafficRule
+from feedback.services import processing
 from feedback.trends import data
 from feedback.trends.models import Snapshot
 from feedback.trends.rollups import update_rollups
@@ -152,7 +152,7 @@ def test_labels_staff_mark_as_test_traffic_leave_every_public_figure(client, adm
     )
     assertContains(response, "3 reports newly marked as test traffic")
     TestTrafficRuleFactory(value="capture-test")
-    services.apply_test_traffic_rules()
+    processing.apply_test_traffic_rules()
     assert Report.objects.filter(is_test=True).count() == 6
     assert client.get("/api/feedback/summary").json()["servers"] == 6
 
@@ -167,7 +167,7 @@ def test_labels_staff_mark_as_test_traffic_leave_every_public_figure(client, adm
 
     # a rule taken back puts the reports back into the figures (rollups count again)
     TestTrafficRule.objects.filter(value="capture-test").delete()
-    assert services.apply_test_traffic_rules() == (0, 3)
+    assert processing.apply_test_traffic_rules() == (0, 3)
     update_rollups(today=TODAY)
     assert data.dashboard("month", today=TODAY)["selected"]["servers"] == 8
 

@@ -1,18 +1,16 @@
-"""Workflows of the feedback app: accepting a report and processing stored ones."""
+"""Processing stored reports: parsing them into Report rows in batches, reprocessing after a
+parser fix, and marking test traffic by the rules staff keep."""
 
 import logging
 from dataclasses import dataclass
 
-from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
-from feedback import partitions
-from feedback.ingest import Handover, build_raw_report, store_report
 from feedback.models import RawReport, Report, Server, TestTrafficRule
-from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, check_report, parse_report
+from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
 
 logger = logging.getLogger(__name__)
 
@@ -25,21 +23,6 @@ class ProcessingResult:
     @property
     def total(self):
         return self.processed + self.rejected
-
-
-def accept_report(data: bytes, *, path: str, handover: Handover, country: str = "") -> RawReport:
-    """Check a report as processing's parser would (``check_report``), then store it
-    durably.
-
-    Raises ReportError (nothing stored) for a body processing would reject, and
-    feedback.ingest.StorageUnavailable when the database cannot commit it.
-    ``handover(ids)`` gets the ids once committed (the caller's way to wake processing).
-    Only the bytes are stored: processing parses them again, in a batch, off the
-    request path (cheaper than storing the parse beside them, docs/PERFORMANCE.md).
-    """
-    is_test = check_report(data)
-    raw = build_raw_report(data, path=path, is_test=is_test, country=country)
-    return store_report(raw, handover=handover)
 
 
 def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
@@ -213,6 +196,16 @@ def report_row(
     )
 
 
+def reprocess(raw_ids) -> ProcessingResult:
+    """Parse stored reports again (after a parser fix): staff action in the admin."""
+    with transaction.atomic():
+        Report.objects.filter(raw_id__in=raw_ids).delete()
+        RawReport.objects.filter(pk__in=raw_ids).update(
+            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None
+        )
+    return process_pending(batch_size=len(raw_ids) or 1, ids=raw_ids)
+
+
 def apply_test_traffic_rules() -> tuple[int, int]:
     """Mark every report as test traffic or not by the rules staff keep (and MariaDB's own
     test suite's label); returns (newly marked, no longer marked). The rollups notice the
@@ -224,52 +217,3 @@ def apply_test_traffic_rules() -> tuple[int, int]:
         added = reports.filter(marked, is_test=False).update(is_test=True)
         removed = reports.filter(~marked, is_test=True).update(is_test=False)
     return added, removed
-
-
-def reprocess(raw_ids) -> ProcessingResult:
-    """Parse stored reports again (after a parser fix): staff action in the admin."""
-    with transaction.atomic():
-        Report.objects.filter(raw_id__in=raw_ids).delete()
-        RawReport.objects.filter(pk__in=raw_ids).update(
-            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None
-        )
-    return process_pending(batch_size=len(raw_ids) or 1, ids=raw_ids)
-
-
-def prepare_partitions() -> list:
-    """Make this month's partition of the raw reports and the next
-    ``FEEDBACK_PARTITIONS_AHEAD`` months' (the daily task; a no-op off PostgreSQL)."""
-    months = partitions.months_from(timezone.now(), 1 + settings.FEEDBACK_PARTITIONS_AHEAD)
-    return partitions.create_partitions(connection, months)
-
-
-def prune_raw_reports(older_than_days: int | None = None, batch_size: int = 5000, progress=None):
-    """Drop the raw bytes of processed or rejected reports older than the retention age;
-    returns how many raw reports went.
-
-    On PostgreSQL whole months go: a month's partition is dropped once the whole month is
-    older than the retention age and none of its reports is still pending (so raw bytes
-    stay up to a month longer than the age). Elsewhere (SQLite) rows are deleted in
-    batches. The parsed Report rows stay; pending reports are never pruned, so nothing
-    unprocessed is lost.
-    """
-    days = older_than_days or settings.FEEDBACK_RAW_RETENTION_DAYS
-    cutoff = timezone.now() - timezone.timedelta(days=days)
-    if partitions.is_partitioned(connection):
-        _dropped, rows, kept = partitions.drop_partitions_before(connection, cutoff)
-        for month in kept:
-            logger.warning("feedback: raw reports of %s kept: some are still pending", month)
-        if progress and rows:
-            progress(rows)
-        return rows
-    old = RawReport.objects.done().filter(received_at__lt=cutoff)
-    deleted = 0
-    while True:
-        ids = list(old.values_list("pk", flat=True)[:batch_size])
-        if not ids:
-            return deleted
-        with transaction.atomic():
-            RawReport.objects.filter(pk__in=ids).delete()
-        deleted += len(ids)
-        if progress:
-            progress(len(ids))
