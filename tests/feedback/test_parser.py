@@ -277,3 +277,19 @@ def test_the_endpoints_check_accepts_the_captures_and_tells_test_traffic():
     for report in REAL_REPORTS:
         assert check_report(report) is parse_report(report).is_test
     assert check_report(f"{UID_ROW}FEEDBACK_USER_INFO\tmysql-test \n".encode()) is True
+
+
+def test_the_endpoints_check_finds_a_bad_count_in_every_counting_row_of_a_real_report():
+    """The check looks at the counters one by one only when a search of the text finds a
+    counting row that is not plainly a count: every counter of a real report, made
+    negative or not a number, must still be refused, as the parser refuses it."""
+    report = max(REAL_REPORTS, key=len)
+    text = "\n" + report.decode()
+    names = counter_names(first_values(report))
+    assert len(names) > 50
+    for name in names:
+        for bad_value in ("-1", "x", " 99999999999999999999"):
+            bad = text.replace(f"\n{name}\t", f"\n{name}\t{bad_value}", 1)[1:].encode()
+            verdict = verdict_of(check_report, bad)
+            assert verdict.startswith(f"refused: {name[:60]}"), (name, verdict)
+            assert verdict == parse_verdict(bad)
