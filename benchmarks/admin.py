@@ -3,10 +3,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html_join
 
-from benchmarks import services
 from benchmarks.forms import RejectRunsForm, RunUploadForm
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, RunEvent, Suite
+from benchmarks.services import importing, permissions, review
 
 
 class RunInline(admin.TabularInline):
@@ -40,16 +40,16 @@ class SuiteAdmin(admin.ModelAdmin):
         suite = get_object_or_404(Suite, pk=pk)
         if not self.has_change_permission(request, suite):
             return redirect("admin:index")
-        if request.method == "POST" and services.declared_size_too_large(request):
+        if request.method == "POST" and importing.declared_size_too_large(request):
             form = RunUploadForm()  # the body is never read: refused by its declared size
-            form.errors["file"] = form.error_class([services.SIZE_MESSAGE])
+            form.errors["file"] = form.error_class([importing.SIZE_MESSAGE])
         else:
             form = RunUploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_bound and form.is_valid():
             data = dict(form.cleaned_data)
             upload = data.pop("file")
             try:
-                run = services.import_run(
+                run = importing.import_run(
                     suite=suite, raw=upload.read(), file_name=upload.name, user=request.user, **data
                 )
             except ImportFailed as error:
@@ -149,7 +149,7 @@ class RunAdmin(admin.ModelAdmin):
     ]
 
     def has_publish_permission(self, request):
-        return request.user.has_perm(services.PUBLISH_PERMISSION)
+        return request.user.has_perm(permissions.PUBLISH_PERMISSION)
 
     @admin.display(description="provenance")
     def provenance(self, run):
@@ -171,8 +171,8 @@ class RunAdmin(admin.ModelAdmin):
         published, refused = 0, []
         for run in queryset.select_related("suite"):
             try:
-                services.publish_run(run, request.user)
-            except services.NotPublishable as error:
+                review.publish_run(run, request.user)
+            except review.NotPublishable as error:
                 refused.append(f"“{run.label}”: {error}")
             else:
                 published += 1
@@ -188,8 +188,8 @@ class RunAdmin(admin.ModelAdmin):
             rejected, refused = 0, []
             for run in queryset:
                 try:
-                    services.reject_run(run, request.user, form.cleaned_data["reason"])
-                except services.NotPublishable as error:
+                    review.reject_run(run, request.user, form.cleaned_data["reason"])
+                except review.NotPublishable as error:
                     refused.append(f"“{run.label}”: {error}")
                 else:
                     rejected += 1

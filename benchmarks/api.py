@@ -16,9 +16,9 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from benchmarks import services
 from benchmarks.importers import IMPORTERS, ImportFailed
 from benchmarks.models import MAY_BE_UNSTATED, Run
+from benchmarks.services import importing, limits, permissions, tokens
 
 
 class PersonalTokenAuthentication(BaseAuthentication):
@@ -33,9 +33,9 @@ class PersonalTokenAuthentication(BaseAuthentication):
             key = words[1].decode("ascii")
         except UnicodeDecodeError:
             return None
-        if not key.startswith(services.TOKEN_PREFIX):
+        if not key.startswith(tokens.TOKEN_PREFIX):
             return None
-        user = services.token_user(key)
+        user = tokens.token_user(key)
         if user is None:
             raise exceptions.AuthenticationFailed("Unknown or revoked token.")
         return user, key
@@ -66,7 +66,7 @@ class MaySubmit(BasePermission):
     )
 
     def has_permission(self, request, view):
-        return services.may_submit(request.user)
+        return permissions.may_submit(request.user)
 
 
 AUTHENTICATION = [PersonalTokenAuthentication, TokenAuthentication, SessionAuthentication]
@@ -76,12 +76,12 @@ def _text(name, **options):
     """A text field bounded as its column is, refusing characters text here may not hold."""
 
     def storable(value):
-        problem = services.text_problem(value, None)
+        problem = limits.text_problem(value, None)
         if problem:
             raise serializers.ValidationError(problem)
 
     return serializers.CharField(
-        max_length=services.field_limit(Run, name),
+        max_length=limits.field_limit(Run, name),
         validators=[storable],
         trim_whitespace=False,
         **options,
@@ -106,9 +106,7 @@ class RunUploadSerializer(serializers.Serializer):
     run_date = serializers.DateField(required=False, allow_null=True, default=None)
     notes = _text("notes", **OPTIONAL)
     source = _text("source", **OPTIONAL)
-    source_url = serializers.URLField(
-        max_length=services.field_limit(Run, "source_url"), **OPTIONAL
-    )
+    source_url = serializers.URLField(max_length=limits.field_limit(Run, "source_url"), **OPTIONAL)
     unstated = serializers.CharField(
         max_length=200,
         help_text="Comma-separated provenance fields the cited source does not state",
@@ -130,13 +128,13 @@ class RunUploadSerializer(serializers.Serializer):
         return value
 
     def validate_file(self, value):
-        if value.size > services.MAX_UPLOAD_BYTES:
-            raise serializers.ValidationError(services.SIZE_MESSAGE)
+        if value.size > importing.MAX_UPLOAD_BYTES:
+            raise serializers.ValidationError(importing.SIZE_MESSAGE)
         return value
 
     def _tags(self, name, value):
         try:
-            return services.check_tags(name, value)
+            return limits.check_tags(name, value)
         except ImportFailed as error:
             # The response names the field already: "parameters: expected a JSON object…"
             raise serializers.ValidationError(str(error).removeprefix(f"{name}: ")) from error
@@ -158,19 +156,19 @@ class RunUploadAPI(APIView):
         responses={201: dict, 400: dict, 403: dict, 404: dict, 413: dict, 429: dict},
     )
     def post(self, request, slug):
-        suite = services.submittable_suite(request.user, slug)
+        suite = permissions.submittable_suite(request.user, slug)
         if suite is None:
             return Response({"error": f"no suite {slug!r}"}, status=status.HTTP_404_NOT_FOUND)
-        reviewed = not services.may_publish(request.user)
-        if reviewed and (wait := services.SUBMIT_LIMIT.wait(request)) is not None:
+        reviewed = not permissions.may_publish(request.user)
+        if reviewed and (wait := permissions.SUBMIT_LIMIT.wait(request)) is not None:
             return Response(
                 {"error": f"too many submissions: you may submit again in {wait} seconds"},
                 status=status.HTTP_429_TOO_MANY_REQUESTS,
                 headers={"Retry-After": str(wait)},
             )
-        if services.declared_size_too_large(request):
+        if importing.declared_size_too_large(request):
             return Response(
-                {"error": services.SIZE_MESSAGE}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+                {"error": importing.SIZE_MESSAGE}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
             )
         serializer = RunUploadSerializer(data=request.data)
         if not serializer.is_valid():
@@ -184,13 +182,13 @@ class RunUploadAPI(APIView):
         data = dict(serializer.validated_data)
         upload = data.pop("file")
         try:
-            run = services.import_run(
+            run = importing.import_run(
                 suite=suite, raw=upload.read(), file_name=upload.name, user=request.user, **data
             )
         except ImportFailed as error:
             return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
         if reviewed:
-            services.SUBMIT_LIMIT.count(request)
+            permissions.SUBMIT_LIMIT.count(request)
         return Response(
             {**_state(request, run), "measurements": run.measurements.count()},
             status=status.HTTP_201_CREATED,
@@ -228,7 +226,7 @@ class RunStatusAPI(APIView):
     def get(self, request, slug, pk):
         run = Run.objects.select_related("suite").filter(suite__slug=slug, pk=pk).first()
         allowed = run is not None and (
-            run.uploaded_by_id == request.user.pk or services.may_publish(request.user)
+            run.uploaded_by_id == request.user.pk or permissions.may_publish(request.user)
         )
         if not allowed:  # another person's upload is as absent as a missing one
             return Response({"error": "no such upload"}, status=status.HTTP_404_NOT_FOUND)

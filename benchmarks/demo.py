@@ -7,8 +7,8 @@ from pathlib import Path
 
 from django.db import transaction
 
-from benchmarks import services
 from benchmarks.models import Measurement, Run, Suite
+from benchmarks.services import importing
 from foundation.models import NewsPost
 
 SYSBENCH = Path(__file__).resolve().parent / "demo_data" / "sysbench"
@@ -147,7 +147,7 @@ def _sysbench_suite(slug, title, summary, variants, config_key):
             **environment,
         )
         for path in sorted((SYSBENCH / variant).glob("threads-*.txt")):
-            services.add_raw_output(
+            importing.add_raw_output(
                 run, raw=path.read_bytes(), file_name=f"{variant}-{path.name}", importer="sysbench"
             )
     return suite
@@ -178,7 +178,7 @@ def _read_write_suites():
             **environment,
         )
         for path in sorted((READ_WRITE / label).glob("threads-*-rep-*.txt")):
-            services.add_raw_output(
+            importing.add_raw_output(
                 run, raw=path.read_bytes(), file_name=f"{label}-{path.name}", importer="sysbench"
             )
     runs_file = READ_WRITE / "history" / "runs.txt"
@@ -208,7 +208,7 @@ def _read_write_suites():
             },
         )
         for path in sorted((READ_WRITE / "history").glob(f"{name}-rep-*.txt")):
-            services.add_raw_output(
+            importing.add_raw_output(
                 run, raw=path.read_bytes(), file_name=path.name, importer="sysbench"
             )
 

@@ -1,13 +1,13 @@
 from django import forms
 
-from benchmarks import services
 from benchmarks.importers import IMPORTERS, ImportFailed
 from benchmarks.models import MAY_BE_UNSTATED, PROVENANCE, Run, SubmissionToken
+from benchmarks.services import importing, limits
 
 
 class RunUploadForm(forms.Form):
     label = forms.CharField(
-        max_length=services.field_limit(Run, "label"),
+        max_length=limits.field_limit(Run, "label"),
         help_text="Shown in legends, e.g. pool-of-threads",
     )
     file = forms.FileField(
@@ -23,36 +23,36 @@ class RunUploadForm(forms.Form):
     variant = forms.CharField(
         required=False, help_text='JSON tags, e.g. {"thread_handling": "pool-of-threads"}'
     )
-    hardware = forms.CharField(required=False, max_length=services.field_limit(Run, "hardware"))
-    os = forms.CharField(required=False, label="OS", max_length=services.field_limit(Run, "os"))
+    hardware = forms.CharField(required=False, max_length=limits.field_limit(Run, "hardware"))
+    os = forms.CharField(required=False, label="OS", max_length=limits.field_limit(Run, "os"))
     server_version = forms.CharField(
-        required=False, max_length=services.field_limit(Run, "server_version")
+        required=False, max_length=limits.field_limit(Run, "server_version")
     )
     server_commit = forms.CharField(
-        required=False, max_length=services.field_limit(Run, "server_commit")
+        required=False, max_length=limits.field_limit(Run, "server_commit")
     )
     server_config = forms.CharField(
         required=False,
-        max_length=services.field_limit(Run, "server_config"),
+        max_length=limits.field_limit(Run, "server_config"),
         widget=forms.Textarea(attrs={"rows": 2}),
     )
     client = forms.CharField(
         required=False,
         label="Tool and version",
-        max_length=services.field_limit(Run, "client"),
+        max_length=limits.field_limit(Run, "client"),
         help_text="e.g. sysbench 1.0.20",
     )
     run_date = forms.DateField(required=False, label="Date measured", help_text="YYYY-MM-DD")
     source = forms.CharField(
         required=False,
-        max_length=services.field_limit(Run, "source"),
+        max_length=limits.field_limit(Run, "source"),
         help_text="Where the figures come from: an article, a CI job",
     )
     source_url = forms.URLField(
         required=False,
         label="Source URL",
         assume_scheme="https",
-        max_length=services.field_limit(Run, "source_url"),
+        max_length=limits.field_limit(Run, "source_url"),
     )
     unstated = forms.MultipleChoiceField(
         required=False,
@@ -63,19 +63,19 @@ class RunUploadForm(forms.Form):
     )
     notes = forms.CharField(
         required=False,
-        max_length=services.field_limit(Run, "notes"),
+        max_length=limits.field_limit(Run, "notes"),
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     def clean_file(self):
         upload = self.cleaned_data["file"]
-        if upload.size > services.MAX_UPLOAD_BYTES:
-            raise forms.ValidationError(services.SIZE_MESSAGE)
+        if upload.size > importing.MAX_UPLOAD_BYTES:
+            raise forms.ValidationError(importing.SIZE_MESSAGE)
         return upload
 
     def _json(self, field):
         try:
-            return services.check_tags(field, self.cleaned_data.get(field) or "{}")
+            return limits.check_tags(field, self.cleaned_data.get(field) or "{}")
         except ImportFailed as error:
             raise forms.ValidationError(str(error)) from error
 
@@ -96,7 +96,7 @@ class RejectRunsForm(forms.Form):
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        max_length=services.field_limit(SubmissionToken, "name"),
+        max_length=limits.field_limit(SubmissionToken, "name"),
         label="Token name",
         help_text="Say where it is used, e.g. “CI: arm64 runner”: you can revoke each on its own",
     )

@@ -14,12 +14,13 @@ from django.utils.html import format_html
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
-from benchmarks import charts, history, services, versions
+from benchmarks import charts, history, versions
 from benchmarks import compare as comparison
 from benchmarks import render as images
 from benchmarks.forms import RunUploadForm, TokenForm
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Run, SubmissionToken, Suite
+from benchmarks.services import importing, permissions, tokens
 from core import opendata
 from core.send_limit import refuse
 
@@ -419,7 +420,7 @@ MY_RUNS_SHOWN = 100
 def _account_context(request, token_form=None, new_key=None):
     user = request.user
     return {
-        "may_submit": services.may_submit(user),
+        "may_submit": permissions.may_submit(user),
         "tokens": SubmissionToken.objects.active().filter(user=user),
         "token_form": token_form or TokenForm(),
         "new_key": new_key,
@@ -443,12 +444,12 @@ def create_token(request):
     if request.method != "POST":
         return redirect("benchmarks:account")
     form = TokenForm(request.POST)
-    if not services.may_submit(request.user):
+    if not permissions.may_submit(request.user):
         form.add_error(None, "Verify your e-mail address first: tokens submit runs.")
     if not form.errors and form.is_valid():
         try:
-            token, key = services.create_token(request.user, form.cleaned_data["name"])
-        except services.TokenRefused as error:
+            token, key = tokens.create_token(request.user, form.cleaned_data["name"])
+        except tokens.TokenRefused as error:
             form.add_error("name", str(error))
         else:  # shown this once: only its hash is kept
             context = _account_context(request, new_key={"token": token, "key": key})
@@ -464,7 +465,7 @@ def create_token(request):
 def revoke_token(request, pk):
     if request.method != "POST":
         return redirect("benchmarks:account")
-    if services.revoke_token(request.user, pk):
+    if tokens.revoke_token(request.user, pk):
         messages.success(request, "The token is revoked: it no longer submits anything.")
     else:
         messages.error(request, "You have no such token (it may be revoked already).")
@@ -474,16 +475,16 @@ def revoke_token(request, pk):
 @login_required
 def submit(request, slug):
     """The web form: a run from a file, a draft until a reviewer publishes it."""
-    suite = services.submittable_suite(request.user, slug)
+    suite = permissions.submittable_suite(request.user, slug)
     if suite is None:
         raise Http404("no such suite")
     template = "benchmarks/submit.html"
-    if not services.may_submit(request.user):
+    if not permissions.may_submit(request.user):
         return render(request, template, {"suite": suite, "may_submit": False}, status=403)
-    reviewed = not services.may_publish(request.user)
-    if request.method == "POST" and services.declared_size_too_large(request):
+    reviewed = not permissions.may_publish(request.user)
+    if request.method == "POST" and importing.declared_size_too_large(request):
         form = RunUploadForm()  # refused by its declared size: the body is never read
-        form.errors["file"] = form.error_class([services.SIZE_MESSAGE])
+        form.errors["file"] = form.error_class([importing.SIZE_MESSAGE])
     else:
         form = RunUploadForm(request.POST or None, request.FILES or None)
     context = {"suite": suite, "may_submit": True, "form": form, "reviewed": reviewed}
@@ -491,19 +492,19 @@ def submit(request, slug):
         return render(request, template, context)
     if not form.is_valid():
         return render(request, template, context, status=400)
-    if reviewed and (wait := services.SUBMIT_LIMIT.wait(request)) is not None:
+    if reviewed and (wait := permissions.SUBMIT_LIMIT.wait(request)) is not None:
         return refuse(request, template, context, wait)
     data = dict(form.cleaned_data)
     upload = data.pop("file")
     try:
-        run = services.import_run(
+        run = importing.import_run(
             suite=suite, raw=upload.read(), file_name=upload.name, user=request.user, **data
         )
     except ImportFailed as error:
         form.add_error("file", f"Could not import: {error}")
         return render(request, template, context, status=400)
     if reviewed:
-        services.SUBMIT_LIMIT.count(request)
+        permissions.SUBMIT_LIMIT.count(request)
     state = (
         "published"
         if run.status == Run.Status.PUBLISHED

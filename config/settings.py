@@ -410,9 +410,9 @@ OUTBOX_LEASE_SECONDS = env.int("OUTBOX_LEASE_SECONDS", default=300)
 # so several workers share a backlog.
 OUTBOX_SWEEP_BATCH = env.int("OUTBOX_SWEEP_BATCH", default=20)
 
-# Benchmark uploads (benchmarks.services): one file makes at most this many runs (one per
-# labelled series: hyperfine commands, JMH benchmarks, CSV columns) and measurements;
-# a larger file is refused with 400 before anything is written.
+# Benchmark uploads (benchmarks.services.importing): one file makes at most this many runs
+# (one per labelled series: hyperfine commands, JMH benchmarks, CSV columns) and
+# measurements; a larger file is refused with 400 before anything is written.
 BENCHMARK_MAX_RUNS_PER_UPLOAD = env.int("BENCHMARK_MAX_RUNS_PER_UPLOAD", default=200)
 BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD = env.int(
     "BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD", default=20_000

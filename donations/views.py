@@ -8,7 +8,7 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 
 from core import opendata
-from donations import documents, services, signing
+from donations import documents, signing
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
 from donations.reports import (
@@ -19,6 +19,7 @@ from donations.reports import (
     withholding_rule,
     yearly_export,
 )
+from donations.services import checkout, managing
 from payments.forms import CardForm
 from payments.gateway import fake_mode
 
@@ -44,18 +45,18 @@ def donate(request):
         try:
             if card is None:
                 return redirect(
-                    services.start(
+                    checkout.start(
                         **gift,
                         thanks=thanks,
                         cancel_url=request.build_absolute_uri(reverse("donations:donate")),
                     )
                 )
-            donation = services.give_by_card(**gift, card=card.card())
-            return redirect(services.thanks_url(thanks, donation.reference))
-        except services.PaymentServiceUnavailable:
+            donation = checkout.give_by_card(**gift, card=card.card())
+            return redirect(checkout.thanks_url(thanks, donation.reference))
+        except checkout.PaymentServiceUnavailable:
             context["unavailable"] = True
             return render(request, "donations/donate.html", context, status=503)
-        except services.CardRefused as refusal:
+        except checkout.CardRefused as refusal:
             card.add_error(None, f"The payment did not go through: {refusal} Nothing was taken.")
     status = 400 if request.method == "POST" else 200
     return render(request, "donations/donate.html", context, status=status)
@@ -74,10 +75,10 @@ def thanks(request):
     it carries the donor's manage link, and its answer changes when Stripe reports)."""
     token = request.GET.get("gift", "")
     reference = signing.reference_from_token(token) if token else None
-    donation = services.find(reference) if reference else None
+    donation = checkout.find(reference) if reference else None
     context = {
         "donation": donation,
-        "state": services.payment_state(donation),
+        "state": checkout.payment_state(donation),
         "token": token if donation else "",
         "gift": donation.gifts.first() if donation else None,
     }
@@ -86,7 +87,7 @@ def thanks(request):
 
 def _donation_from_token(token: str) -> Donation:
     reference = signing.reference_from_token(token)
-    donation = services.find(reference) if reference else None
+    donation = checkout.find(reference) if reference else None
     if donation is None:
         raise Http404("This link is not valid. Ask for a new one on the donation page.")
     return donation
@@ -101,8 +102,8 @@ def manage(request, token):
             status = 400
         else:
             try:
-                services.cancel_monthly(donation)
-            except services.NotCancellable as reason:
+                managing.cancel_monthly(donation)
+            except managing.NotCancellable as reason:
                 messages.error(request, str(reason))
                 status = 400
             else:
@@ -115,8 +116,8 @@ def manage(request, token):
     elif request.method == "POST" and not fake_mode():
         return_url = request.build_absolute_uri(request.path)
         try:
-            return redirect(services.portal_url(donation, return_url))
-        except services.PaymentServiceUnavailable:
+            return redirect(managing.portal_url(donation, return_url))
+        except checkout.PaymentServiceUnavailable:
             messages.error(
                 request,
                 "Stripe's page for managing gifts cannot be reached right now. "
@@ -145,7 +146,7 @@ def gift_receipt(request, token, gift_id):
 def request_manage_link(request):
     form = ManageLinkForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        services.request_manage_links(form.cleaned_data["email"])
+        managing.request_manage_links(form.cleaned_data["email"])
         messages.success(
             request,
             "If we have gifts from that address, a message with their links is on its way.",

@@ -10,7 +10,7 @@ from decimal import Decimal
 
 from django.conf import settings
 
-from donations import services
+from donations.services import checkout, recording
 from payments.dispatch import Ignored
 from payments.events import StripeEventData
 
@@ -35,9 +35,9 @@ def _reference(event: StripeEventData) -> str:
 
 def _donation(event: StripeEventData):
     reference = _reference(event)
-    donation = services.find(reference) if reference else None
+    donation = checkout.find(reference) if reference else None
     if donation is None:
-        donation = services.donation_for_stripe_ids(
+        donation = recording.donation_for_stripe_ids(
             subscription_id=event.subscription, payment_intent_id=event.payment_intent
         )
     if donation is None:
@@ -48,7 +48,7 @@ def _donation(event: StripeEventData):
 def checkout_completed(event: StripeEventData):
     donation = _donation(event)
     amount, currency = _money(event)
-    services.checkout_completed(
+    recording.checkout_completed(
         donation,
         customer_id=event.customer,
         subscription_id=event.subscription,
@@ -68,13 +68,13 @@ def payment_intent_succeeded(event: StripeEventData):
         raise Ignored("the payment of an invoice: the invoice's event records it")
     intent_id = event.object_id
     reference = _reference(event)
-    donation = services.find(reference) if reference else None
+    donation = checkout.find(reference) if reference else None
     if donation is None and intent_id:
-        donation = services.donation_for_stripe_ids(payment_intent_id=intent_id)
+        donation = recording.donation_for_stripe_ids(payment_intent_id=intent_id)
     if donation is None or donation.frequency != donation.Frequency.ONCE:
         raise Ignored("not about a known one-off donation")
     amount, currency = _money(event)
-    services.checkout_completed(
+    recording.checkout_completed(
         donation,
         customer_id=event.customer,
         subscription_id="",
@@ -92,42 +92,42 @@ def invoice_paid(event: StripeEventData):
     if not event.object_id:
         raise Ignored("invoice without id")
     amount, currency = _money(event)
-    services.record_gift(
+    recording.record_gift(
         donation,
         stripe_id=event.object_id,
         amount=amount,
         currency=currency,
-        paid_at=services.stripe_time(event.created),
+        paid_at=recording.stripe_time(event.created),
         receipt_url=event.receipt_url,
         email=event.email,
     )
 
 
 def invoice_payment_failed(event: StripeEventData):
-    services.payment_failed(_donation(event))
+    recording.payment_failed(_donation(event))
 
 
 def subscription_deleted(event: StripeEventData):
     donation = _donation(event) if _reference(event) else None
     if donation is None:
-        donation = services.donation_for_stripe_ids(subscription_id=event.object_id)
+        donation = recording.donation_for_stripe_ids(subscription_id=event.object_id)
     if donation is None:
         raise Ignored("not about a known donation")
-    services.subscription_cancelled(donation)
+    recording.subscription_cancelled(donation)
 
 
 def charge_refunded(event: StripeEventData):
     if not event.object_id:
         raise Ignored("charge without id")
     amount, currency = _money(event)
-    services.record_refund(
+    recording.record_refund(
         charge_id=event.object_id,
         payment_intent_id=event.payment_intent,
         invoice_id=event.invoice,
         customer_id=event.customer,
         amount=amount,
         currency=currency,
-        refunded_at=services.stripe_time(event.created),
+        refunded_at=recording.stripe_time(event.created),
     )
 
 

@@ -9,8 +9,8 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from benchmarks import services
 from benchmarks.models import Run, SubmissionToken
+from benchmarks.services import importing
 from tests.artifacts import ARTIFACTS
 from tests.benchmarks.factories import SuiteFactory
 from tests.benchmarks.helpers import DATA, OLTP_RW, OLTP_RW_PROVENANCE
@@ -86,7 +86,7 @@ def test_the_web_form_submits_a_draft_that_the_account_page_lists(
 
 def test_the_contributor_pages_reflow_and_pass_axe(live_server, browser, contributor):
     suite = SuiteFactory(slug="community", title="Community runs")
-    services.import_run(
+    importing.import_run(
         suite=suite,
         label="mine",
         raw=OLTP_RW.read_bytes(),
@@ -125,7 +125,7 @@ def test_the_version_chart_draws_and_colours_stay_with_their_runs(
     )
     reviewer.user_permissions.add(Permission.objects.get(codename="publish_run"))
     runs = [
-        services.import_run(
+        importing.import_run(
             suite=suite,
             label=f"nightly {version}",
             raw=OLTP_RW.read_bytes(),
@@ -137,7 +137,7 @@ def test_the_version_chart_draws_and_colours_stay_with_their_runs(
         for version in ["11.4.4", "10.6.20", "10.11.19"]
     ]
     for run in runs:  # a second thread count: the suite charts draw a line per run
-        services.add_raw_output(
+        importing.add_raw_output(
             run, raw=POOL_16.read_bytes(), file_name="pool-16.txt", importer="sysbench"
         )
     ARTIFACTS.mkdir(exist_ok=True)

@@ -10,8 +10,8 @@ from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from pytest_django.asserts import assertContains, assertNotContains
 
-from benchmarks import services
 from benchmarks.models import Run, SubmissionToken
+from benchmarks.services import review
 from outbox.models import OutboxItem
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
@@ -223,7 +223,7 @@ def test_publishing_mails_the_contributor_after_the_commit(
     client.force_login(contributor)
     run = Run.objects.get(pk=_submit(client, None).json()["run"])
     with django_capture_on_commit_callbacks(execute=True):
-        services.publish_run(run, reviewer)
+        review.publish_run(run, reviewer)
     assert OutboxItem.objects.get().status == OutboxItem.Status.DONE
     (mail,) = mailoutbox
     assert mail.to == [contributor.email]
@@ -244,7 +244,7 @@ def test_a_rejection_mails_the_reason_and_the_page_shows_it(
     run = Run.objects.get(pk=_submit(client, None).json()["run"])
     reason = "The server version is a development build; say which commit."
     with django_capture_on_commit_callbacks(execute=True):
-        services.reject_run(run, reviewer, reason)
+        review.reject_run(run, reviewer, reason)
     (mail,) = mailoutbox
     assert mail.subject == "Your benchmark run “my CI run” was not published"
     assert reason in mail.body
@@ -258,9 +258,9 @@ def test_a_review_rolled_back_sends_nothing(
     run = Run.objects.get(pk=_submit(client, None).json()["run"])
     with (
         django_capture_on_commit_callbacks(execute=True),
-        pytest.raises(services.NotPublishable),
+        pytest.raises(review.NotPublishable),
     ):
-        services.reject_run(run, reviewer, "   ")
+        review.reject_run(run, reviewer, "   ")
     assert mailoutbox == [] and not OutboxItem.objects.exists()
 
 

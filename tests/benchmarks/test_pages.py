@@ -8,7 +8,7 @@ from rest_framework.authtoken.models import Token
 
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, Suite
-from benchmarks.services import import_run
+from benchmarks.services.importing import import_run
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
 from tests.foundation.factories import NewsPostFactory
 

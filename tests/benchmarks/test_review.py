@@ -17,9 +17,9 @@ from django.test import override_settings
 from pytest_django.asserts import assertContains
 from rest_framework.authtoken.models import Token
 
-from benchmarks import services
 from benchmarks.charts import describe_change
 from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.services import permissions, review
 from core.checks import check_private_uploads_are_not_served
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
@@ -144,7 +144,7 @@ def test_a_drafts_raw_file_is_read_by_its_uploader_and_the_reviewers_only(
     assertContains(page, f'<a href="{url}">contributed.txt</a>', html=True)
 
     client.logout()
-    services.publish_run(draft, readers["a reviewer"][0])
+    review.publish_run(draft, readers["a reviewer"][0])
     response = client.get(url)
     assert response.status_code == 200
     assert "no-store" not in response.get("Cache-Control", "")
@@ -409,7 +409,7 @@ def test_measured_at_orders_a_history_on_one_day(client):
         MeasurementFactory(run=run, value=value)
     page = client.get(f"/benchmarks/{suite.slug}/").content.decode()
     assert "it appeared between the runs of 2026-11-23 08:34:00 and 2026-11-23 08:35:00" in page
-    assert services.may_publish(None) is False
+    assert permissions.may_publish(None) is False
 
 
 def test_the_migration_moves_files_uploaded_before_it_out_of_the_public_folder(suite):

@@ -7,8 +7,9 @@ from datetime import date
 import pytest
 from pytest_django.asserts import assertContains
 
-from benchmarks import demo, services
+from benchmarks import demo
 from benchmarks.models import Run
+from benchmarks.services import importing
 from tests.benchmarks.factories import SuiteFactory
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
 
@@ -23,7 +24,7 @@ def test_the_demo_notes_keep_their_labels():
 
 def test_the_run_page_shows_every_detail_the_tool_reported_with_its_label(client):
     suite = SuiteFactory(slug="labels")
-    run = services.import_run(
+    run = importing.import_run(
         suite=suite,
         label="oltp",
         raw=OLTP_RW.read_bytes(),

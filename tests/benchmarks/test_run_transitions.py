@@ -6,8 +6,8 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import Permission
 
-from benchmarks import services
 from benchmarks.models import Run, RunEvent
+from benchmarks.services import review
 from tests.benchmarks.factories import RunFactory
 from tests.foundation.factories import UserFactory
 
@@ -33,12 +33,12 @@ def history(run):
 
 
 def test_review_decisions_are_recorded_with_who_made_them_and_why(reviewer):
-    published = services.publish_run(a_draft(), reviewer)
+    published = review.publish_run(a_draft(), reviewer)
     assert history(published) == [("draft", "published", reviewer.pk, "")]
-    rejected = services.reject_run(a_draft(), reviewer, "Which hardware?")
+    rejected = review.reject_run(a_draft(), reviewer, "Which hardware?")
     assert history(rejected) == [("draft", "rejected", reviewer.pk, "Which hardware?")]
     # A rejected run may still be published after all.
-    services.publish_run(rejected, reviewer)
+    review.publish_run(rejected, reviewer)
     rejected.refresh_from_db()
     assert (rejected.status, rejected.review_note) == (R.PUBLISHED, "")
     assert [row[:2] for row in history(rejected)] == [
@@ -49,17 +49,17 @@ def test_review_decisions_are_recorded_with_who_made_them_and_why(reviewer):
 
 def test_a_published_run_is_not_rejected_and_nothing_changes(reviewer):
     run = RunFactory(status=R.PUBLISHED, review_note="")
-    with pytest.raises(services.NotPublishable, match="cannot go from published to rejected"):
-        services.reject_run(run, reviewer, "Changed my mind")
+    with pytest.raises(review.NotPublishable, match="cannot go from published to rejected"):
+        review.reject_run(run, reviewer, "Changed my mind")
     run.refresh_from_db()
     assert (run.status, run.review_note, run.reviewed_by) == (R.PUBLISHED, "", None)
     assert not RunEvent.objects.exists()
 
 
 def test_a_rejected_run_keeps_the_reason_it_was_given(reviewer):
-    run = services.reject_run(a_draft(), reviewer, "Which hardware?")
-    with pytest.raises(services.NotPublishable, match="cannot go from rejected to rejected"):
-        services.reject_run(run, reviewer, "Another reason")
+    run = review.reject_run(a_draft(), reviewer, "Which hardware?")
+    with pytest.raises(review.NotPublishable, match="cannot go from rejected to rejected"):
+        review.reject_run(run, reviewer, "Another reason")
     run.refresh_from_db()
     assert (run.status, run.review_note) == (R.REJECTED, "Which hardware?")
     assert run.events.count() == 1

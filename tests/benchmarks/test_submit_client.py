@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from benchmarks import services
 from benchmarks.models import Run
+from benchmarks.services import importing, review
 from tests.benchmarks.factories import SuiteFactory
 from tests.benchmarks.helpers import DATA, OLTP_RW
 
@@ -45,7 +45,7 @@ def test_a_contributor_submits_with_the_client_and_the_published_run_is_placed_b
     hardware = next(line for line in machine.splitlines() if '"hardware"' in line)
     hardware = hardware.split(": ", 1)[1].strip().strip('",')
     for version in ["11.4.4", "10.6.20"]:
-        services.import_run(
+        importing.import_run(
             suite=suite,
             label=f"reference {version}",
             raw=OLTP_RW.read_bytes(),
@@ -93,7 +93,7 @@ def test_a_contributor_submits_with_the_client_and_the_published_run_is_placed_b
     page = browser.get("/accounts/benchmarks/")
     assert "Draft: awaiting review" in page.content.decode()
 
-    services.publish_run(run, reviewer)
+    review.publish_run(run, reviewer)
     versions = Client().get("/benchmarks/community-oltp/").context["version_charts"]
     assert versions[0]["labels"] == ["10.6.20", "10.11.19", "11.4.4"]
     assert versions[0]["table"]["rows"][1][1] == "ci oltp_read_write"

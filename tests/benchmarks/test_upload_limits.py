@@ -11,8 +11,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.authtoken.models import Token
 
-from benchmarks import services
+from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.services import importing
 from search.models import SearchDocument
 from search.sources import object_key
 from tests.benchmarks.helpers import OLTP_RW_PROVENANCE
@@ -71,8 +72,8 @@ def test_a_file_with_more_series_than_an_upload_may_make_is_refused_naming_the_l
 
 def test_a_file_with_more_measurements_than_allowed_is_refused(suite, settings):
     settings.BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD = 10
-    with pytest.raises(services.ImportFailed, match=r"holds 11 measurements; .* at most 10"):
-        services.import_run(
+    with pytest.raises(ImportFailed, match=r"holds 11 measurements; .* at most 10"):
+        importing.import_run(
             suite=suite, label="r", raw=hyperfine(11), file_name="h.json", importer="hyperfine"
         )
     assert stored() == (0, 0, 0)
@@ -85,7 +86,7 @@ def test_many_commands_are_stored_in_bulk_and_the_suite_indexed_once(
     SearchDocument.objects.filter(key=object_key(Suite, suite.pk)).delete()
     # The default limit is 200; a save per run took 6 queries or more, 1,200 for this file.
     with django_assert_max_num_queries(60):
-        run = services.import_run(
+        run = importing.import_run(
             suite=suite,
             label="gzip",
             raw=hyperfine(200),

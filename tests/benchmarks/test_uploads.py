@@ -10,10 +10,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import RequestFactory
 from rest_framework.authtoken.models import Token
 
-from benchmarks import services
 from benchmarks.admin import SuiteAdmin
 from benchmarks.api import RunUploadAPI
 from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.services import importing
 
 pytestmark = pytest.mark.django_db
 DATA = Path(__file__).parent / "data"
@@ -159,8 +159,8 @@ def test_admin_import_shows_the_problem_as_a_form_error(admin_client, suite, fie
 
 
 def test_repetitions_of_a_point_become_its_samples(suite):
-    run = services.import_run(suite=suite, label="r", raw=REPORT, file_name="rep-1.txt")
-    services.add_raw_output(
+    run = importing.import_run(suite=suite, label="r", raw=REPORT, file_name="rep-1.txt")
+    importing.add_raw_output(
         run,
         raw=(DATA / "sysbench-1.0.20-reference.txt").read_bytes(),
         file_name="ref.txt",

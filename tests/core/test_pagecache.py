@@ -15,7 +15,8 @@ from django.test import Client, RequestFactory
 from django.utils import timezone
 
 from benchmarks.models import Suite
-from benchmarks.services import import_run, publish_run
+from benchmarks.services.importing import import_run
+from benchmarks.services.review import publish_run
 from core import pagecache
 from core.pagecache import HIT_HEADER
 from foundation.models import NewsPost

@@ -1,0 +1,176 @@
+"""Importing an upload: raw output stored as runs with their measurements and the raw
+file, atomically."""
+
+import re
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils import timezone
+
+from benchmarks.importers import ImportFailed
+from benchmarks.models import Attachment, Measurement, Run, Suite
+from benchmarks.services.limits import (
+    RUN_FIELDS,
+    check_environment,
+    check_tags,
+    field_limit,
+    text_problem,
+)
+from benchmarks.services.measurements import BULK_BATCH, add_points, from_points, read_output
+from benchmarks.services.permissions import may_publish, missing_provenance_message
+from core.uploads import declared_body_size
+from search import signals as search_signals
+
+# Raw outputs are text; the largest real one we know (sysbench with a report every
+# second over an hour) is well under a megabyte.
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+# A multipart body carries the form fields and boundaries besides the file.
+MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024
+SIZE_MESSAGE = "The file is larger than 5 MiB."
+
+
+def declared_size_too_large(request) -> bool:
+    """True when the request says it is larger than any acceptable upload: checked before
+    a byte of the body is read (a missing or invalid length is left to the parser's limits)."""
+    return declared_body_size(request) > MAX_REQUEST_BYTES
+
+
+def _check_row_limits(groups: dict, points: int) -> None:
+    """Refuse, before anything is written, a file that would make more rows than an upload
+    may (one run per labelled series, one measurement per point)."""
+    most_runs = settings.BENCHMARK_MAX_RUNS_PER_UPLOAD
+    if len(groups) > most_runs:
+        raise ImportFailed(
+            f"the file holds {len(groups):,} series (commands, benchmarks or columns), each "
+            f"a run; an upload may make at most {most_runs:,} runs"
+        )
+    most_points = settings.BENCHMARK_MAX_MEASUREMENTS_PER_UPLOAD
+    if points > most_points:
+        raise ImportFailed(
+            f"the file holds {points:,} measurements; an upload may hold at most {most_points:,}"
+        )
+
+
+def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
+    run.details = {
+        **run.details,
+        "files": [
+            *run.details.get("files", []),
+            {"file": file_name, "importer": version, **metadata},
+        ],
+    }
+    tool = metadata.get("tool")
+    # The tool names itself in the output ("JMH <jmhVersion>"): taken only if it fits the
+    # field, since the upload is anyone's text.
+    if not run.client and tool and not text_problem(tool, field_limit(Run, "client")):
+        run.client = tool
+
+
+@transaction.atomic
+def import_run(
+    *,
+    suite: Suite,
+    label: str,
+    raw: bytes,
+    file_name: str,
+    importer: str = "",
+    parameters=None,
+    variant=None,
+    user=None,
+    **environment,
+) -> Run:
+    """Parse raw output and store it as a run with its measurements and the raw file.
+
+    Raises ImportFailed (naming the line or the field) and stores nothing when the file
+    does not parse, is incomplete, holds what the columns cannot (a 400-digit figure, a
+    500-character version), or the parameters or variant are not JSON objects.
+    Points that carry their own label (CSV columns, JMH benchmarks, hyperfine commands)
+    become one run each, named "<label>: <point label>".
+
+    A user with ``publish_run`` publishes at once (refused, storing nothing, when the
+    provenance is incomplete); anyone else's run is a draft until staff review it.
+    """
+    if len(raw) > MAX_UPLOAD_BYTES:
+        raise ImportFailed(SIZE_MESSAGE)
+    parameters = check_tags("parameters", parameters)
+    variant = check_tags("variant", variant)
+    environment = check_environment(
+        {key: value for key, value in environment.items() if key in RUN_FIELDS}
+    )
+    problem = text_problem(label, field_limit(Run, "label"))
+    if problem:
+        raise ImportFailed(f"label: {problem}")
+    parsed = read_output(raw, importer, parameters)
+    groups: dict[str, list] = {}
+    for point in parsed.points:
+        groups.setdefault(point.label, []).append(point)
+    _check_row_limits(groups, len(parsed.points))
+    publish = may_publish(user)
+    runs = []
+    for index, point_label in enumerate(groups):
+        run_label = f"{label}: {point_label}" if point_label and label else (point_label or label)
+        problem = text_problem(run_label, field_limit(Run, "label"))
+        if problem:
+            raise ImportFailed(f"label: with the series name from the output, {problem}")
+        run = Run(
+            suite=suite,
+            label=run_label,
+            variant={**variant, **({"series": point_label} if point_label else {})},
+            uploaded_by=user,
+            status=Run.Status.PUBLISHED if publish else Run.Status.DRAFT,
+            **{key: value for key, value in environment.items() if key != "order"},
+            order=environment.get("order", 0) + index,
+        )
+        _describe(run, file_name, parsed.version, parsed.metadata)
+        if publish:
+            missing = run.missing_provenance()
+            if missing:
+                raise ImportFailed(missing_provenance_message(missing))
+            run.reviewed_by, run.reviewed_at = user, timezone.now()
+        runs.append(run)
+    # In bulk: one INSERT per batch, not a save (and a search re-index of the suite) per run.
+    Run.objects.bulk_create(runs, batch_size=BULK_BATCH)
+    measurements = []
+    for run, group in zip(runs, groups.values(), strict=True):
+        measurements += from_points(run, group, {})[0]
+    Measurement.objects.bulk_create(measurements, batch_size=BULK_BATCH)
+    attachment = Attachment(
+        suite=suite,
+        run=runs[0],
+        kind="raw",
+        parser=parsed.version,
+        description=file_name[: field_limit(Attachment, "description")],
+    )
+    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
+    # bulk_create sends no post_save: the suite's search entry is brought up to date once,
+    # last, so its row is locked only until the commit.
+    search_signals.saved_in_bulk(runs[0])
+    return runs[0]
+
+
+def _storable_name(file_name: str) -> str:
+    """The raw file's name on disk: the last path part of the uploaded name in safe
+    characters, short enough for the column (the name as sent stays in the description)."""
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", file_name.replace("\\", "/").rsplit("/", 1)[-1])
+    name = name.lstrip("._")[-60:]
+    return name or "output.txt"
+
+
+@transaction.atomic
+def add_raw_output(run: Run, *, raw: bytes, file_name: str, importer: str = "", parameters=None):
+    """Add one more raw file's points to an existing run: one sysbench file per thread
+    count, or another repetition of a point the run already has."""
+    parsed = read_output(raw, importer, check_tags("parameters", parameters))
+    add_points(run, parsed.points)
+    _describe(run, file_name, parsed.version, parsed.metadata)
+    run.save(update_fields=["details", "client"])
+    attachment = Attachment(
+        suite=run.suite,
+        run=run,
+        kind="raw",
+        parser=parsed.version,
+        description=file_name[: field_limit(Attachment, "description")],
+    )
+    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
+    return len(parsed.points)
