@@ -1,11 +1,16 @@
-"""The per-address limit on report posts: one counter per address and window in the
-cache, counted in one Redis round trip per report (``core.cache.count_in_window``).
+"""The per-address limit on report posts: one counter per address and window, kept in
+Redis (``core.cache.count_in_windows``) and counted in each process in between.
 
-django-ratelimit, which limits the site's forms, takes two round trips per request
-(``add``, then an ``incr`` script); on this endpoint, where a request's other work is a
-fraction of a millisecond, that was a third of a busy worker's time (docs/PERFORMANCE.md).
-The rate has the same form as django-ratelimit's (``300/m``, ``10/5m``) and the counter
-lives in the same cache (``RATELIMIT_USE_CACHE``) under the same prefix.
+A process counts its own posts at once, and hands what it counted to Redis at most every
+``FEEDBACK_RATE_LIMIT_SYNC_SECONDS`` (0, the default outside production: with every post),
+in the post that finds the last hand-over that old and none under way; Redis answers each counter's total,
+which brings in what the other processes counted. So a post is refused once its address's
+total, as this process knows it, is over the limit: this process's own posts are all in
+that total, the other processes' up to one interval late. On this endpoint, where a
+report's other work is about a millisecond, a Redis round trip per post was about a
+fifth of its time in the process (docs/PERFORMANCE.md). The rate has the same form as
+django-ratelimit's (``300/m``, ``10/5m``) and the counters live in the same cache
+(``RATELIMIT_USE_CACHE``) under the same prefix.
 
 The counter is keyed on a keyed hash of the client's address (``core.client``), never on
 the address itself, and it expires with its window; windows start at a different second
@@ -17,11 +22,13 @@ than the limit.
 import hashlib
 import hmac
 import re
+import threading
 import time
+from collections import Counter
 
 from django.conf import settings
 
-from core.cache import count_in_window
+from core.cache import count_in_windows
 from core.client import client_address
 
 GROUP = "feedback-post"
@@ -43,12 +50,57 @@ def address_key(request) -> str:
     return hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256).hexdigest()
 
 
+class WindowCounts:
+    """This process's view of the counters: the totals Redis last answered, what is being
+    handed over now, and what was counted since."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.known: dict[str, tuple[int, float]] = {}  # key -> (total, forget after)
+        self.handing: Counter = Counter()
+        self.unsent: Counter = Counter()
+        self.handed_at = float("-inf")
+
+    def total(self, key: str) -> int:
+        return self.known.get(key, (0, 0.0))[0] + self.handing[key] + self.unsent[key]
+
+    def count(self, key: str, lifetime: int, alias: str) -> int | None:
+        """Count one post at ``key``; the total as this process knows it, or None when
+        Redis could not be asked (the limit fails open)."""
+        with self.lock:
+            self.unsent[key] += 1
+            now = time.monotonic()
+            if self.handing or now - self.handed_at < settings.FEEDBACK_RATE_LIMIT_SYNC_SECONDS:
+                return self.total(key)
+            self.handing, self.unsent = self.unsent, Counter()
+            self.handed_at = now
+            batch = dict(self.handing)
+        totals = count_in_windows(batch, lifetime, alias=alias)
+        with self.lock:
+            self.handing = Counter()
+            if totals is None:
+                return None
+            self.known = {k: v for k, v in self.known.items() if v[1] > now}
+            for handed_key, handed_total in totals.items():
+                self.known[handed_key] = (handed_total, now + lifetime)
+            return self.total(key)
+
+    def forget(self):
+        """Start again from nothing counted (for tests, after Redis is emptied)."""
+        with self.lock:
+            self.known.clear()
+            self.unsent.clear()
+            self.handing.clear()
+            self.handed_at = float("-inf")
+
+
+POSTS = WindowCounts()
+
+
 def too_many_reports(request) -> bool:
     """Count this post against its address; True when the address is over the limit."""
     limit, period = parse_rate(settings.FEEDBACK_RATE_LIMIT)
     address = address_key(request)
     window = (int(time.time()) + int(address[:8], 16)) // period
-    count = count_in_window(
-        f"rl:{GROUP}:{window}:{address}", period + 1, alias=settings.RATELIMIT_USE_CACHE
-    )
+    count = POSTS.count(f"rl:{GROUP}:{window}:{address}", period + 1, settings.RATELIMIT_USE_CACHE)
     return count is not None and count > limit
