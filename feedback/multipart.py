@@ -10,6 +10,7 @@ report's sha256 and the resend flag do not change with the reader.
 
 import base64
 import binascii
+import functools
 import html
 import re
 
@@ -33,8 +34,13 @@ def boundary_of(content_params: dict) -> bytes:
     return boundary.encode("ascii")
 
 
+@functools.lru_cache(maxsize=32)
 def _headers(head: bytes) -> dict[str, tuple[str, dict]]:
-    """A part's headers as Django's parser reads them: malformed lines are skipped."""
+    """A part's headers as Django's parser reads them: malformed lines are skipped.
+
+    Remembered for the last few distinct heads (read only: callers never change the
+    answer): every plugin sends the same part headers, and reading them with the email
+    package's parameter parser cost as much as finding the part."""
     headers = {}
     for line in head.split(b"\r\n"):
         try:
