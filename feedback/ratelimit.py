@@ -75,15 +75,18 @@ class WindowCounts:
             self.handing, self.unsent = self.unsent, Counter()
             self.handed_at = now
             batch = dict(self.handing)
-        totals = count_in_windows(batch, lifetime, alias=alias)
-        with self.lock:
-            self.handing = Counter()
-            if totals is None:
-                return None
-            self.known = {k: v for k, v in self.known.items() if v[1] > now}
-            for handed_key, handed_total in totals.items():
-                self.known[handed_key] = (handed_total, now + lifetime)
-            return self.total(key)
+        totals = None
+        try:
+            totals = count_in_windows(batch, lifetime, alias=alias)
+        finally:  # whatever happened, the next post after the interval hands over again
+            with self.lock:
+                self.handing = Counter()
+                if totals is not None:
+                    self.known = {k: v for k, v in self.known.items() if v[1] > now}
+                    for handed_key, handed_total in totals.items():
+                        self.known[handed_key] = (handed_total, now + lifetime)
+                total = None if totals is None else self.total(key)
+        return total
 
     def forget(self):
         """Start again from nothing counted (for tests, after Redis is emptied)."""
