@@ -8,11 +8,20 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from releases.repoconfig import services
+from releases.repoconfig import demo, services
 from releases.repoconfig.models import DistributionRelease
+from tests.shared_data import loaded_for_group
 
-pytestmark = pytest.mark.django_db
+# Every test of this module reads the seed; it is loaded once for the module
+# (tests/shared_data.py), and what a test writes is rolled back after it.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded")]
 API = "/api/repo-config"
+
+
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    with loaded_for_group(django_db_blocker, lambda: demo.load(log=lambda message: None)):
+        yield
 
 
 def valid_combinations():
