@@ -6,7 +6,7 @@ set -euo pipefail
 log() { printf '[services] %s\n' "$*"; }
 
 need_packages=()
-command -v chromium >/dev/null 2>&1 || need_packages+=(chromium)
+command -v chromium-headless-shell >/dev/null 2>&1 || need_packages+=(chromium-headless-shell)
 command -v faketime >/dev/null 2>&1 || need_packages+=(faketime)
 command -v sysbench >/dev/null 2>&1 || need_packages+=(sysbench)
 if [ ${#need_packages[@]} -gt 0 ]; then

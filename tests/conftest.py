@@ -2,6 +2,11 @@
 
 Browser tests use Debian's Chromium through Playwright (no browser download);
 they are marked ``browser`` and need the ``live_server`` of pytest-django.
+
+The browser is Chromium's headless shell (Debian's ``chromium-headless-shell``, the same
+Blink and V8 as ``chromium``), which is what Playwright itself runs for headless tests:
+``chromium --headless`` starts the whole browser without its windows and took twice the
+CPU for the same pages (docs/testing.md, 2026-11-26, late evening).
 """
 
 import os
@@ -20,7 +25,7 @@ from tests.e2e import devstack as devstack_harness
 from tests.localstripe import start_localstripe
 from tests.shared_data import DemoDatabase, group_upload_roots
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -7,6 +7,7 @@ the views and queries behind a valid prefix rather than stopping at a 404.
 """
 
 import re
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import quote, urlencode, urlsplit
@@ -72,13 +73,14 @@ def build_path(route, values):
     return "/" + PLACEHOLDER.sub(fill, route).replace("^", "").replace("$", "")
 
 
-def query_names_in_source():
+@cache  # the property test asks for each example; the sources do not change in a run
+def query_names_in_source() -> frozenset[str]:
     base = Path(settings.BASE_DIR)
     names = set()
     for directory in PROJECT_DIRS:
         for source in (base / directory).rglob("*.py"):
             names.update(QUERY_PARAM_IN_SOURCE.findall(source.read_text()))
-    return names
+    return frozenset(names)
 
 
 class _Links(HTMLParser):

@@ -11,7 +11,7 @@ from django.conf import settings
 from releases.repoconfig import services
 from releases.repoconfig.models import DistributionRelease
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded_for_module")]
 API = "/api/repo-config"
 
 
@@ -28,7 +28,7 @@ def parse_deb822(text):
     return dict(Parser().parsestr(stanza).items())
 
 
-def test_the_api_returns_the_exact_file_as_text(client, seeded):
+def test_the_api_returns_the_exact_file_as_text(client):
     response = client.get(
         API, {"distro": "ubuntu", "release": "jammy", "version": "10.11", "mirror": "osuosl"}
     )
@@ -39,7 +39,7 @@ def test_the_api_returns_the_exact_file_as_text(client, seeded):
     assert "URIs: https://ftp.osuosl.org/pub/mariadb/repo/10.11/ubuntu\nSuites: jammy\n" in text
 
 
-def test_every_valid_combination_renders_and_parses(client, seeded):
+def test_every_valid_combination_renders_and_parses(client):
     count = 0
     for distribution, release, version, arch in valid_combinations():
         formats = ["deb822", "list"] if distribution["family"] == "apt" else ["repo"]
@@ -78,7 +78,7 @@ def test_every_valid_combination_renders_and_parses(client, seeded):
     assert count > 200  # the seeded matrix is covered, not a handful of cases
 
 
-def test_el8_and_derivatives_get_module_hotfixes_and_el9_does_not(client, seeded):
+def test_el8_and_derivatives_get_module_hotfixes_and_el9_does_not(client):
     for distro in ["rhel", "rocky", "almalinux"]:
         text = client.get(
             API, {"distro": distro, "release": "8", "version": "11.4", "mirror": "osuosl"}
@@ -90,7 +90,7 @@ def test_el8_and_derivatives_get_module_hotfixes_and_el9_does_not(client, seeded
     assert b"module_hotfixes" not in text
 
 
-def test_mint_uses_its_ubuntu_base(client, seeded):
+def test_mint_uses_its_ubuntu_base(client):
     text = client.get(
         API, {"distro": "mint", "release": "wilma", "version": "11.8", "mirror": "osuosl"}
     ).content
@@ -135,7 +135,7 @@ def test_mint_uses_its_ubuntu_base(client, seeded):
         ({"distro": "ubuntu", "release": "jammy"}, "required"),
     ],
 )
-def test_unsupported_combinations_get_400_with_a_reason(client, seeded, params, reason):
+def test_unsupported_combinations_get_400_with_a_reason(client, params, reason):
     response = client.get(API, params)
     assert response.status_code == 400
     text = response.content.decode()
@@ -143,7 +143,7 @@ def test_unsupported_combinations_get_400_with_a_reason(client, seeded, params, 
     assert text.count("\n") == 1
 
 
-def test_options_list_only_valid_choices(client, seeded):
+def test_options_list_only_valid_choices(client):
     data = client.get("/api/repo-config/options").json()
     debian = next(d for d in data["distributions"] if d["slug"] == "debian")
     trixie = next(r for r in debian["releases"] if r["key"] == "trixie")
@@ -151,7 +151,7 @@ def test_options_list_only_valid_choices(client, seeded):
     assert {m["id"] for m in data["mirrors"]} >= {"osuosl", "bouwhuis"}
 
 
-def test_eol_warnings(seeded):
+def test_eol_warnings():
     generated = services.generate(
         distro="debian",
         release="bullseye",
@@ -168,7 +168,7 @@ def test_eol_warnings(seeded):
     assert any("25.04" in w and "end of life" in w for w in generated.warnings)
 
 
-def test_the_real_apt_accepts_a_generated_sources_file_and_refuses_a_broken_one(client, seeded):
+def test_the_real_apt_accepts_a_generated_sources_file_and_refuses_a_broken_one(client):
     text = client.get(
         API, {"distro": "ubuntu", "release": "jammy", "version": "10.11", "mirror": "osuosl"}
     ).content
@@ -208,7 +208,7 @@ def run_apt(content: bytes):
         )
 
 
-def test_generator_page_without_javascript(client, seeded, django_assert_max_num_queries):
+def test_generator_page_without_javascript(client, django_assert_max_num_queries):
     with django_assert_max_num_queries(10):
         response = client.get(
             "/download/repo-config/",
@@ -222,7 +222,7 @@ def test_generator_page_without_javascript(client, seeded, django_assert_max_num
     assert "download=1" in html
 
 
-def test_generator_page_explains_a_bad_choice(client, seeded):
+def test_generator_page_explains_a_bad_choice(client):
     response = client.get(
         "/download/repo-config/",
         {"distro": "debian", "release": "trixie", "version": "10.11", "mirror": "osuosl"},
@@ -231,13 +231,13 @@ def test_generator_page_explains_a_bad_choice(client, seeded):
     assert "is not built for Debian" in response.content.decode()
 
 
-def test_api_query_count_is_bounded(client, seeded, django_assert_max_num_queries):
+def test_api_query_count_is_bounded(client, django_assert_max_num_queries):
     with django_assert_max_num_queries(4):
         client.get(API, {"distro": "mint", "release": "xia", "version": "11.4", "mirror": "osuosl"})
     assert DistributionRelease.objects.count() > 20
 
 
-def test_options_list_the_series_newest_first_by_number(client, seeded):
+def test_options_list_the_series_newest_first_by_number(client):
     """As text 10.6 sorts above 10.11; every release's list must put 10.11 first."""
     data = client.get("/api/repo-config/options").json()
     lists = [[v["version"] for v in release["versions"]]
@@ -249,7 +249,7 @@ def test_options_list_the_series_newest_first_by_number(client, seeded):
         )
 
 
-def test_the_cache_headers_are_the_ones_the_guide_states(client, seeded):
+def test_the_cache_headers_are_the_ones_the_guide_states(client):
     guide = (settings.BASE_DIR / "docs" / "repo-config.md").read_text()
     query = {"distro": "debian", "release": "bookworm", "version": "11.8", "mirror": "osuosl"}
     for response in [client.get(API, query), client.get(API + "/options")]:

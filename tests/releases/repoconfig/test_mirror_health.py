@@ -7,7 +7,7 @@ from pytest_django.asserts import assertContains
 
 from releases.repoconfig.models import Mirror
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("seeded_for_module")]
 API = "/api/repo-config"
 QUERY = {"distro": "debian", "release": "bookworm", "version": "11.8"}
 
@@ -21,12 +21,12 @@ def mark(mirror_id, **health):
 
 
 @pytest.fixture
-def dal_down(seeded):
+def dal_down():
     """Dalhousie (CA) sorts first among the demo mirrors; it stops answering."""
     mark("dal", healthy=False, fresh=None, check_error="timed out")
 
 
-def test_the_api_refuses_a_mirror_that_went_down_and_names_the_usable_ones(client, seeded):
+def test_the_api_refuses_a_mirror_that_went_down_and_names_the_usable_ones(client):
     assert client.get(API, {**QUERY, "mirror": "dal"}).status_code == 200
     mark("dal", healthy=False, fresh=None)
     mark("tuna", healthy=True, fresh=False, hours_late=72)
@@ -45,7 +45,7 @@ def test_the_api_refuses_a_mirror_that_went_down_and_names_the_usable_ones(clien
     assert client.get(API, {**QUERY, "mirror": "agdsn"}).status_code == 200
 
 
-def test_with_no_usable_mirror_the_api_says_to_try_again_later(client, seeded):
+def test_with_no_usable_mirror_the_api_says_to_try_again_later(client):
     Mirror.objects.update(healthy=False, checked_at=timezone.now())
     response = client.get(API, {**QUERY, "mirror": "osuosl"})
     assert response.status_code == 400
