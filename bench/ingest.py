@@ -251,7 +251,7 @@ def main():
             )
             print(
                 f"{connections:>5}  {label:30} {rps:>12.0f} {every:>16} {p99:>8.1f} "
-                f"{rps / bare:>6.2f} {stored:>12} {loads:>12}{mark}"
+                f"{rps / bare:>6.3f} {stored:>12} {loads:>12}{mark}"
             )
     if unfit:
         print(

@@ -89,15 +89,15 @@ MIDDLEWARE = [
     # Reads a request body the answer left unread, keeping nginx's upstream keep-alive
     # connections in step (core/uploads.py).
     "core.uploads.DrainRequestBodyMiddleware",
+    # The feedback plugin's posts, answered here: the rest does nothing for them, and the
+    # view makes its own checks of the body's size before reading it (feedback/middleware.py).
+    "feedback.middleware.ReportEndpointMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
     "core.hostile.RefuseNulBytesMiddleware",
     # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
     "core.uploads.RequestBodyLimitMiddleware",
-    # The feedback plugin's posts, answered here: the rest does nothing for them
-    # (feedback/middleware.py).
-    "feedback.middleware.ReportEndpointMiddleware",
     # Anonymous GET pages from the shared cache (docs/caching.md); a hit skips the rest.
     "core.pagecache.AnonymousPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
