@@ -198,19 +198,62 @@ def check_report(data: bytes) -> bool:
     would raise, else tells whether the report is MariaDB's own test traffic.
 
     The endpoint's check before it stores the bytes (processing parses them): it checks
-    every value parse_report checks, in the same order, and builds none of the rest.
+    every value parse_report checks, in the same order, and builds none of the rest. A
+    plainly well-formed report (``_plain_header``) is checked without reading its rows.
     """
+    first = _plain_header(data)
     text = report_text(data)
-    first = _first_values_of(text)
+    if first is None:
+        first = _first_values_of(text)
     _, kind, user_info = _header(first)
     if kind == "full":
         checked_int("Cpu_count", first.get("Cpu_count", ""), INTEGER_MAX)
         checked_int("Mem_total", first.get("Mem_total", ""), BIGINT_MAX)
         if _any_counter_not_plainly_valid(text):
             # No typed row has a counter's name, so these are parse_report's counters.
-            for name in counter_names(first):
-                checked_int(name, first[name], BIGINT_MAX)
+            rows = _first_values_of(text)
+            for name in counter_names(rows):
+                checked_int(name, rows[name], BIGINT_MAX)
     return is_test_traffic(user_info)
+
+
+# The shape of a report's bytes, one byte per byte: tab and newline kept, a space "b",
+# what could make the text read otherwise (a carriage return, a NUL, whitespace
+# str.strip() drops, any byte of a character beyond ASCII) "z", anything else "a". A
+# plainly well-formed report's shape is lines of a name that starts with "a" and has at
+# most MAX_NAME_LENGTH bytes, one tab and a value, which one match of the whole shape tells
+# (a few microseconds, where splitting the text into its thousand rows took a hundred).
+_SHAPE = bytes(
+    byte if byte in b"\t\n"
+    else ord("b") if byte == ord(" ")
+    else ord("z") if byte in b"\r\x00\x0b\x0c\x1c\x1d\x1e\x1f" or byte > 0x7F
+    else ord("a")
+    for byte in range(256)
+)  # fmt: skip
+_PLAIN_ROW = rf"a[ab]{{0,{MAX_NAME_LENGTH - 1}}}+\t[ab]*+"
+_PLAIN_ROWS_RE = re.compile(rf"(?:{_PLAIN_ROW}\n)*+{_PLAIN_ROW}".encode())
+_HEADER_ROWS = ("FEEDBACK_SERVER_UID", "FEEDBACK_WHEN", "FEEDBACK_USER_INFO", "Cpu_count", "Mem_total")
+
+
+def _plain_header(data: bytes) -> dict[str, str] | None:
+    """The first values of the rows the check reads, when every line of the report is a
+    NAME<TAB>VALUE row whose name neither starts with whitespace nor is over
+    MAX_NAME_LENGTH, and the text holds nothing beyond ASCII, no carriage return and no
+    NUL: then every reading of the report sees those rows alike. None otherwise (the
+    rows are then read one way or the other by ``_first_values_of``)."""
+    body = data.rstrip(b"\n")  # the plugin ends its report with a blank line
+    if not _PLAIN_ROWS_RE.fullmatch(body.translate(_SHAPE)):
+        return None
+    lines = b"\n" + body + b"\n"
+    first = {}
+    for name in _HEADER_ROWS:
+        row = f"\n{name}\t".encode()
+        start = lines.find(row)
+        if start >= 0:
+            start += len(row)
+            value = lines[start : lines.index(b"\n", start)]
+            first[name] = value[:MAX_VALUE_LENGTH].decode("ascii")
+    return first
 
 
 # A counting row's value that checked_int accepts whatever follows: 1 to 18 ASCII digits

@@ -293,3 +293,65 @@ def test_the_endpoints_check_finds_a_bad_count_in_every_counting_row_of_a_real_r
             verdict = verdict_of(check_report, bad)
             assert verdict.startswith(f"refused: {name[:60]}"), (name, verdict)
             assert verdict == parse_verdict(bad)
+
+
+def test_the_endpoints_check_reads_no_rows_of_a_plainly_well_formed_report(monkeypatch):
+    """The captured full reports are checked from their shape and a few searches: the
+    check must not split a thousand rows, which cost twice the rest of it."""
+
+    full = [report for report in REAL_REPORTS if b"FEEDBACK_WHEN" not in report]
+    assert full
+    expected = [parse_report(report).is_test for report in full]
+
+    def refuse(text):
+        raise AssertionError("rows read")
+
+    monkeypatch.setattr("feedback.parser._first_values_of", refuse)
+    assert [check_report(report) for report in full] == expected
+
+
+FULL_REPORT = max(REAL_REPORTS, key=len)
+
+
+def full_report_with(row: bytes, *, at: str = "end") -> bytes:
+    """The largest captured report with ``row`` added after its first line or at its end."""
+    first, rest = FULL_REPORT.split(b"\n", 1)
+    if at == "start":
+        return first + b"\n" + row + rest
+    return FULL_REPORT.rstrip(b"\n") + b"\n" + row + b"\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [
+        # The first of two rows with one name counts, wherever the other is.
+        (full_report_with(b"FEEDBACK_USER_INFO\tmysql-test\n", at="start"), True),
+        (full_report_with(b"FEEDBACK_USER_INFO\tmysql-test"), False),
+        (full_report_with(b"Cpu_count\tmany\n", at="start"), "refused: Cpu_count"),
+        (full_report_with(b"Cpu_count\tmany"), False),
+        (full_report_with(b"Mem_total\t-1\n", at="start"), "refused: Mem_total"),
+        (full_report_with(b"FEEDBACK_WHEN\tlater\n", at="start"), "refused: unknown"),
+        # Names at the limit and one over it.
+        (full_report_with(b"N" * 200 + b"\tvalue"), False),
+        (full_report_with(b"N" * 201 + b"\tvalue"), "refused: line"),
+        # Lines the shape does not pass: read row by row, with the parser's verdict.
+        (full_report_with(b" FEEDBACK_USER_INFO\tmysql-test\n", at="start"), False),
+        (full_report_with(b"FEEDBACK_USER_INFO\tmysql-test\r\n", at="start"), True),
+        (full_report_with(b"FEEDBACK_USER_INFO\tmysql-test\x0b\n", at="start"), True),
+        (full_report_with(b"FEEDBACK_USER_INFO\tmysql-\x00test\n", at="start"), True),
+        (full_report_with("FEEDBACK_USER_INFO\tmysql-tést\n".encode(), at="start"), False),
+        (full_report_with(b"\n \t \n\tvalue\n", at="start"), "refused: line"),
+        (full_report_with(b"no tab here"), "refused: line"),
+        (full_report_with(b"two\ttabs\there"), False),
+        (full_report_with(b"\n\n\n"), False),
+        (full_report_with(b"FEATURE_JSON\t1 2"), False),  # not its first value
+        (full_report_with(b"FEATURE_JSON\t1 2\n", at="start"), "refused: FEATURE_JSON"),
+    ],
+)
+def test_the_endpoints_check_on_rows_around_the_plain_shape(data, expected):
+    verdict = verdict_of(check_report, data)
+    assert verdict == parse_verdict(data)
+    if isinstance(expected, str):
+        assert verdict.startswith(expected), verdict
+    else:
+        assert verdict is expected
