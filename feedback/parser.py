@@ -232,7 +232,13 @@ _SHAPE = bytes(
 )  # fmt: skip
 _PLAIN_ROW = rf"a[ab]{{0,{MAX_NAME_LENGTH - 1}}}+\t[ab]*+"
 _PLAIN_ROWS_RE = re.compile(rf"(?:{_PLAIN_ROW}\n)*+{_PLAIN_ROW}".encode())
-_HEADER_ROWS = ("FEEDBACK_SERVER_UID", "FEEDBACK_WHEN", "FEEDBACK_USER_INFO", "Cpu_count", "Mem_total")
+_HEADER_ROWS = (
+    "FEEDBACK_SERVER_UID",
+    "FEEDBACK_WHEN",
+    "FEEDBACK_USER_INFO",
+    "Cpu_count",
+    "Mem_total",
+)
 
 
 def _plain_header(data: bytes) -> dict[str, str] | None:
