@@ -343,6 +343,13 @@ def full_report_with(row: bytes, *, at: str = "end") -> bytes:
         (full_report_with(b"\n \t \n\tvalue\n", at="start"), "refused: line"),
         (full_report_with(b"no tab here"), "refused: line"),
         (full_report_with(b"two\ttabs\there"), False),
+        # A value is the rest of its line, tabs and all.
+        (full_report_with(b"FEEDBACK_USER_INFO\t\tmysql-test\t\n", at="start"), True),
+        (full_report_with(b"FEEDBACK_USER_INFO\tmysql-test\tmore\n", at="start"), False),
+        (full_report_with(b" \t \n", at="start"), False),
+        (b" \t \n\tvalue\n", "refused: line 2 has no usable name"),
+        (b" \t \n \n", "refused: the report is empty"),
+        (b"Other\tx\n", "refused: the report has no FEEDBACK_SERVER_UID row"),
         (full_report_with(b"\n\n\n"), False),
         (full_report_with(b"FEATURE_JSON\t1 2"), False),  # not its first value
         (full_report_with(b"FEATURE_JSON\t1 2\n", at="start"), "refused: FEATURE_JSON"),
