@@ -1,4 +1,6 @@
-"""The plugin's posts are answered here, ahead of all but one of the site's middleware.
+"""The plugin's posts are answered here, ahead of all but one of the site's middleware,
+when they come through Django's handler (the test client, the live test server);
+gunicorn and runserver hand them to ``feedback.wsgi`` before the handler.
 
 It sits right after the body drain, which keeps nginx's keep-alive connections in step
 whatever the answer. A report needs none of the rest: its paths are matched exactly (no
@@ -23,9 +25,5 @@ class ReportEndpointMiddleware:
 
     def __call__(self, request):
         if request.path_info[1:] in REPORT_PATHS:
-            response = receive_report(request)
-            # CommonMiddleware, which the answer skips, would set it: without it gunicorn
-            # answers HTTP/1.1 in chunks, which the plugin's own HTTP client need not read.
-            response["Content-Length"] = str(len(response.content))
-            return response
+            return receive_report(request)
         return self.get_response(request)

@@ -34,18 +34,28 @@ def _text(message: str, status: int, **headers) -> HttpResponse:
     return response
 
 
-# The paths the plugin posts to (feedback.urls routes them; feedback.middleware answers
-# them ahead of the rest of the middleware).
+# The paths the plugin posts to (feedback.urls routes them; feedback.wsgi answers them
+# ahead of Django's handler, feedback.middleware ahead of the rest of the middleware).
 REPORT_PATHS = ("rest/v1/post", "feedback_plugin/post")
 
 
 @csrf_exempt
 def receive_report(request):
-    """Every report takes this path (feedback.middleware calls it first thing).
+    """Every report takes this path, from either entry: ``feedback.wsgi`` at the WSGI
+    entry (gunicorn, runserver) or ``feedback.middleware`` inside Django's handler (the
+    test client, the live test server).
 
     The body is read whole, once, before anything is decided, so that every answer
     (429 and 400 included) leaves the connection at a request boundary for the next one.
     """
+    response = _answer(request)
+    # Neither entry runs CommonMiddleware, which would set it: without it gunicorn answers
+    # HTTP/1.1 in chunks, which the plugin's own HTTP client need not read.
+    response["Content-Length"] = str(len(response.content))
+    return response
+
+
+def _answer(request):
     if request.method != "POST":
         return _text("Only POST is accepted here.", 405, Allow="POST")
 
