@@ -11,7 +11,7 @@ trusted proxy is the client.
 """
 
 import ipaddress
-from functools import cache
+from functools import cache, lru_cache
 
 from django.conf import settings
 
@@ -21,6 +21,7 @@ def _networks(proxies: tuple[str, ...]):
     return tuple(ipaddress.ip_network(proxy.strip(), strict=False) for proxy in proxies)
 
 
+@lru_cache(maxsize=4096)  # the same few addresses (the proxy's, the clients') again and again
 def _address(text: str):
     try:
         return ipaddress.ip_address(text.strip().strip("[]"))

@@ -19,6 +19,7 @@ the cache fails soft (``core.cache``) and the limit fails open: a report is wort
 than the limit.
 """
 
+import functools
 import hashlib
 import hmac
 import re
@@ -46,8 +47,12 @@ def parse_rate(rate: str) -> tuple[int, int]:
 
 
 def address_key(request) -> str:
-    address = client_address(request)
-    return hmac.new(settings.SECRET_KEY.encode(), address.encode(), hashlib.sha256).hexdigest()
+    return _keyed_hash(settings.SECRET_KEY, client_address(request))
+
+
+@functools.lru_cache(maxsize=4096)  # a server posts again and again from one address
+def _keyed_hash(secret: str, address: str) -> str:
+    return hmac.new(secret.encode(), address.encode(), hashlib.sha256).hexdigest()
 
 
 class WindowCounts:
