@@ -265,24 +265,22 @@ def _plain_header(data: bytes) -> dict[str, str] | None:
 
 
 # A counting row's value that checked_int accepts whatever follows: 1 to 18 ASCII digits
-# (below BIGINT_MAX) ending its line. A row that ends as a counter's name does (its name
-# holds no tab, whichever way the text is read), or that holds a counter's prefix
-# anywhere before its tab, followed by anything else. The prefixes are not tied to the
-# start of a line: a search for a line break first stops at each of the thousand, and
-# finding more rows than the counting ones only sends a report to the exact check.
+# (below BIGINT_MAX) ending its line. Two searches find a row whose name holds " used"
+# followed by its tab or by a blank and more name ("<plugin> used", "Collation used X"),
+# or "FEATURE_", followed by anything else: every counter of COUNTER_PREFIXES and
+# COUNTER_SUFFIX ("Collation used " holds the suffix). Neither is tied to the start of a
+# line (a search for a line break first stops at each of the thousand), and finding more
+# rows than the counting ones only sends a report to the exact check.
 _PLAIN_COUNT = r"(?![0-9]{1,18}(?:\n|\Z))"
-_UNPLAIN_COUNTER_RES = tuple(
-    re.compile(pattern + _PLAIN_COUNT)
-    for pattern in (
-        re.escape(COUNTER_SUFFIX) + r"\t",
-        *(re.escape(prefix) + r"[^\t\n]*\t" for prefix in COUNTER_PREFIXES),
-    )
+_UNPLAIN_COUNTER_RES = (
+    re.compile(r" used(?: [^\t\n]*)?\t" + _PLAIN_COUNT),
+    re.compile(r"FEATURE_[^\t\n]*\t" + _PLAIN_COUNT),
 )
 
 
 def _any_counter_not_plainly_valid(text: str) -> bool:
     """False when every counting row of the text, first value or not, holds a count
-    checked_int accepts: then no counter need be checked one by one. Three searches of
+    checked_int accepts: then no counter need be checked one by one. Two searches of
     the text for the rows' fixed parts, instead of finding the counters among a thousand
     names and checking each (about half the check's time on a full report)."""
     return any(pattern.search(text) for pattern in _UNPLAIN_COUNTER_RES)
