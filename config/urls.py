@@ -34,6 +34,7 @@ urlpatterns = [
     path("", include("feedback.trends.urls")),
     path("", include("benchmarks.urls")),
     path("", include("donations.urls")),
+    path("", include("invoicing.urls")),
     path("", include("search.urls")),
 ]
 

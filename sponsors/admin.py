@@ -1,5 +1,6 @@
 from django.contrib import admin, messages
 
+from invoicing.links import admin_list
 from sponsors import supporters_cache
 from sponsors.models import (
     AgreementTemplate,
@@ -11,7 +12,7 @@ from sponsors.models import (
     SponsorshipEvent,
     Tier,
 )
-from sponsors.services import applications, lifecycle, moderation, transitions
+from sponsors.services import applications, billing, lifecycle, moderation, transitions
 
 
 @admin.register(Programme)
@@ -105,9 +106,15 @@ class SponsorshipAdmin(admin.ModelAdmin):
         "stripe_subscription_id",
         "stripe_payment_intent_id",
         "reminders_sent",
+        "invoices_and_receipts",
     ]
     inlines = [PaymentInline, EventInline]
-    actions = ["approve", "reject", "cancel"]
+    actions = ["approve", "reject", "cancel", "record_transfer"]
+
+    @admin.display(description="Invoices and receipts")
+    def invoices_and_receipts(self, obj):
+        return admin_list(obj) if obj.pk else "-"
+
     date_hierarchy = "created_at"
 
     def _each(self, request, queryset, action, done):
@@ -132,6 +139,13 @@ class SponsorshipAdmin(admin.ModelAdmin):
     @admin.action(description="Cancel the selected sponsorships", permissions=["change"])
     def cancel(self, request, queryset):
         self._each(request, queryset, lifecycle.cancel, "cancelled")
+
+    @admin.action(
+        description="Record the bank transfer that paid the open invoice (today)",
+        permissions=["change"],
+    )
+    def record_transfer(self, request, queryset):
+        self._each(request, queryset, billing.record_transfer, "paid by transfer")
 
 
 @admin.register(Invitation)

@@ -26,6 +26,7 @@ class SponsorsConfig(AppConfig):
         registry.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
         )
+        registry.register(stripe_tasks.SETTLE_INVOICE, stripe_tasks.settle_invoice, keyed=True)
         income.register_source(
             reports.sponsorship_income, reports.PROGRAMME_LABELS, reports.years_with_payments
         )

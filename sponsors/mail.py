@@ -8,6 +8,8 @@ from django.conf import settings
 from django.urls import reverse
 
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from invoicing.links import public_pdf_url, public_url
+from sponsors import documents
 from sponsors.models import Invitation, Sponsorship
 
 # The outbox kinds of these mails (registered in SponsorsConfig.ready()).
@@ -80,15 +82,19 @@ def send_renewal_reminder(sponsorship_id: int, days: int):
 
 @shared_task(**MAIL_TASK_OPTIONS)
 def send_invoice_mail(sponsorship_id: int):
-    """To the billing contact: the invoice was issued, where to download and pay it."""
+    """To the billing contact: the invoice was issued; its signed links open it (and say
+    how to pay it) without an account on the site."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
-    if not sponsorship.stripe_invoice_id:
+    invoice = documents.latest_invoice(sponsorship)
+    if invoice is None:
         return
     send_templated_mail(
         "sponsors/email/invoice",
         _context(
             sponsorship,
-            pdf_url=settings.SITE_URL + reverse("sponsors:invoice-pdf", args=[sponsorship.pk]),
+            invoice=invoice,
+            page_url=public_url(invoice),
+            pdf_url=public_pdf_url(invoice),
         ),
         [sponsorship.organisation.billing_email],
     )

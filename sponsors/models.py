@@ -5,6 +5,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django_countries.fields import CountryField
 
 from payments.models import STRIPE_ID_MAX_LENGTH
 
@@ -139,6 +140,9 @@ class Organisation(models.Model):
     billing_email = models.EmailField()
     billing_address = models.TextField(
         blank=True, max_length=500, help_text="Postal address for invoices and the agreement"
+    )
+    billing_country = CountryField(
+        blank=True, help_text="Decides the VAT of its invoices, with the VAT id"
     )
     contact_name = models.CharField(
         max_length=120, blank=True, help_text="Who the foundation talks to about the sponsorship"

@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from core.uploads import declared_body_size
+from invoicing.pdf import pdf_response
 from payments.forms import CardForm
 from payments.gateway import fake_mode
 from sponsors import agreements, documents, logos, supporters_cache
@@ -183,17 +184,16 @@ def payment_pdf(request, pk):
         ),
         pk=pk,
     )
-    return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
+    return pdf_response(documents.issue_receipt(payment))
 
 
 @login_required
 def invoice_pdf(request, pk):
     sponsorship = _own_sponsorship(request, pk)
-    if not sponsorship.stripe_invoice_id:
+    invoice = documents.latest_invoice(sponsorship)
+    if invoice is None:
         raise Http404("No invoice has been issued for this sponsorship.")
-    return _pdf_response(
-        documents.invoice_pdf(sponsorship), f"invoice-{sponsorship.stripe_invoice_id}.pdf"
-    )
+    return pdf_response(invoice)
 
 
 def _pdf_response(content: bytes, filename: str) -> HttpResponse:

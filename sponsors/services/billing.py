@@ -8,9 +8,11 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from invoicing import services as issuing
+from invoicing.models import IssuedDocument
 from outbox import queue
 from payments.validation import Rejected
-from sponsors import agreements, mail, stripe_gateway, stripe_objects, stripe_tasks
+from sponsors import agreements, documents, mail, stripe_gateway, stripe_objects, stripe_tasks
 from sponsors.models import Payment, Sponsorship, SponsorshipEvent
 from sponsors.services.lifecycle import activate
 from sponsors.services.transitions import PAYABLE, InvalidTransition, S, SponsorshipError
@@ -179,7 +181,10 @@ def record_payment(
     expected = str(sponsorship.terms.get("currency", "")).upper()
     if currency.upper() != expected:
         raise Rejected(f"it pays in {currency.upper()}, the sponsorship is priced in {expected}")
-    _payment, created = Payment.objects.get_or_create(
+    settled = IssuedDocument.objects.about(sponsorship).invoices().filter(occasion=stripe_id)
+    if settled.filter(paid_by=IssuedDocument.PaidBy.TRANSFER).exists():
+        return sponsorship  # Stripe's invoice.paid for a transfer staff recorded: counted once
+    payment, created = Payment.objects.get_or_create(
         stripe_id=stripe_id,
         defaults={
             "sponsorship": sponsorship,
@@ -191,6 +196,8 @@ def record_payment(
     )
     if not created:
         return sponsorship
+    _close_invoice(sponsorship, payment)
+    documents.issue_receipt(payment)
     first = sponsorship.paid_at is None
     sponsorship.paid_at = max(filter(None, [sponsorship.paid_at, paid_at]))
     sponsorship.save(update_fields=["paid_at"])
@@ -221,3 +228,46 @@ def record_payment(
 def payment_failed(sponsorship_id: int):
     """Stripe reported a failed charge: tell the sponsor after the commit."""
     queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
+
+
+def _close_invoice(sponsorship: Sponsorship, payment: Payment):
+    """The invoice this payment pays: Stripe's (paid on its page, same id), or the one a
+    bank transfer names; a card payment of a sponsorship with an open invoice pays it too."""
+    if payment.stripe_id.startswith(documents.TRANSFER_PREFIX):
+        number = payment.stripe_id.removeprefix(documents.TRANSFER_PREFIX)
+        invoice = IssuedDocument.objects.about(sponsorship).invoices().get(number=number)
+        issuing.mark_paid(invoice, IssuedDocument.PaidBy.TRANSFER, payment.paid_at.date())
+        return
+    invoice = documents.open_invoice(sponsorship)
+    if invoice is not None:
+        issuing.mark_paid(invoice, IssuedDocument.PaidBy.CARD, payment.paid_at.date())
+
+
+@transaction.atomic
+def record_transfer(sponsorship: Sponsorship, actor, received_on=None) -> Payment:
+    """Staff saw the open invoice's amount arrive by bank transfer: one step records the
+    payment (as a webhook would, activating an approved sponsorship), closes the invoice
+    and issues the receipt; Stripe is told the invoice was paid outside it."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    invoice = documents.open_invoice(sponsorship)
+    if invoice is None:
+        raise InvalidTransition("This sponsorship has no open invoice to record a transfer for.")
+    received_on = received_on or timezone.localdate()
+    stripe_id = f"{documents.TRANSFER_PREFIX}{invoice.number}"
+    record_payment(
+        sponsorship.pk,
+        stripe_id=stripe_id,
+        amount=invoice.total,
+        currency=invoice.currency,
+        paid_at=timezone.now(),
+    )
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=sponsorship.status,
+        to_status=Sponsorship.objects.get(pk=sponsorship.pk).status,
+        actor=actor,
+        note=f"bank transfer for invoice {invoice.number} recorded",
+    )
+    if invoice.occasion.startswith("in_"):
+        queue.enqueue(stripe_tasks.SETTLE_INVOICE, invoice_id=invoice.occasion)
+    return Payment.objects.get(stripe_id=stripe_id)
