@@ -12,6 +12,8 @@ from django.urls import reverse
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from donations.models import Donation, Gift
 from donations.signing import manage_token
+from invoicing import services as issuing
+from invoicing.models import IssuedDocument
 
 # The outbox kinds of these mails (registered in DonationsConfig.ready()).
 RECEIPT = "donations.receipt"
@@ -36,6 +38,7 @@ def send_receipt(gift_id: int):
     context = {
         "gift": gift,
         "donation": donation,
+        "receipt": issuing.find(IssuedDocument.Kind.RECEIPT, donation, gift.stripe_id),
         "manage_url": manage_url(donation),
         "site_url_donate": settings.SITE_URL + reverse("donations:manage-request"),
     }

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -20,6 +20,7 @@ from donations.reports import (
     yearly_export,
 )
 from donations.services import checkout, managing
+from invoicing.pdf import pdf_response
 from payments.forms import CardForm
 from payments.gateway import fake_mode
 
@@ -138,9 +139,7 @@ def gift_receipt(request, token, gift_id):
     gift = donation.gifts.filter(pk=gift_id).first()
     if gift is None:
         raise Http404("No such payment in this gift.")
-    response = HttpResponse(documents.gift_pdf(gift), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="receipt-{gift.pk}.pdf"'
-    return response
+    return pdf_response(documents.issue_receipt(gift))
 
 
 def request_manage_link(request):

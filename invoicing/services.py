@@ -51,6 +51,9 @@ def issue(
     existing = find(kind, subject, occasion)
     if existing is not None:
         return existing
+    # The row exists from the migration on; made here too (a flushed test database), safely
+    # under a race: the conflicting insert is skipped and both wait for the one row's lock.
+    Sequence.objects.bulk_create([Sequence(kind=kind)], ignore_conflicts=True)
     sequence = Sequence.objects.select_for_update().get(kind=kind)
     existing = find(kind, subject, occasion)  # issued while this waited for the lock
     if existing is not None:

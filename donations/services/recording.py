@@ -11,7 +11,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Q
 
-from donations import mail
+from donations import documents, mail
 from donations.models import Donation, Gift, Refund
 from outbox import queue
 from payments.validation import Rejected
@@ -101,6 +101,7 @@ def record_gift(
             donation.move_to(donation.paid_status)
             donation.save(update_fields=["status", "updated_at"])
         _link_refunds(donation)
+        documents.issue_receipt(gift)
         queue.enqueue(mail.RECEIPT, gift_id=gift.pk)
     return gift
 
