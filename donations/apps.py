@@ -21,6 +21,7 @@ class DonationsConfig(AppConfig):
         registry.register(mail.RECEIPT, mail.send_receipt)
         registry.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
         registry.register(mail.MANAGE_LINKS, mail.send_manage_links)
+        registry.register(mail.CANCELLED, mail.send_cancelled)
         registry.register(
             stripe_gateway.CANCEL_SUBSCRIPTION, stripe_gateway.cancel_subscription, keyed=True
         )

@@ -19,6 +19,7 @@ from invoicing.models import IssuedDocument
 RECEIPT = "donations.receipt"
 PAYMENT_FAILED = "donations.payment_failed"
 MANAGE_LINKS = "donations.manage_links"
+CANCELLED = "donations.cancelled"
 
 
 def manage_url(donation: Donation) -> str:
@@ -62,3 +63,17 @@ def send_manage_links(email: str):
         return
     links = [(donation, manage_url(donation)) for donation in donations]
     _send("manage_links", {"links": links}, donations[0].email)
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def send_cancelled(donation_id: int):
+    """Stripe ended the monthly gift (the donor's request, or Stripe's own decision)."""
+    donation = Donation.objects.get(pk=donation_id)
+    if not donation.email:
+        return
+    last = donation.gifts.order_by("-paid_at").first()
+    _send(
+        "cancelled",
+        {"donation": donation, "last": last, "manage_url": manage_url(donation)},
+        donation.email,
+    )

@@ -10,14 +10,16 @@ from django.urls import reverse
 from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
 from invoicing.links import public_pdf_url, public_url
 from sponsors import documents
-from sponsors.models import Invitation, Sponsorship
+from sponsors.models import Invitation, Payment, Sponsorship
 
 # The outbox kinds of these mails (registered in SponsorsConfig.ready()).
 STATUS_MAIL = "sponsors.status_mail"
 RENEWAL_REMINDER = "sponsors.renewal_reminder"
 INVITATION = "sponsors.invitation"
+PAYMENT_RECEIVED = "sponsors.payment_received"
 
 STATUS_MAILS = (
+    "applied",  # the application was received
     "approved",
     "awaiting_payment",
     "active",
@@ -97,6 +99,19 @@ def send_invoice_mail(sponsorship_id: int):
             pdf_url=public_pdf_url(invoice),
         ),
         [sponsorship.organisation.billing_email],
+    )
+
+
+@shared_task(**MAIL_TASK_OPTIONS)
+def send_payment_received(payment_id: int):
+    """To the billing contact and managers: the payment arrived, with its receipt."""
+    payment = Payment.objects.select_related("sponsorship__organisation").get(pk=payment_id)
+    sponsorship = payment.sponsorship
+    receipt = documents.issue_receipt(payment)
+    send_templated_mail(
+        "sponsors/email/payment_received",
+        _context(sponsorship, payment=payment, receipt=receipt, receipt_url=public_url(receipt)),
+        recipients(sponsorship),
     )
 
 

@@ -291,6 +291,13 @@ class Sponsorship(models.Model):
         return self.paid_at is not None
 
     @property
+    def payment_pending(self) -> bool:
+        """Paid at Stripe, not yet confirmed by its webhook: nothing may offer to pay again."""
+        return not self.is_paid and bool(
+            self.stripe_subscription_id or self.stripe_payment_intent_id
+        )
+
+    @property
     def nothing_paid(self) -> bool:
         """Nothing paid and nothing started at Stripe: cancelling it withdraws an application."""
         return not (self.is_paid or self.stripe_subscription_id or self.stripe_payment_intent_id)

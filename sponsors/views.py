@@ -38,6 +38,10 @@ from sponsors.services import (
 
 logger = logging.getLogger(__name__)
 
+PAYMENT_PENDING = (
+    "Your payment is with Stripe and is shown as paid as soon as Stripe confirms it: "
+    "nothing more to pay."
+)
 # A logo plus the other fields of its form; nginx has its own, larger limit.
 LOGO_REQUEST_LIMIT = logos.MAX_BYTES + 64 * 1024
 
@@ -228,6 +232,9 @@ def pay(request, pk):
     sponsorship = _own_sponsorship(request, pk)
     if sponsorship.is_paid or sponsorship.status not in transitions.PAYABLE:
         messages.info(request, "This sponsorship needs no payment now.")
+        return redirect("sponsors:dashboard")
+    if sponsorship.payment_pending:
+        messages.info(request, PAYMENT_PENDING)
         return redirect("sponsors:dashboard")
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
         messages.info(request, _invoice_notice(sponsorship))

@@ -119,8 +119,11 @@ def payment_failed(donation: Donation):
 @transaction.atomic
 def subscription_cancelled(donation: Donation):
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
+    if donation.status == D.CANCELLED:
+        return  # a repeated event: the donor heard once
     donation.move_to(D.CANCELLED)
     donation.save(update_fields=["status", "updated_at"])
+    queue.enqueue(mail.CANCELLED, donation_id=donation.pk)
 
 
 def donation_for_stripe_ids(

@@ -2,7 +2,6 @@
 payments Stripe reports."""
 
 import logging
-from datetime import timedelta
 from decimal import Decimal
 
 from django.db import transaction
@@ -14,6 +13,7 @@ from outbox import queue
 from payments.validation import Rejected
 from sponsors import agreements, documents, mail, stripe_gateway, stripe_objects, stripe_tasks
 from sponsors.models import Payment, Sponsorship, SponsorshipEvent
+from sponsors.services import lifecycle
 from sponsors.services.lifecycle import activate
 from sponsors.services.transitions import PAYABLE, InvalidTransition, S, SponsorshipError
 
@@ -198,16 +198,23 @@ def record_payment(
         return sponsorship
     _close_invoice(sponsorship, payment)
     documents.issue_receipt(payment)
+    queue.enqueue(mail.PAYMENT_RECEIVED, payment_id=payment.pk)
     first = sponsorship.paid_at is None
     sponsorship.paid_at = max(filter(None, [sponsorship.paid_at, paid_at]))
     sponsorship.save(update_fields=["paid_at"])
+    if first and sponsorship.starts_on is None:
+        # The year paid for runs from the day of the payment, approved yet or not.
+        lifecycle.start_term(sponsorship, timezone.localtime(paid_at).date())
     if sponsorship.status == S.AWAITING_PAYMENT:
         activate(sponsorship)
     elif sponsorship.status in (S.EXPIRING, S.LAPSED) and not first:
-        sponsorship.ends_on = max(sponsorship.ends_on or timezone.localdate(), timezone.localdate())
+        # a renewal: the next year follows the paid one (or today, once it has lapsed)
+        today = timezone.localdate()
+        sponsorship.ends_on = max(sponsorship.ends_on or today, today) + lifecycle.TERM
+        sponsorship.save(update_fields=["ends_on"])
         activate(sponsorship)
     elif sponsorship.status == S.ACTIVE and not first:
-        sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + timedelta(days=365)
+        sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + lifecycle.TERM
         sponsorship.save(update_fields=["ends_on"])
         SponsorshipEvent.objects.create(
             sponsorship=sponsorship,

@@ -37,10 +37,19 @@ def reject(sponsorship: Sponsorship, actor, note=""):
     return sponsorship
 
 
+TERM = timedelta(days=365)
+
+
+def start_term(sponsorship, first_day: date):
+    """The paid year: from its first day, for one year."""
+    sponsorship.starts_on, sponsorship.ends_on = first_day, first_day + TERM
+    sponsorship.save(update_fields=["starts_on", "ends_on"])
+
+
 def activate(sponsorship, actor=None):
-    today = timezone.localdate()
-    sponsorship.starts_on = sponsorship.starts_on or today
-    sponsorship.ends_on = max(sponsorship.ends_on or today, today) + timedelta(days=365)
+    """Active from the term its payment started (a renewal has extended ``ends_on``)."""
+    if sponsorship.starts_on is None:
+        start_term(sponsorship, timezone.localdate())
     move(sponsorship, S.ACTIVE, actor, "payment received and approved")
 
 

@@ -164,7 +164,7 @@ def test_the_undo_is_the_cancellations_recorded_window_not_its_note(client, owne
     lifecycle.cancel(sponsorship, UserFactory(is_staff=True), "cancelled by the sponsor")
     (cancellation,) = sponsorship.events.filter(to_status=S.CANCELLED)
     assert cancellation.undoable_until is None
-    mail = OutboxItem.objects.get(kind=STATUS_MAIL)
+    mail = OutboxItem.objects.exclude(payload__what="applied").get(kind=STATUS_MAIL)
     assert mail.payload == {"sponsorship_id": sponsorship.pk, "what": "cancelled"}  # no undo
     page = client.get(sponsorship.organisation.get_absolute_url())
     assertNotContains(page, "Undo the cancellation")
