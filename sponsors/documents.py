@@ -2,7 +2,7 @@
 and receipts, issued and numbered by the invoicing app from what is built here (the
 buyer, the line, the VAT treatment, how it was paid)."""
 
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -80,9 +80,14 @@ def vat_treatment(organisation: Organisation) -> vat.Treatment:
     )
 
 
-def _line(sponsorship: Sponsorship) -> dict:
+def _line(sponsorship: Sponsorship, *, next_year: bool = False) -> dict:
+    """What is paid for: the year to come (an invoice for a renewal), the paid year, or
+    one year from the payment (before any)."""
     terms = sponsorship.terms
-    if sponsorship.starts_on:
+    if next_year and sponsorship.ends_on:
+        end = sponsorship.ends_on + timedelta(days=365)
+        term = f"renewal, {sponsorship.ends_on:%d %B %Y} to {end:%d %B %Y}"
+    elif sponsorship.starts_on:
         term = f"{sponsorship.starts_on:%d %B %Y} to {sponsorship.ends_on:%d %B %Y}"
     else:
         term = "one year from the day the fee is paid"
@@ -99,7 +104,7 @@ def issue_invoice(
     issuer, the buyer, VAT and how to pay it (a transfer quoting the number, or Stripe's
     page)."""
     organisation = sponsorship.organisation
-    line = _line(sponsorship)
+    line = _line(sponsorship, next_year=sponsorship.in_term)
     if hosted_url:
         online = {"hosted_url": hosted_url}
     else:

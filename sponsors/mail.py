@@ -31,6 +31,7 @@ STATUS_MAILS = (
     "withdrawal_undone",
     "cancellation_undone",
     "payment_failed",
+    "renewal_stopped",
 )
 
 
@@ -77,7 +78,11 @@ def send_renewal_reminder(sponsorship_id: int, days: int):
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     send_templated_mail(
         "sponsors/email/renewal_reminder",
-        _context(sponsorship, days=days),
+        _context(
+            sponsorship,
+            days=days,
+            renew_url=settings.SITE_URL + reverse("sponsors:renew", args=[sponsorship.pk]),
+        ),
         recipients(sponsorship),
     )
 

@@ -244,6 +244,12 @@ class Sponsorship(models.Model):
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     reminders_sent = models.JSONField(default=list, blank=True)
+    renewal_stopped_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The sponsor stopped the renewal: listed, with every benefit, until the "
+        "paid term ends, then cancelled",
+    )
     stripe_subscription_id = models.CharField(
         max_length=STRIPE_ID_MAX_LENGTH, blank=True, db_index=True
     )
@@ -313,6 +319,15 @@ class Sponsorship(models.Model):
     @property
     def is_open(self):
         return self.status not in self.CLOSED_STATUSES
+
+    @property
+    def in_term(self) -> bool:
+        """Active or expiring: listed on the supporters page, benefits owed."""
+        return self.status in (self.Status.ACTIVE, self.Status.EXPIRING)
+
+    @property
+    def renews_by_card(self) -> bool:
+        return self.payment_method == self.Payment.CARD_ANNUAL and not self.renewal_stopped_at
 
 
 class SponsorshipEvent(models.Model):

@@ -230,7 +230,11 @@ def _invoice_notice(sponsorship) -> str:
 @login_required
 def pay(request, pk):
     sponsorship = _own_sponsorship(request, pk)
-    if sponsorship.is_paid or sponsorship.status not in transitions.PAYABLE:
+    renewing = (
+        lifecycle.renewable(sponsorship)
+        and sponsorship.payment_method == Sponsorship.Payment.CARD_ONCE
+    )
+    if not renewing and (sponsorship.is_paid or sponsorship.status not in transitions.PAYABLE):
         messages.info(request, "This sponsorship needs no payment now.")
         return redirect("sponsors:dashboard")
     if sponsorship.payment_pending:
@@ -420,6 +424,8 @@ def cancel(request, pk):
     if not sponsorship.is_open:
         messages.info(request, "This sponsorship is already closed.")
         return redirect(back)
+    if sponsorship.in_term:
+        return _stop_renewal(request, sponsorship, back)
     withdrawal = lifecycle.is_withdrawal(sponsorship)
     if request.method != "POST":
         context = {
@@ -449,6 +455,68 @@ def cancel(request, pk):
             "minutes below.",
         )
     return redirect(back)
+
+
+def _stop_renewal(request, sponsorship, back):
+    """A running, paid year: "cancel" stops its renewal; it stays listed until its end."""
+    if request.method != "POST":
+        context = {
+            "sponsorship": sponsorship,
+            "stop_renewal": True,
+            "back": back,
+            "undo_minutes": settings.SPONSORSHIP_UNDO_MINUTES,
+        }
+        return render(request, "sponsors/confirm_cancel.html", context)
+    try:
+        lifecycle.stop_renewal(sponsorship, request.user)
+    except transitions.InvalidTransition as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            f"The {sponsorship.terms['tier']} sponsorship will not renew. It stays on the "
+            f"supporters page, with every benefit, until {sponsorship.ends_on:%d %B %Y}.",
+        )
+    return redirect(back)
+
+
+@require_POST
+@login_required
+def resume_renewal(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    try:
+        lifecycle.resume_renewal(sponsorship, request.user)
+    except transitions.InvalidTransition as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "The renewal is back, as it was.")
+    return redirect(sponsorship.organisation.get_absolute_url())
+
+
+@login_required
+def renew(request, pk):
+    """Renew ahead of the end (the renewal reminder links here): by invoice, a new invoice
+    for the next year; by card, the pay page. The next year follows the paid one."""
+    sponsorship = _own_sponsorship(request, pk)
+    if not lifecycle.renewable(sponsorship):
+        messages.info(
+            request,
+            "This sponsorship renews by card on its own."
+            if sponsorship.in_term
+            else "Only a running sponsorship can be renewed: apply again from the programmes page.",
+        )
+        return redirect("sponsors:dashboard")
+    if request.method != "POST":
+        return render(request, "sponsors/renew.html", {"sponsorship": sponsorship})
+    try:
+        how = billing.renew(sponsorship, request.user)
+    except transitions.SponsorshipError as error:
+        messages.error(request, str(error))
+        return redirect("sponsors:dashboard")
+    if how == "card":
+        return redirect("sponsors:pay", pk=sponsorship.pk)
+    messages.success(request, "Thank you! The renewal invoice is sent to the billing contact.")
+    return redirect("sponsors:dashboard")
 
 
 @require_POST

@@ -197,7 +197,6 @@ def record_payment(
     if not created:
         return sponsorship
     _close_invoice(sponsorship, payment)
-    documents.issue_receipt(payment)
     queue.enqueue(mail.PAYMENT_RECEIVED, payment_id=payment.pk)
     first = sponsorship.paid_at is None
     sponsorship.paid_at = max(filter(None, [sponsorship.paid_at, paid_at]))
@@ -211,11 +210,13 @@ def record_payment(
         # a renewal: the next year follows the paid one (or today, once it has lapsed)
         today = timezone.localdate()
         sponsorship.ends_on = max(sponsorship.ends_on or today, today) + lifecycle.TERM
-        sponsorship.save(update_fields=["ends_on"])
+        sponsorship.renewal_stopped_at = None
+        sponsorship.save(update_fields=["ends_on", "renewal_stopped_at"])
         activate(sponsorship)
     elif sponsorship.status == S.ACTIVE and not first:
         sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + lifecycle.TERM
-        sponsorship.save(update_fields=["ends_on"])
+        sponsorship.renewal_stopped_at = None  # paid for the next year: it goes on
+        sponsorship.save(update_fields=["ends_on", "renewal_stopped_at"])
         SponsorshipEvent.objects.create(
             sponsorship=sponsorship,
             from_status=S.ACTIVE,
@@ -229,6 +230,7 @@ def record_payment(
             to_status=sponsorship.status,
             note=f"payment {stripe_id} received",
         )
+    documents.issue_receipt(payment)  # after the term moved: it names the year paid for
     return sponsorship
 
 
@@ -278,3 +280,31 @@ def record_transfer(sponsorship: Sponsorship, actor, received_on=None) -> Paymen
     if invoice.occasion.startswith("in_"):
         queue.enqueue(stripe_tasks.SETTLE_INVOICE, invoice_id=invoice.occasion)
     return Payment.objects.get(stripe_id=stripe_id)
+
+
+@transaction.atomic
+def renew(sponsorship: Sponsorship, actor) -> str:
+    """Renew a running year ahead of its end: "invoice" (a new invoice for the next year is
+    issued after the commit) or "card" (the pay page takes one year by card). The payment,
+    when it arrives, adds the next year to the end of the paid one."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if not lifecycle.renewable(sponsorship):
+        raise InvalidTransition("This sponsorship cannot be renewed now.")
+    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+        if documents.open_invoice(sponsorship):
+            raise InvalidTransition("An invoice is already open: pay it to renew.")
+        queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+        note, how = "renewal invoice requested by the sponsor", "invoice"
+    else:
+        # a stopped card renewal is renewed by a one-year card payment
+        sponsorship.payment_method = Sponsorship.Payment.CARD_ONCE
+        sponsorship.save(update_fields=["payment_method"])
+        note, how = "renewal by card started by the sponsor", "card"
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=sponsorship.status,
+        to_status=sponsorship.status,
+        actor=actor,
+        note=note,
+    )
+    return how
