@@ -93,7 +93,7 @@ def test_renewing_early_adds_the_next_year_to_the_end_of_the_paid_one(client, ru
 
 
 def test_the_renewal_reminder_leads_to_the_renewal(running, django_capture_on_commit_callbacks):
-    sponsorship, manager = running
+    sponsorship, _manager = running
     with django_capture_on_commit_callbacks(execute=True):
         lifecycle.run_renewals(sponsorship.ends_on - timedelta(days=30))
     (reminder,) = [m for m in mail.outbox if m.subject == "Your sponsorship ends in 30 days"]
