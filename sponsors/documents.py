@@ -57,7 +57,32 @@ def agreement_pdf(sponsorship: Sponsorship) -> bytes:
         body = paragraph.strip().removeprefix("## ").replace("\n   ", " ")
         pdf.multi_cell(0, 6, _text(pdf, body), markdown=True, new_x="LMARGIN", new_y="NEXT")
         pdf.ln(2)
+    pdf.ln(2)
+    _heading(pdf, "The benefits and their dates", size=13)
+    _lines(pdf, benefit_lines(sponsorship))
     return bytes(pdf.output())
+
+
+def benefit_lines(sponsorship: Sponsorship) -> list[str]:
+    """The benefits the agreement promises, each with its date: due by a day once the
+    sponsorship has started, "within N days of the start" before."""
+    items = list(sponsorship.tier.benefit_items.all())
+    if not items:
+        listed = [
+            line.strip().lstrip("-* ").strip()
+            for line in sponsorship.terms.get("benefits", "").splitlines()
+        ]
+        listed = [f"- {line}" for line in listed if line]
+        return listed or ["This tier lists no benefits beyond the sponsorship itself."]
+    rows = []
+    for benefit in items:
+        if sponsorship.starts_on:
+            when = f"due by {sponsorship.starts_on + timedelta(days=benefit.due_days):%d %B %Y}"
+        else:
+            when = f"within {benefit.due_days} days of the start"
+        needs = "" if benefit.asset == "none" else f" (needs from you: {benefit.get_asset_display().lower()})"
+        rows.append(f"- {benefit.name}: {when}{needs}")
+    return rows
 
 
 def buyer(organisation: Organisation) -> dict:

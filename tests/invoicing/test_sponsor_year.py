@@ -121,3 +121,28 @@ def test_an_invoice_sponsor_renews_early_with_a_new_invoice_for_the_next_year(
         in invoice.content["lines"][0]["description"]
     )
     assert date.today() <= end
+
+
+def test_the_agreement_pdf_lists_the_benefits_with_their_dates(client, running):
+    from sponsors.benefits import demo as benefit_demo
+    from sponsors.benefits.models import Benefit
+    from tests.invoicing.helpers import pdf_text
+
+    sponsorship, manager = running
+    tier = sponsorship.tier
+    tier.year = timezone.localdate().year
+    tier.save()
+    benefit_demo.load(lambda message: None)
+    assert Benefit.objects.filter(tier=tier).count() == 5  # Gold: the demo's kinds of benefit
+    Sponsorship.objects.filter(pk=sponsorship.pk).update(
+        accepted_at=timezone.now(), agreement_text="4. The benefits are listed with this agreement."
+    )
+    client.force_login(manager)
+    text = pdf_text(client.get(f"/sponsors/sponsorships/{sponsorship.pk}/agreement.pdf"))
+    start = sponsorship.starts_on
+    assert "The benefits and their dates" in text
+    assert (
+        "Logo on the supporters page and the home page (demo): due by "
+        f"{start + timedelta(days=14):%d %B %Y} (needs from you: a logo)"
+    ) in text
+    assert f"2 passes to the foundation's yearly conference (demo): due by {start + timedelta(days=90):%d %B %Y}" in text
