@@ -36,7 +36,17 @@ class OverdueFilter(admin.SimpleListFilter):
 class DeliveryForm(forms.ModelForm):
     class Meta:
         model = Delivery
-        fields = "__all__"
+        fields = [
+            "sponsorship",
+            "benefit",
+            "state",
+            "due_on",
+            "asset_file",
+            "asset_text",
+            "asset_url",
+            "evidence_url",
+            "evidence_file",
+        ]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
