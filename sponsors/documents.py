@@ -80,7 +80,11 @@ def benefit_lines(sponsorship: Sponsorship) -> list[str]:
             when = f"due by {sponsorship.starts_on + timedelta(days=benefit.due_days):%d %B %Y}"
         else:
             when = f"within {benefit.due_days} days of the start"
-        needs = "" if benefit.asset == "none" else f" (needs from you: {benefit.get_asset_display().lower()})"
+        needs = (
+            ""
+            if benefit.asset == "none"
+            else f" (needs from you: {benefit.get_asset_display().lower()})"
+        )
         rows.append(f"- {benefit.name}: {when}{needs}")
     return rows
 

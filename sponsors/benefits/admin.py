@@ -113,6 +113,8 @@ class DeliveryAdmin(admin.ModelAdmin):
         if delivery is None or not delivery.evidence_file or not self.has_view_permission(request):
             raise Http404("No evidence file")
         name = delivery.evidence_file.name.rsplit("/", 1)[-1]
-        response = FileResponse(delivery.evidence_file.open("rb"), as_attachment=True, filename=name)
+        response = FileResponse(
+            delivery.evidence_file.open("rb"), as_attachment=True, filename=name
+        )
         patch_cache_control(response, private=True, no_store=True)
         return response

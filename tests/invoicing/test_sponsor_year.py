@@ -145,4 +145,7 @@ def test_the_agreement_pdf_lists_the_benefits_with_their_dates(client, running):
         "Logo on the supporters page and the home page (demo): due by "
         f"{start + timedelta(days=14):%d %B %Y} (needs from you: a logo)"
     ) in text
-    assert f"2 passes to the foundation's yearly conference (demo): due by {start + timedelta(days=90):%d %B %Y}" in text
+    assert (
+        f"2 passes to the foundation's yearly conference (demo): due by {start + timedelta(days=90):%d %B %Y}"
+        in text
+    )
