@@ -449,7 +449,9 @@ DONATION_PRESET_AMOUNTS = env.list(
 DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
 DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
 # A funding figure is published only when this many different contributors make it up.
-FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=5)
+# 1 (the default): every month's and year's income is published as a figure; no donor is
+# ever named with an amount (the line-by-line list names sponsors, whose support is public).
+FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=1)
 
 # Sponsor benefits (sponsors.benefits): reminders start this many days before an item is due.
 BENEFIT_REMINDER_DAYS = env.int("BENEFIT_REMINDER_DAYS", default=14)

@@ -32,6 +32,7 @@ class DonationsConfig(AppConfig):
         pagecache.reads_query("donations:funding", "year")
         pagecache.reads_query("donations:funding-csv", "year")
         pagecache.reads_query("donations:funding-years-csv", "year")
+        pagecache.reads_query("donations:funding-datapackage", "year")
         pagecache.reads_query("donations:thanks", "gift")
         site_map.register("donations", sitemaps.donation_pages)
         search_index.register_pages(*sitemaps.search_pages)

@@ -15,6 +15,7 @@ from donations.reports import (
     LICENCE,
     LICENCE_STATEMENT,
     funding_report,
+    goal_summary,
     monthly_export,
     withholding_rule,
     yearly_export,
@@ -30,7 +31,12 @@ def donate(request):
     sent = request.POST if request.method == "POST" else None
     form = DonationForm(sent, card_mode=card_mode)
     card = CardForm(sent, prefix="card") if card_mode else None
-    context = {"form": form, "card": card, **_bounds()}
+    context = {
+        "form": form,
+        "card": card,
+        "goal": goal_summary(timezone.localdate().year, settings.DONATION_CURRENCIES[0]),
+        **_bounds(),
+    }
     if request.method == "POST" and form.is_valid() and (card is None or card.is_valid()):
         data = form.cleaned_data
         gift = {

@@ -20,6 +20,7 @@ class Income:
     programme: str  # a key of the source's programmes
     contributor: str  # who gave, as a stable opaque key ("organisation:12")
     demo: bool = False  # recorded by load_demo, shown as demo data
+    description: str = ""  # the public line for it ("Gold sponsor 2026: Acme"), or ""
 
 
 Source = Callable[[int], Iterable[Income]]
