@@ -32,6 +32,7 @@ class StripeEventData:
     type: str
     object_id: str  # data.object.id
     created: int | None  # data.object.created, a Unix time
+    occurred: int | None = None  # the event's own created: when Stripe made it
     # What the event pays, takes or refunds, in minor units (None when it moves no money):
     # a payment's amount received or paid, a Checkout session's total, a refund's amount.
     amount: int | None = None
@@ -41,6 +42,10 @@ class StripeEventData:
     subscription: str = ""  # the object's, or an invoice's subscription details'
     payment_intent: str = ""
     invoice: str = ""
+    charge: str = (
+        ""  # the charge an invoice, payment intent or dispute names (a refund's: its own id)
+    )
+    status: str = ""  # the object's status (a dispute's "won", "lost", ...)
     payment_status: str = ""  # a Checkout session's ("paid", "unpaid", ...)
     email: str = ""  # the payer's address, "" when the object gives none
     receipt_url: str = ""  # an invoice's hosted page or a charge's receipt

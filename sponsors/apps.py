@@ -13,7 +13,7 @@ class SponsorsConfig(AppConfig):
         from outbox import registry
         from payments import dispatch, income, money
         from search import sources as search_index
-        from sponsors import mail, reports, sitemaps, stripe_tasks, webhooks
+        from sponsors import mail, models, reports, sitemaps, stripe_tasks, webhooks
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
@@ -26,8 +26,8 @@ class SponsorsConfig(AppConfig):
         registry.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
         )
-        income.register_source(
-            reports.sponsorship_income, reports.PROGRAMME_LABELS, reports.years_with_payments
+        income.register_payer(
+            models.Sponsorship, reports.describe_sponsorships, reports.PROGRAMME_LABELS
         )
         pagecache.watch_app(self, except_for=("sponsorshipevent", "invitation"))
         # The query parameters its pages read (others are redirected away: core/pagecache.py).

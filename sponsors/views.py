@@ -178,9 +178,7 @@ def agreement_pdf(request, pk):
 @login_required
 def payment_pdf(request, pk):
     payment = get_object_or_404(
-        Payment.objects.filter(sponsorship__organisation__managers=request.user).select_related(
-            "sponsorship__organisation"
-        ),
+        Payment.objects.filter(sponsorship__organisation__managers=request.user),
         pk=pk,
     )
     return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
