@@ -101,6 +101,16 @@ class Payment(models.Model):
         return _scaled(self.taken_back_minor, self.currency)
 
     @property
+    def taken_back_by(self) -> str:
+        """How the money went back: "refunded", "disputed" or "refunded and disputed"."""
+        ways = []
+        if any(refund.amount_minor for refund in self.refunds.all()):
+            ways.append("refunded")
+        if any(dispute.withdraws for dispute in self.disputes.all()):
+            ways.append("disputed")
+        return " and ".join(ways)
+
+    @property
     def kept(self) -> Decimal:
         """What the payment still brings after refunds and disputes."""
         return _scaled(self.amount_minor - self.taken_back_minor, self.currency)
