@@ -66,9 +66,7 @@ def _movements(year: int):
     )
     if not touched:
         return
-    rows = dict(
-        (row[0], row) for row in Payment.objects.filter(pk__in=touched).values_list(*fields)
-    )
+    rows = {row[0]: row for row in Payment.objects.filter(pk__in=touched).values_list(*fields)}
     for payment, items in _taken_back(touched).items():
         for when, amount in items:
             if timezone.localtime(when).year == year:
