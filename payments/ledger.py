@@ -57,11 +57,12 @@ def _movements(year: int):
         yield row[:5], row[5], row[6]
     touched = set(
         Refund.objects.filter(refunded_at__year=year, payment__isnull=False)
+        .order_by()
         .values_list("payment_id", flat=True)
         .union(
-            Dispute.objects.filter(opened_at__year=year, payment__isnull=False).values_list(
-                "payment_id", flat=True
-            )
+            Dispute.objects.filter(opened_at__year=year, payment__isnull=False)
+            .order_by()
+            .values_list("payment_id", flat=True)
         )
     )
     if not touched:
