@@ -18,6 +18,7 @@ class DonationsConfig(AppConfig):
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
+        dispatch.register_subscription_owner(webhooks.knows_subscription)
         income.register_payer(models.Donation, ledger.describe_donations, {})
         registry.register(mail.RECEIPT, mail.send_receipt)
         registry.register(mail.PAYMENT_FAILED, mail.send_payment_failed)

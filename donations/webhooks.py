@@ -9,6 +9,7 @@ disputes of a gift are the payments app's to record (``payments.handlers``).
 
 from django.conf import settings
 
+from donations.models import Donation
 from donations.services import checkout, recording
 from payments.dispatch import Ignored
 from payments.events import StripeEventData
@@ -17,6 +18,11 @@ from payments.events import StripeEventData
 def sold_currencies() -> list[str]:
     """The currencies a gift may be made in (registered with payments.money)."""
     return settings.DONATION_CURRENCIES
+
+
+def knows_subscription(subscription_id: str) -> bool:
+    """Registered with payments.dispatch: a donation holds this subscription."""
+    return Donation.objects.filter(stripe_subscription_id=subscription_id).exists()
 
 
 def _money(event: StripeEventData) -> tuple[int, str]:

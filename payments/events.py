@@ -10,10 +10,7 @@ handler needs and the event lacks rejects the event (``Rejected``), it is never 
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from types import MappingProxyType
-
-from payments.money import from_minor_units
 
 # A database id in metadata: ASCII digits only (str.isdigit() also accepts "¹" and "٣",
 # which int() refuses or reads), and short enough for a bigint.
@@ -61,14 +58,6 @@ class StripeEventData:
         if not self.currency:
             raise Rejected("it names no currency")
         return self.currency
-
-    def money(self, minor_units: int | None) -> tuple[Decimal, str] | None:
-        """``minor_units`` in the event's currency as (amount, currency); None when there
-        is no amount. Rejects the event when it names no currency."""
-        currency = self.required_currency()
-        if minor_units is None:
-            return None
-        return from_minor_units(minor_units, currency), currency
 
     def _metadata_values(self, key: str, lines: bool):
         sources = (

@@ -73,13 +73,15 @@ def process(event) -> str:
 def with_subscription_metadata(event: StripeEventData) -> StripeEventData:
     """An invoice of a subscription that carries none of its metadata (older Stripe API
     versions; localstripe's never do) may arrive before the site has stored the
-    subscription's id: the subscription's own metadata, asked of Stripe here, outside the
-    transaction, names what the invoice pays for. Unreachable or odd: left as it was."""
+    subscription's id: when no app knows the subscription, its own metadata, asked of
+    Stripe here, outside the transaction, names what the invoice pays for. Unreachable or
+    odd: left as it was."""
     if not (
         event.type.startswith("invoice.")
         and event.subscription
         and not event.metadata
         and not event.subscription_metadata
+        and not dispatch.subscription_known(event.subscription)
     ):
         return event
     try:

@@ -18,6 +18,7 @@ class SponsorsConfig(AppConfig):
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
+        dispatch.register_subscription_owner(webhooks.knows_subscription)
         registry.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         registry.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
         registry.register(mail.INVITATION, mail.send_invitation)

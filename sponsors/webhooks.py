@@ -25,6 +25,11 @@ def sold_currencies():
     return Tier.objects.order_by().values_list("currency", flat=True).distinct()
 
 
+def knows_subscription(subscription_id: str) -> bool:
+    """Registered with payments.dispatch: a sponsorship holds this subscription."""
+    return Sponsorship.objects.filter(stripe_subscription_id=subscription_id).exists()
+
+
 def _when(event: StripeEventData) -> datetime:
     if event.created is None:
         raise Ignored("it does not say when it happened")
