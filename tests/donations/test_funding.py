@@ -11,9 +11,14 @@ from django.test.utils import CaptureQueriesContext
 from core.pagecache import HIT_HEADER
 from donations.funding import OTHER, Contribution, publishable_rows
 from donations.signing import manage_token
-from sponsors.models import Payment, Sponsorship
+from sponsors.models import Sponsorship
 from tests.donations.factories import FundingGoalFactory, GiftFactory
-from tests.sponsors.factories import OrganisationFactory, ProgrammeFactory, TierFactory
+from tests.sponsors.factories import (
+    OrganisationFactory,
+    PaymentFactory,
+    ProgrammeFactory,
+    TierFactory,
+)
 
 MARCH = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 APRIL = datetime(2026, 4, 2, 12, 0, tzinfo=UTC)
@@ -64,7 +69,7 @@ def sponsor_payment(kind, amount, when):
         payment_method=Sponsorship.Payment.CARD_ONCE,
         terms={},
     )
-    Payment.objects.create(
+    PaymentFactory(
         sponsorship=sponsorship,
         stripe_id=f"pi_{sponsorship.pk}",
         amount=amount,
