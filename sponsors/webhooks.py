@@ -66,6 +66,8 @@ def _required_id(event: StripeEventData) -> str:
 
 
 def payment_succeeded(event: StripeEventData):
+    if event.type.startswith("payment_intent.") and event.invoice:
+        raise Ignored("the payment of an invoice: the invoice's event records it")
     stripe_id = _required_id(event)
     sponsorship = _required_sponsorship(event)
     currency = event.required_currency()  # rejects an event that names no currency

@@ -250,6 +250,13 @@ def test_only_a_payment_of_the_terms_price_extends_the_term(post, active, amount
     assert extended == (amount >= 5_000_000)
 
 
+def test_the_payment_intent_of_an_invoice_is_not_counted_beside_the_invoice(post, active):
+    invoice_intent = sponsor_paid(active, 5_000_000, "pi_of_invoice")
+    invoice_intent["data"]["object"]["invoice"] = "in_1"
+    assert post(invoice_intent) == "ignored"
+    assert active.payments.count() == 1
+
+
 # Issue 47.5: amounts in each currency's own minor unit.
 
 
