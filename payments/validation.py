@@ -29,7 +29,8 @@ URL_MAX_LENGTH = 500  # receipt links are stored in URLFields of this length
 EMAIL_MAX_LENGTH = 254
 METADATA_KEY_MAX_LENGTH = 40  # Stripe's own limits on metadata
 METADATA_VALUE_MAX_LENGTH = 500
-# Amounts are stored in DecimalField(max_digits=10, decimal_places=2).
+# The largest amount an event may carry, in minor units (stored as whole minor units;
+# money.LARGEST_AMOUNT then bounds what one payment may be in its currency).
 MAX_MINOR_UNITS = 10**10 - 1
 LATEST_TIMESTAMP = 253402300799  # 9999-12-31T23:59:59Z, the last moment a datetime holds
 
