@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.contrib.contenttypes.admin import GenericTabularInline
 
 from invoicing.links import admin_list
 from sponsors import supporters_cache
@@ -12,7 +13,7 @@ from sponsors.models import (
     SponsorshipEvent,
     Tier,
 )
-from sponsors.services import applications, billing, lifecycle, moderation, transitions
+from sponsors.services import applications, lifecycle, moderation, recording, transitions
 
 
 @admin.register(Programme)
@@ -74,11 +75,23 @@ class EventInline(admin.TabularInline):
         return False
 
 
-class PaymentInline(admin.TabularInline):
+class PaymentInline(GenericTabularInline):
+    """The sponsorship's payments (refunds and disputes: Payments in the admin)."""
+
     model = Payment
     extra = 0
-    readonly_fields = ["stripe_id", "amount", "currency", "paid_at", "receipt_url"]
+    fields = readonly_fields = [
+        "stripe_id",
+        "amount",
+        "taken_back",
+        "currency",
+        "paid_at",
+        "receipt_url",
+    ]
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 class YearFilter(admin.SimpleListFilter):
@@ -145,7 +158,7 @@ class SponsorshipAdmin(admin.ModelAdmin):
         permissions=["change"],
     )
     def record_transfer(self, request, queryset):
-        self._each(request, queryset, billing.record_transfer, "paid by transfer")
+        self._each(request, queryset, recording.record_transfer, "paid by transfer")
 
 
 @admin.register(Invitation)

@@ -1,9 +1,9 @@
-"""What the sponsorships contribute to the public funding page (``payments.income``)."""
+"""What the sponsorships contribute to the public funding page: how ``payments.ledger``
+describes a sponsorship's payments (registered with ``payments.income``)."""
 
-from django.db.models.functions import ExtractYear
+from collections.abc import Iterable
 
-from payments.income import Income
-from sponsors.models import Payment, Programme, tier_title
+from sponsors.models import Programme, Sponsorship, tier_title
 
 PROGRAMME_LABELS = {
     Programme.Kind.SPONSOR.value: "Sponsors",
@@ -11,42 +11,20 @@ PROGRAMME_LABELS = {
 }
 
 
-def sponsorship_income(year: int) -> list[Income]:
-    payments = Payment.objects.filter(paid_at__year=year).values_list(
-        "paid_at",
-        "currency",
-        "amount",
-        "sponsorship__organisation_id",
-        "sponsorship__tier__programme__kind",
-        "is_demo",
-        "sponsorship__organisation__name",
-        "sponsorship__terms",
+def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, str, str]]:
+    """Per sponsorship id: its programme, its contributor (the organisation) and the public
+    line of the funding page's list ("Gold sponsor 2026: Acme": the supporters page thanks
+    sponsors by name)."""
+    rows = Sponsorship.objects.filter(pk__in=list(ids)).values_list(
+        "pk", "tier__programme__kind", "organisation_id", "organisation__name", "terms"
     )
-    return [
-        Income(
-            paid_at,
-            currency.upper(),
-            amount,
-            kind,
-            f"organisation:{organisation}",
-            demo,
-            _line(terms, name),
-        )
-        for paid_at, currency, amount, organisation, kind, demo, name, terms in payments
-    ]
+    return {
+        pk: (kind, f"organisation:{organisation}", _line(terms, name))
+        for pk, kind, organisation, name, terms in rows
+    }
 
 
 def _line(terms: dict, name: str) -> str:
-    """A sponsor's support is public (the supporters page thanks it by name)."""
     if {"tier", "programme", "year"} <= set(terms):
         return f"{tier_title(terms['tier'], terms['programme'])} {terms['year']}: {name}"
     return name
-
-
-def years_with_payments() -> list[int]:
-    return list(
-        Payment.objects.order_by()
-        .annotate(year=ExtractYear("paid_at"))
-        .values_list("year", flat=True)
-        .distinct()
-    )

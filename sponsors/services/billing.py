@@ -1,5 +1,5 @@
-"""Paying for a sponsorship: by card or Checkout through Stripe, or by invoice, and the
-payments Stripe reports."""
+"""Starting to pay for a sponsorship: by card or Checkout through Stripe, or by invoice.
+What Stripe then reports is recorded by ``sponsors.services.recording``."""
 
 import logging
 from decimal import Decimal
@@ -7,14 +7,10 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from invoicing import services as issuing
-from invoicing.models import IssuedDocument
 from outbox import queue
-from payments.validation import Rejected
-from sponsors import agreements, documents, mail, stripe_gateway, stripe_objects, stripe_tasks
-from sponsors.models import Payment, Sponsorship, SponsorshipEvent
+from sponsors import agreements, documents, stripe_gateway, stripe_objects, stripe_tasks
+from sponsors.models import Sponsorship, SponsorshipEvent
 from sponsors.services import lifecycle
-from sponsors.services.lifecycle import activate
 from sponsors.services.transitions import PAYABLE, InvalidTransition, S, SponsorshipError
 
 logger = logging.getLogger(__name__)
@@ -144,142 +140,6 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
     if sponsorship.status == S.AWAITING_PAYMENT:
         queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
-
-
-@transaction.atomic
-def link_stripe_objects(sponsorship_id: int, *, subscription_id="", payment_intent_id="", note=""):
-    """Remember the subscription or payment Stripe created for a sponsorship. Idempotent."""
-    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
-    changed = []
-    if subscription_id and sponsorship.stripe_subscription_id != subscription_id:
-        sponsorship.stripe_subscription_id = subscription_id
-        changed.append("stripe_subscription_id")
-    if payment_intent_id and sponsorship.stripe_payment_intent_id != payment_intent_id:
-        sponsorship.stripe_payment_intent_id = payment_intent_id
-        changed.append("stripe_payment_intent_id")
-    if changed:
-        sponsorship.save(update_fields=changed)
-        if note:
-            SponsorshipEvent.objects.create(
-                sponsorship=sponsorship,
-                from_status=sponsorship.status,
-                to_status=sponsorship.status,
-                note=note,
-            )
-    return sponsorship
-
-
-@transaction.atomic
-def record_payment(
-    sponsorship_id: int, *, stripe_id: str, amount: Decimal, currency: str, paid_at, receipt_url=""
-):
-    """A payment arrived (from a verified webhook). Idempotent per Stripe object id.
-
-    A payment in another currency than the sponsorship's terms is rejected: it would be
-    counted as the sponsorship's income in a currency it was never priced in."""
-    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
-    expected = str(sponsorship.terms.get("currency", "")).upper()
-    if currency.upper() != expected:
-        raise Rejected(f"it pays in {currency.upper()}, the sponsorship is priced in {expected}")
-    settled = IssuedDocument.objects.about(sponsorship).invoices().filter(occasion=stripe_id)
-    if settled.filter(paid_by=IssuedDocument.PaidBy.TRANSFER).exists():
-        return sponsorship  # Stripe's invoice.paid for a transfer staff recorded: counted once
-    payment, created = Payment.objects.get_or_create(
-        stripe_id=stripe_id,
-        defaults={
-            "sponsorship": sponsorship,
-            "amount": amount,
-            "currency": currency.upper(),
-            "paid_at": paid_at,
-            "receipt_url": receipt_url,
-        },
-    )
-    if not created:
-        return sponsorship
-    _close_invoice(sponsorship, payment)
-    queue.enqueue(mail.PAYMENT_RECEIVED, payment_id=payment.pk)
-    first = sponsorship.paid_at is None
-    sponsorship.paid_at = max(filter(None, [sponsorship.paid_at, paid_at]))
-    sponsorship.save(update_fields=["paid_at"])
-    if first and sponsorship.starts_on is None:
-        # The year paid for runs from the day of the payment, approved yet or not.
-        lifecycle.start_term(sponsorship, timezone.localtime(paid_at).date())
-    if sponsorship.status == S.AWAITING_PAYMENT:
-        activate(sponsorship)
-    elif sponsorship.status in (S.EXPIRING, S.LAPSED) and not first:
-        # a renewal: the next year follows the paid one (or today, once it has lapsed)
-        today = timezone.localdate()
-        sponsorship.ends_on = max(sponsorship.ends_on or today, today) + lifecycle.TERM
-        sponsorship.renewal_stopped_at = None
-        sponsorship.save(update_fields=["ends_on", "renewal_stopped_at"])
-        activate(sponsorship)
-    elif sponsorship.status == S.ACTIVE and not first:
-        sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + lifecycle.TERM
-        sponsorship.renewal_stopped_at = None  # paid for the next year: it goes on
-        sponsorship.save(update_fields=["ends_on", "renewal_stopped_at"])
-        SponsorshipEvent.objects.create(
-            sponsorship=sponsorship,
-            from_status=S.ACTIVE,
-            to_status=S.ACTIVE,
-            note=f"renewed by payment {stripe_id}",
-        )
-    else:
-        SponsorshipEvent.objects.create(
-            sponsorship=sponsorship,
-            from_status=sponsorship.status,
-            to_status=sponsorship.status,
-            note=f"payment {stripe_id} received",
-        )
-    documents.issue_receipt(payment)  # after the term moved: it names the year paid for
-    return sponsorship
-
-
-def payment_failed(sponsorship_id: int):
-    """Stripe reported a failed charge: tell the sponsor after the commit."""
-    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
-
-
-def _close_invoice(sponsorship: Sponsorship, payment: Payment):
-    """The invoice this payment pays: Stripe's (paid on its page, same id), or the one a
-    bank transfer names; a card payment of a sponsorship with an open invoice pays it too."""
-    if payment.stripe_id.startswith(documents.TRANSFER_PREFIX):
-        number = payment.stripe_id.removeprefix(documents.TRANSFER_PREFIX)
-        invoice = IssuedDocument.objects.about(sponsorship).invoices().get(number=number)
-        issuing.mark_paid(invoice, IssuedDocument.PaidBy.TRANSFER, payment.paid_at.date())
-        return
-    invoice = documents.open_invoice(sponsorship)
-    if invoice is not None:
-        issuing.mark_paid(invoice, IssuedDocument.PaidBy.CARD, payment.paid_at.date())
-
-
-@transaction.atomic
-def record_transfer(sponsorship: Sponsorship, actor, received_on=None) -> Payment:
-    """Staff saw the open invoice's amount arrive by bank transfer: one step records the
-    payment (as a webhook would, activating an approved sponsorship), closes the invoice
-    and issues the receipt; Stripe is told the invoice was paid outside it."""
-    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
-    invoice = documents.open_invoice(sponsorship)
-    if invoice is None:
-        raise InvalidTransition("This sponsorship has no open invoice to record a transfer for.")
-    received_on = received_on or timezone.localdate()
-    stripe_id = f"{documents.TRANSFER_PREFIX}{invoice.number}"
-    record_payment(
-        sponsorship.pk,
-        stripe_id=stripe_id,
-        amount=invoice.total,
-        currency=invoice.currency,
-        paid_at=timezone.now(),
-    )
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=Sponsorship.objects.get(pk=sponsorship.pk).status,
-        actor=actor,
-        note=f"bank transfer for invoice {invoice.number} recorded",
-    )
-    if invoice.occasion.startswith("in_"):
-        queue.enqueue(stripe_tasks.SETTLE_INVOICE, invoice_id=invoice.occasion)
-    return Payment.objects.get(stripe_id=stripe_id)
 
 
 @transaction.atomic

@@ -3,7 +3,6 @@ cancellation; a monthly gift cancelled); a payment waiting for Stripe's confirma
 never offered again; the term is stated from the day it starts."""
 
 from datetime import UTC, datetime, timedelta
-from decimal import Decimal
 
 import pytest
 from django.core import mail
@@ -11,9 +10,9 @@ from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
 from donations.models import Donation
-from donations.services import recording
+from donations.services import recording as gift_recording
 from sponsors.models import Sponsorship
-from sponsors.services import applications, billing, lifecycle
+from sponsors.services import applications, lifecycle, recording
 from tests.donations.factories import DonationFactory, GiftFactory
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
@@ -42,8 +41,8 @@ def test_the_sponsor_hears_of_the_application_the_payment_and_the_approval(
     mail.outbox.clear()
     paid_at = datetime(2026, 3, 2, 10, 0, tzinfo=UTC)
     with django_capture_on_commit_callbacks(execute=True):
-        billing.record_payment(
-            sponsorship.pk, stripe_id="pi_1", amount=Decimal(50000), currency="EUR", paid_at=paid_at
+        recording.record_payment(
+            sponsorship.pk, stripe_id="pi_1", amount_minor=5000000, currency="EUR", paid_at=paid_at
         )
     (payment_mail,) = _mails_to(manager.email)
     assert payment_mail.subject == "Payment received: €50,000 for Gold sponsor 2026"
@@ -76,7 +75,7 @@ def test_while_stripe_has_not_confirmed_nothing_offers_to_pay_again(client):
     )
     client.force_login(manager)
     assertContains(client.get("/sponsors/dashboard/"), "Pay €50,000</a>")
-    billing.link_stripe_objects(sponsorship.pk, subscription_id="sub_waiting")
+    recording.link_stripe_objects(sponsorship.pk, subscription_id="sub_waiting")
     page = client.get("/sponsors/dashboard/")
     assertNotContains(page, "Pay €50,000")
     assertNotContains(page, f"/sponsors/sponsorships/{sponsorship.pk}/pay/")
@@ -90,10 +89,10 @@ def test_a_renewal_reminder_and_a_cancellation_are_mailed(django_capture_on_comm
     manager = UserFactory()
     organisation = OrganisationFactory(managers=[manager])
     sponsorship = applications.apply(organisation, TierFactory(), Sponsorship.Payment.INVOICE, None)
-    billing.record_payment(
+    recording.record_payment(
         sponsorship.pk,
         stripe_id="pi_2",
-        amount=Decimal(50000),
+        amount_minor=5000000,
         currency="EUR",
         paid_at=timezone.now(),
     )
@@ -115,8 +114,8 @@ def test_a_cancelled_monthly_gift_is_confirmed_by_mail(django_capture_on_commit_
     )
     GiftFactory(donation=donation)
     with django_capture_on_commit_callbacks(execute=True):
-        recording.subscription_cancelled(donation)
-        recording.subscription_cancelled(donation)  # Stripe repeats itself: one mail
+        gift_recording.subscription_cancelled(donation)
+        gift_recording.subscription_cancelled(donation)  # Stripe repeats itself: one mail
     (message,) = _mails_to(donation.email)
     assert message.subject == "Your monthly gift of €25 is cancelled"
     assert "No further payment will be taken" in message.body

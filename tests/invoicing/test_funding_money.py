@@ -20,7 +20,11 @@ from tests.donations.factories import (
     FundingGoalFactory,
     GiftFactory,
 )
-from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory
+from tests.sponsors.factories import (
+    ActiveSponsorshipFactory,
+    OrganisationFactory,
+    PaymentFactory,
+)
 
 pytestmark = pytest.mark.django_db
 YEAR = timezone.localdate().year
@@ -28,7 +32,7 @@ YEAR = timezone.localdate().year
 
 def _paid(name, month, amount="50000"):
     sponsorship = ActiveSponsorshipFactory(organisation=OrganisationFactory(name=name))
-    Payment.objects.create(
+    PaymentFactory(
         sponsorship=sponsorship,
         stripe_id=f"pi_{name}",
         amount=Decimal(amount),

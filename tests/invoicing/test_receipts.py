@@ -9,10 +9,10 @@ from django.contrib.auth.models import Permission
 from django.core import mail
 from pytest_django.asserts import assertContains
 
-from donations.services import recording
+from donations.services import recording as gift_recording
 from donations.signing import manage_token
 from invoicing.models import IssuedDocument
-from sponsors.services import billing
+from sponsors.services import recording
 from tests.donations.factories import DonationFactory, GiftFactory
 from tests.foundation.factories import UserFactory
 from tests.invoicing.helpers import pdf_text
@@ -26,7 +26,7 @@ def test_a_gift_and_a_sponsor_payment_take_the_next_numbers_of_one_sequence(
 ):
     donation = DonationFactory(amount=Decimal("1234.5"), public_name="Ada Lovelace")
     with django_capture_on_commit_callbacks(execute=True):
-        gift = recording.record_gift(
+        gift = gift_recording.record_gift(
             donation,
             stripe_id="pi_gift",
             amount=Decimal("1234.50"),
@@ -34,10 +34,10 @@ def test_a_gift_and_a_sponsor_payment_take_the_next_numbers_of_one_sequence(
             paid_at=GiftFactory.paid_at,
         )
     sponsorship = ActiveSponsorshipFactory()
-    billing.record_payment(
+    recording.record_payment(
         sponsorship.pk,
         stripe_id="pi_sponsor",
-        amount=Decimal("50000"),
+        amount_minor=5000000,
         currency="EUR",
         paid_at=GiftFactory.paid_at,
     )
@@ -67,7 +67,7 @@ def test_a_gift_and_a_sponsor_payment_take_the_next_numbers_of_one_sequence(
 
 def test_staff_open_a_donations_receipts_from_its_admin_page(client):
     gift = GiftFactory()
-    recording.documents.issue_receipt(gift)
+    gift_recording.documents.issue_receipt(gift)
     staff = UserFactory(is_staff=True)
     staff.user_permissions.add(
         *Permission.objects.filter(codename__in=["view_donation", "view_issueddocument"])

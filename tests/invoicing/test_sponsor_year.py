@@ -3,7 +3,6 @@ listed, with every benefit, until the paid term ends; renewing early adds the ne
 to the end of the paid one; the renewal reminder leads there."""
 
 from datetime import date, timedelta
-from decimal import Decimal
 
 import pytest
 from django.core import mail
@@ -12,7 +11,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from invoicing.models import IssuedDocument
 from sponsors.models import Sponsorship
-from sponsors.services import billing, lifecycle
+from sponsors.services import lifecycle, recording
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory
 
@@ -79,10 +78,10 @@ def test_renewing_early_adds_the_next_year_to_the_end_of_the_paid_one(client, ru
     assert answer.url == f"/sponsors/sponsorships/{sponsorship.pk}/pay/"
     pay = client.get(answer.url)
     assert pay.status_code == 200  # the card page, not "needs no payment"
-    billing.record_payment(
+    recording.record_payment(
         sponsorship.pk,
         stripe_id="pi_renewal",
-        amount=Decimal(50000),
+        amount_minor=5000000,
         currency="EUR",
         paid_at=timezone.now(),
     )
