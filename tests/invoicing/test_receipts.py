@@ -29,7 +29,7 @@ def test_a_gift_and_a_sponsor_payment_take_the_next_numbers_of_one_sequence(
         gift = gift_recording.record_gift(
             donation,
             stripe_id="pi_gift",
-            amount=Decimal("1234.50"),
+            amount_minor=123450,
             currency="EUR",
             paid_at=GiftFactory.paid_at,
         )
