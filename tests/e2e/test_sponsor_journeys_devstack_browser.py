@@ -88,7 +88,7 @@ def test_card_journey_paid_by_localstripe_webhook_approved_by_staff(devstack, br
     # localstripe's own invoice.payment_succeeded, signed and posted to the site.
     def paid():
         page.goto(devstack.url + "/sponsors/dashboard/")
-        return "Paid, thank you." in page.inner_text("main")
+        return re.search(r"Paid on \d+ \w+ \d{4}, thank you\.", page.inner_text("main"))
 
     wait_until(paid, what="the payment webhook from localstripe")
     assert "invoice.payment_succeeded" in devstack.output("stripe")
