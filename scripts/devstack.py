@@ -5,7 +5,8 @@ Starts, in this order, and prefixes each one's output with its name:
 - setup:      ``migrate``, ``load_demo`` (SQLite by default, or DATABASE_URL) and
               ``forget_fake_stripe_ids`` (the plans and customers of the last run's fake);
 - stripe:     localstripe, a stateful Stripe fake, started empty (``--from-scratch``) on a
-              port of its own; the site is pointed at it (STRIPE_API_BASE) and it is told
+              port of its own; the site is pointed at it (STRIPE_API_BASE, and the pay
+              pages at its Stripe.js, STRIPE_JS_URL) and it is told
               to deliver its events, signed with STRIPE_WEBHOOK_SECRET, to the site's
               ``/stripe/webhook/`` (localstripe's ``POST /_config/webhooks/<id>``);
 - web:        Django's development server;
@@ -187,6 +188,8 @@ def child_environment(args) -> dict:
         "PYTHONUNBUFFERED": "1",
         "SITE_URL": site_url,
         "STRIPE_API_BASE": f"http://127.0.0.1:{args.stripe_port}",
+        # The pay pages load the fake's Stripe.js, which sends the card to the fake.
+        "STRIPE_JS_URL": f"http://127.0.0.1:{args.stripe_port}/js.stripe.com/v3/",
         **{
             secret.name: os.environ.get(secret.name, secret.development_default)
             for secret in STRIPE_SECRETS
