@@ -202,9 +202,13 @@ def payment_attempt(payment_intent_id: str) -> Attempt:
 def subscription_attempt(subscription_id: str) -> Attempt:
     """Where the first payment of a subscription stands."""
     try:
-        subscription = client().v1.subscriptions.retrieve(
-            subscription_id, {"expand": ["latest_invoice.payment_intent"]}
-        ).to_dict()
+        subscription = (
+            client()
+            .v1.subscriptions.retrieve(
+                subscription_id, {"expand": ["latest_invoice.payment_intent"]}
+            )
+            .to_dict()
+        )
     except InvalidRequestError as error:
         if error.code == "resource_missing":
             return Attempt("failed", message="Stripe has no such subscription.")
