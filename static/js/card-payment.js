@@ -94,8 +94,8 @@
     } catch {
       finish({
         error:
-          "The payment could not be completed because the connection failed. Look at your " +
-          "e-mail or dashboard before trying again.",
+          "The connection failed before the payment was complete. Before trying again, " +
+          "look for Stripe's receipt in your e-mail (or on your dashboard).",
       });
     }
   });

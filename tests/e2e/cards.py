@@ -36,12 +36,19 @@ def card_error(page):
 
 
 class SentToSite:
-    """Every request the browser sends to the site's origin (address and body)."""
+    """Every request the browser sends to the site's origin (address and body), and what
+    the browser refused under the site's Content-Security-Policy."""
 
     def __init__(self, context, site_url: str):
         self.site_url = site_url
         self.requests: list[tuple[str, str]] = []
+        self.refused: list[str] = []
         context.on("request", self._record)
+        context.on("console", self._console)
+
+    def _console(self, message):
+        if "Content Security Policy" in message.text or "Refused to" in message.text:
+            self.refused.append(message.text)
 
     def _record(self, request):
         if request.url.startswith(self.site_url):
@@ -49,6 +56,7 @@ class SentToSite:
             self.requests.append((request.url, body.decode("utf-8", "replace")))
 
     def assert_no_card_number(self):
+        assert self.refused == []
         assert any("/card/" in url for url, _body in self.requests), "no payment step was sent"
         for url, body in self.requests:
             text = urllib.parse.unquote_plus(url + " " + body)
