@@ -169,6 +169,7 @@ class Attempt:
     status: str
     client_secret: str = ""
     message: str = ""
+    payment_method: str = ""  # the card it charges, while it waits for 3-D Secure
 
     @property
     def done(self) -> bool:
@@ -185,7 +186,12 @@ def _attempt_of(intent: dict | None) -> Attempt:
     if status in ("succeeded", "processing", "requires_capture"):
         return Attempt("processing" if status != "succeeded" else "succeeded")
     if status == "requires_action":
-        return Attempt("requires_action", client_secret=intent.get("client_secret") or "")
+        method = intent.get("payment_method")
+        return Attempt(
+            "requires_action",
+            client_secret=intent.get("client_secret") or "",
+            payment_method=(method.get("id") if isinstance(method, dict) else method) or "",
+        )
     error = intent.get("last_payment_error") or {}
     return Attempt("failed", message=error.get("message") or "The payment was not completed.")
 
@@ -221,6 +227,15 @@ def subscription_attempt(subscription_id: str) -> Attempt:
         message = _attempt_of(intent if isinstance(intent, dict) else None).message
         return Attempt("failed", message=message or "The payment was not completed.")
     return _attempt_of(intent if isinstance(intent, dict) else None)
+
+
+def cancel_payment_intent(payment_intent_id: str):
+    """A payment left waiting for 3-D Secure can no longer be completed."""
+    try:
+        client().v1.payment_intents.cancel(payment_intent_id)
+    except InvalidRequestError as error:
+        if error.code != "resource_missing":
+            raise
 
 
 def refused(error: StripeError) -> Attempt:

@@ -98,7 +98,7 @@ def start(sponsorship: Sponsorship) -> dict:
     """A SetupIntent for the card: ``{"id", "client_secret"}`` for the browser. Raises
     NotPayable when a payment was already made (or is waiting for 3-D Secure)."""
     _check_payable(sponsorship)
-    if current(sponsorship).status in ("succeeded", "processing", "requires_action"):
+    if current(sponsorship).done:
         raise NotPayable("A payment of this sponsorship is already made or under way.")
     try:
         customer = stripe_objects.ensure_customer(sponsorship.organisation)
@@ -123,8 +123,8 @@ def pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
 
 def _pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
     before = current(sponsorship)
-    if before.status in ("succeeded", "processing", "requires_action"):
-        return before  # already paid, or waiting for 3-D Secure: no second payment
+    if before.done:
+        return before  # already paid: no second payment
     try:
         card = gateway.confirmed_card(setup_intent_id)
     except gateway.NotConfirmed as error:
@@ -136,6 +136,10 @@ def _pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
         or card.customer_id != sponsorship.organisation.stripe_customer_id
     ):
         raise PaymentFailed("This card was confirmed for another payment: nothing was taken.")
+    if before.status == "requires_action":
+        if before.payment_method == card.payment_method_id:
+            return before  # this very attempt, sent twice: still waiting for 3-D Secure
+        _let_go(sponsorship)  # one left waiting (a closed tab) gives way to this card
     terms = sponsorship.terms
     try:
         gateway.use_card(card)
@@ -173,17 +177,22 @@ def check(sponsorship: Sponsorship) -> Attempt:
 
 
 def _let_go(sponsorship: Sponsorship):
-    """Forget the failed attempt first, so that Stripe's event about the cancelled
-    subscription matches no sponsorship and ends nothing."""
+    """Forget the failed or abandoned attempt first, so that Stripe's event about its
+    cancellation matches no sponsorship and ends nothing; then cancel it at Stripe."""
     annual = _annual(sponsorship)
     subscription = sponsorship.stripe_subscription_id if annual else ""
+    intent = "" if annual else sponsorship.stripe_payment_intent_id
     stripe_objects.forget_payment_ids(
-        sponsorship,
-        subscription_id=subscription,
-        payment_intent_id="" if annual else sponsorship.stripe_payment_intent_id,
+        sponsorship, subscription_id=subscription, payment_intent_id=intent
     )
     try:
         if subscription:
             stripe_gateway.cancel_subscription(subscription)
+        elif intent and _waits_for_3ds(intent):
+            gateway.cancel_payment_intent(intent)
     except stripe_gateway.StripeError as error:
         raise _stripe_failure(error) from error
+
+
+def _waits_for_3ds(payment_intent_id: str) -> bool:
+    return gateway.payment_attempt(payment_intent_id).status == "requires_action"

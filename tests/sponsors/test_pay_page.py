@@ -156,6 +156,31 @@ def test_3d_secure_pays_when_confirmed_and_takes_nothing_when_refused(
     assert step(client, sponsorship, "pay", setup_intent=again)[1]["status"] == "succeeded"
 
 
+@pytest.mark.parametrize("method", ["card_annual", "card_once"])
+def test_a_payment_left_waiting_for_3d_secure_gives_way_to_the_next_card(
+    client, fake_stripe, method
+):
+    """The sponsor closed the tab at the 3-D Secure prompt, then came back."""
+    sponsorship = applied(client, method)
+    waiting = confirmed_setup(client, sponsorship, ASKS_3DS)
+    first = step(client, sponsorship, "pay", setup_intent=waiting)[1]
+    assert first["status"] == "requires_action"
+    # The same step again is the same payment, still waiting.
+    assert step(client, sponsorship, "pay", setup_intent=waiting)[1] == first
+    # Another card on the page later: the waiting payment is cancelled, the new one made.
+    again = confirmed_setup(client, sponsorship)
+    assert step(client, sponsorship, "pay", setup_intent=again)[1]["status"] == "succeeded"
+    stripe = gateway.client().v1
+    if method == "card_once":
+        left = first["client_secret"].split("_secret_")[0]
+        assert stripe.payment_intents.retrieve(left).status == "canceled"
+    else:  # cancelling the subscription voids its invoice (the fake leaves its payment be)
+        sponsorship.organisation.refresh_from_db()
+        customer = sponsorship.organisation.stripe_customer_id
+        running = stripe.subscriptions.list({"customer": customer}).data
+        assert [s.status for s in running] == ["active"]
+
+
 def test_a_setup_intent_made_for_another_sponsorship_pays_nothing(client, fake_stripe):
     sponsorship = applied(client)
     other = applications.apply(
