@@ -8,7 +8,7 @@ calls to localstripe's own Invoice, with Stripe's shapes and events (``invoice.c
 ``invoice.finalized``, ``invoice.sent``); everything else is localstripe unchanged.
 
 Run as localstripe is: ``python scripts/localstripe_invoicing.py --port N --from-scratch``
-(scripts/devstack.py does). Stripe itself mails the invoice; the fake mails nothing.
+(the Procfile does). Stripe itself mails the invoice; the fake mails nothing.
 """
 
 import time

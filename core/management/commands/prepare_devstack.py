@@ -4,7 +4,7 @@ Procfile's ``web`` line runs it; ``worker`` and ``beat`` run it with ``--wait``)
 It waits for the engines the Procfile starts beside it (PostgreSQL, Redis, the Stripe fake),
 then: ``migrate``; ``load_demo`` when the demo is not there yet (a first run, or after
 ``make clean``; its last step makes the demo staff account), not at every start; ``forget_fake_stripe_ids``, since the fake starts empty
-each run; and asks the fake to deliver its events, signed with STRIPE_WEBHOOK_SECRET, to
+each run; and asks the fake to deliver its events, signed with the webhook secret, to
 the site's webhook. Last it leaves a mark in Redis, which starts empty each run: ``--wait``
 returns when the mark is there, so the worker and beat start on a migrated database.
 Refused under the production profile.
