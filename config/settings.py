@@ -1,7 +1,7 @@
 """Settings, read from environment variables.
 
 Development defaults are those of `make run`: PostgreSQL and Redis on sockets in ``var/``
-(the Procfile starts them, core/management/commands/embedded_server.py), mail written to
+(the Procfile starts them: config/engines.py), mail written to
 ``var/mail/``; so any ``manage.py`` command in the checkout reaches the running system,
 and the tests set DATABASE_URL and REDIS_URL themselves. Set ``DJANGO_ENV=production`` for the
 production profile, which refuses to start without real secrets (core/secrets.py)

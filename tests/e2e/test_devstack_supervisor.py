@@ -141,10 +141,12 @@ def test_ctrl_c_stops_every_process_it_started(devstack, second_stack):
     assert not (stack.folder / "redis.sock").exists()
 
 
-@pytest.mark.parametrize("command", [["prepare_devstack"], ["embedded_server", "postgres"]])
+@pytest.mark.parametrize(
+    "command", [["manage.py", "prepare_devstack"], ["-m", "config.engines", "postgres"]]
+)
 def test_its_commands_refuse_the_production_profile(command):
     result = subprocess.run(
-        [sys.executable, "manage.py", *command],
+        [sys.executable, *command],
         cwd=ROOT,
         env={**clean_env(), **PRODUCTION_ENV},
         capture_output=True,
