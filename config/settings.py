@@ -91,9 +91,6 @@ MIDDLEWARE = [
     # Reads a request body the answer left unread, keeping nginx's upstream keep-alive
     # connections in step (core/uploads.py).
     "core.uploads.DrainRequestBodyMiddleware",
-    # The feedback plugin's posts, answered here: the rest does nothing for them, and the
-    # view makes its own checks of the body's size before reading it (feedback/middleware.py).
-    "feedback.middleware.ReportEndpointMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
@@ -186,7 +183,7 @@ PAGE_CACHE_BUILD_WAIT = env.float("PAGE_CACHE_BUILD_WAIT", default=5.0)
 # save (the feedback summary counts reports as they arrive); 0 stores none.
 API_CACHE_LIVE_SECONDS = env.int("API_CACHE_LIVE_SECONDS", default=5 if PRODUCTION else 0)
 # Counters of hot URLs (downloads) are added up in each process and handed to Redis at most
-# this often (core.cache.tally); 0 hands each count over at once.
+# this often (releases.tally); 0 hands each count over at once.
 TALLY_BUFFER_SECONDS = env.float("TALLY_BUFFER_SECONDS", default=1.0 if PRODUCTION else 0)
 
 # Celery: Redis is the broker when configured (kombu names a unix socket redis+socket://);
@@ -423,11 +420,6 @@ BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 10
 # Feedback plugin endpoint (feedback app).
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)
 FEEDBACK_RATE_LIMIT = env.str("FEEDBACK_RATE_LIMIT", default="300/m")
-# Each process counts its report posts per address itself and hands the counts to Redis
-# at most this often, learning the other processes' (feedback.ratelimit); 0: every post.
-FEEDBACK_RATE_LIMIT_SYNC_SECONDS = env.float(
-    "FEEDBACK_RATE_LIMIT_SYNC_SECONDS", default=0.1 if PRODUCTION else 0
-)
 FEEDBACK_RAW_RETENTION_DAYS = env.int("FEEDBACK_RAW_RETENTION_DAYS", default=90)
 # Raw reports are partitioned by month on PostgreSQL: months made ready ahead of time.
 FEEDBACK_PARTITIONS_AHEAD = env.int("FEEDBACK_PARTITIONS_AHEAD", default=3)
