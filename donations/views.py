@@ -149,7 +149,7 @@ def manage(request, token):
             )
     context = {
         "donation": donation,
-        "gifts": donation.gifts.all(),
+        "gifts": donation.gifts.prefetch_related("refunds", "disputes"),
         "token": token,
     }
     return render(request, "donations/manage.html", context, status=status)

@@ -67,10 +67,6 @@ def subscribe(customer_id: str, plan_id: str, sponsorship_id: int, payment_metho
     return client().v1.subscriptions.create(params, options(key)).id
 
 
-def subscription_metadata(subscription_id: str) -> dict:
-    return client().v1.subscriptions.retrieve(subscription_id).to_dict().get("metadata") or {}
-
-
 @dataclass(frozen=True)
 class IssuedInvoice:
     stripe_id: str
