@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "sponsors",
     "releases",
     "releases.repoconfig",
+    "security",
     "feedback",
     "feedback.trends",
     "benchmarks",
