@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 
 from releases.models import Series
 from security.models import Advisory, Severity
-from security.server_version import MAX_LENGTH, VersionStringError, parse_server_version
+from security.server_version import MAX_LENGTH, NO_VERSION, VersionStringError, parse_server_version
 
 
 class AdvisoryFilter(forms.Form):
@@ -53,6 +53,7 @@ class VersionForm(forms.Form):
         label="What your server prints for SELECT VERSION()",
         max_length=MAX_LENGTH,
         help_text="e.g. 10.6.12-MariaDB-0ubuntu0.22.04.1-log or 11.4.10-MariaDB-log",
+        error_messages={"required": NO_VERSION},
     )
 
     def clean_version(self):

@@ -19,6 +19,9 @@ RELEASE_AT_START = re.compile(
 COMPATIBILITY_PREFIX = "5.5.5-"
 
 
+NO_VERSION = "Give the version your server prints for SELECT VERSION(), e.g. 10.6.12-MariaDB-log."
+
+
 class VersionStringError(ValueError):
     pass
 
@@ -47,9 +50,7 @@ def parse_server_version(text: str) -> ServerVersion:
     """The release a ``SELECT VERSION()`` answer names, or ``VersionStringError``."""
     text = (text or "").strip()
     if not text:
-        raise VersionStringError(
-            "Give the version your server prints for SELECT VERSION(), e.g. 10.6.12-MariaDB-log."
-        )
+        raise VersionStringError(NO_VERSION)
     if len(text) > MAX_LENGTH:
         raise VersionStringError(f"A version string is at most {MAX_LENGTH} characters long.")
     if text.startswith(COMPATIBILITY_PREFIX) and RELEASE_AT_START.match(
