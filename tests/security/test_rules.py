@@ -48,7 +48,7 @@ SUFFIXES = st.one_of(
             "+maria~deb11",
             " MariaDB Server",
         ]
-    ),  # fmt: skip
+    ),
     st.builds(
         lambda first, rest: first + rest,
         st.sampled_from(["-", "+", "~", "_", " "]),
