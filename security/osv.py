@@ -52,9 +52,10 @@ def releases_by_series(series_versions) -> dict[str, list[Release]]:
     return grouped
 
 
-def affected_tags(advisory: Advisory, releases: dict[str, list[Release]]) -> list[str]:
+def affected_tags(spans, releases: dict[str, list[Release]]) -> list[str]:
+    """The tags of the published releases the ranges include, series by series."""
     tags = []
-    for span in advisory.ranges.all():
+    for span in spans:
         rule = span_of(span)
         tags += [
             f"{TAG_PREFIX}{r.version}"
@@ -112,7 +113,7 @@ def record(advisory: Advisory, releases: dict[str, list[Release]] | None = None)
         "severity": severity,
         "affected": [
             {
-                "versions": affected_tags(advisory, releases),
+                "versions": affected_tags(spans, releases),
                 "database_specific": {
                     "product": "MariaDB Server",
                     "repo": REPOSITORY,

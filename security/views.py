@@ -10,6 +10,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_GET
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema
 
 from security import osv
 from security.cvss import read_vector
@@ -91,6 +93,18 @@ def affected(request):
     return render(request, "security/affected.html", context, status=status)
 
 
+@extend_schema(
+    tags=["security"],
+    operation_id="security_feed",
+    responses={(200, "application/atom+xml"): OpenApiTypes.STR},
+    description="The advisories as an Atom feed, newest first (the latest 50).",
+)
+@require_GET
+def advisory_feed(request):
+    """The advisories as an Atom feed."""
+    return AdvisoryFeed()(request)
+
+
 class AdvisoryFeed(Feed):
     feed_type = Atom1Feed
     title = "MariaDB Server security advisories"
@@ -121,16 +135,32 @@ def _json(text: str, filename: str) -> HttpResponse:
     return response
 
 
+@extend_schema(
+    tags=["security"],
+    operation_id="security_osv_record",
+    responses={200: OpenApiTypes.OBJECT, 404: None},
+    description="One advisory as an OSV record (https://ossf.github.io/osv-schema/): the "
+    "affected upstream tags of MariaDB/server in affected[].versions, the ranges per series "
+    "in affected[].database_specific.series_ranges.",
+)
 @require_GET
 def osv_record(request, advisory_id):
+    """One advisory as an OSV record."""
     advisory = Advisory.objects.with_ranges().filter(advisory_id=advisory_id).first()
     if advisory is None:
         raise Http404("no such advisory")
     return _json(osv.as_json(osv.record(advisory)), f"{advisory.advisory_id}.json")
 
 
+@extend_schema(
+    tags=["security"],
+    operation_id="security_osv_all",
+    responses={(200, "application/zip"): OpenApiTypes.BINARY},
+    description="Every advisory as an OSV record, one <id>.json per advisory in a ZIP.",
+)
 @require_GET
 def osv_all(request):
+    """Every advisory as an OSV record, in one ZIP."""
     response = HttpResponse(osv.zip_of(osv.all_records()), content_type="application/zip")
     response["Content-Disposition"] = 'attachment; filename="mariadb-server-osv.zip"'
     return response
