@@ -5,6 +5,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from releases.models import Series
+from releases.versions import series_sort_key
 from security.models import Advisory, Severity
 from security.server_version import MAX_LENGTH, NO_VERSION, VersionStringError, parse_server_version
 
@@ -35,7 +36,7 @@ class AdvisoryFilter(forms.Form):
         years = sorted(
             {d.year for d in Advisory.objects.values_list("published", flat=True)}, reverse=True
         )
-        ordered = sorted(series, key=lambda v: tuple(int(p) for p in v.split(".")), reverse=True)
+        ordered = sorted(series, key=series_sort_key, reverse=True)
         return cls(data, series_versions=ordered, years=years)
 
     def filters(self) -> dict:

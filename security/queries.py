@@ -93,12 +93,15 @@ def upgrade_target(series_version: str, today: date, ranges=None) -> Upgrade:
     return Upgrade(None, False, "no maintained release is free of the known advisories")
 
 
-def open_in_series(series: Series) -> tuple[Release | None, list[AffectedRange]]:
-    """The newest published release of the series and the advisories that still affect it."""
-    newest = Release.objects.published().filter(series=series).by_version().first()
-    if newest is None:
-        return None, []
-    return newest, affecting(series.version, release_key(newest))
+def newest_version(series: Series) -> str | None:
+    """The highest published release of the series, or None."""
+    return (
+        Release.objects.published()
+        .filter(series=series)
+        .by_version()
+        .values_list("version", flat=True)
+        .first()
+    )
 
 
 def versions_affected(versions: Iterable[str], ratings: Iterable[str]) -> set[str]:

@@ -4,8 +4,16 @@ from django import template
 from django.urls import reverse
 from django.utils import timezone
 
-from security.models import AffectedRange
-from security.queries import affecting, fixed_by, open_in_series, release_key, upgrade_target
+from security.queries import (
+    affecting,
+    fixed_by,
+    newest_version,
+    ranges_in,
+    release_key,
+    span_of,
+    upgrade_target,
+)
+from security.ranges import version_key
 
 register = template.Library()
 
@@ -25,13 +33,21 @@ def release_advisories(release):
 
 @register.inclusion_tag("security/includes/series_advisories.html")
 def series_advisories(series):
-    """The advisories that affect the newest release of a series: what is open in it."""
-    newest, still = open_in_series(series)
+    """The advisories that affect the newest release of a series: what is open in it. The
+    series page's ``latest_version`` (``Series.objects.with_release_facts``) saves a query."""
+    ranges = ranges_in(series.version)
+    newest = getattr(series, "latest_version", None) or newest_version(series)
+    still = [r for r in ranges if newest and span_of(r).includes(version_key(newest))]
     return {
         "series": series,
         "newest": newest,
+        "newest_url": reverse(
+            "releases:release", kwargs={"series": series.version, "version": newest}
+        )
+        if newest
+        else "",
         "affecting": still,
-        "known": AffectedRange.objects.filter(series=series).exists(),
+        "known": bool(ranges),
         "upgrade": upgrade_target(series.version, timezone.localdate()) if still else None,
         "eol": series.is_eol(timezone.localdate()),
     }

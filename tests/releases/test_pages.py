@@ -91,9 +91,10 @@ class TestOnTheCatalogue:
     def test_series_page_lists_releases_with_maturity_and_dates_paginated(
         self, client, catalogue, django_assert_max_num_queries
     ):
-        # The page (series, releases, their count, usage rollups, download counts) plus the
-        # page cache's look-up of the next scheduled news post.
-        with django_assert_max_num_queries(10):
+        # The page (series, releases, their count, usage rollups, download counts, the
+        # advisories of the series) plus the page cache's look-up of the next scheduled
+        # news post.
+        with django_assert_max_num_queries(11):
             first = client.get("/download/10.1/")
         assertContains(first, "48 releases, newest first.")
         assertContains(
