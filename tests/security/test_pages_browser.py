@@ -36,6 +36,12 @@ def test_security_pages_reflow_and_pass_axe(live_server, browser):
                 )
                 if width < 1280:
                     overflowing += found
+                if name in ("release", "series"):  # the section sits below the fold
+                    for scheme in ("light", "dark"):
+                        page.emulate_media(color_scheme=scheme)
+                        page.locator("#security").screenshot(
+                            path=str(ARTIFACTS / f"security-{name}-section-{width}-{scheme}.png")
+                        )
                 violations += blocking
         finally:
             context.close()
