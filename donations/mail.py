@@ -27,7 +27,7 @@ def _send(template: str, context: dict, recipient: str):
 
 
 def send_receipt(gift_id: int):
-    gift = Gift.objects.select_related("donation").get(pk=gift_id)
+    gift = Gift.objects.get(pk=gift_id)
     donation = gift.donation
     if not donation.email:
         return
