@@ -131,6 +131,14 @@ def _facets(matches: QuerySet, kind: str) -> list[Facet]:
     ]
 
 
+def shown_text(document) -> str:
+    """The text a result's snippet comes from: a fixed page's own description (its body is
+    the words it is searched by, not text to show), else the summary and the body."""
+    if document.kind == SearchDocument.Kind.PAGE:
+        return document.summary
+    return f"{document.summary} {document.body}".strip()
+
+
 def _hit(document, title_marked: str, snippet_marked: str) -> Hit:
     return Hit(
         kind=document.kind,
@@ -161,11 +169,21 @@ def _full_text(visible: QuerySet, text: str, names, now):
             title_marked=SearchHeadline(
                 "title", query, config=TEXT_SEARCH_CONFIG, highlight_all=True, **SELECTORS
             ),
-            snippet_marked=SearchHeadline(
-                Concat("summary", Value(" "), "body", output_field=TextField()),
-                query,
-                config=TEXT_SEARCH_CONFIG,
-                **HEADLINE_OPTIONS,
+            snippet_marked=Case(
+                # A fixed page's body is the words it is searched by: it shows its summary.
+                When(
+                    kind=SearchDocument.Kind.PAGE,
+                    then=SearchHeadline(
+                        "summary", query, config=TEXT_SEARCH_CONFIG, highlight_all=True, **SELECTORS
+                    ),
+                ),
+                default=SearchHeadline(
+                    Concat("summary", Value(" "), "body", output_field=TextField()),
+                    query,
+                    config=TEXT_SEARCH_CONFIG,
+                    **HEADLINE_OPTIONS,
+                ),
+                output_field=TextField(),
             ),
         )
         .defer("body", "summary", "vector")
@@ -226,7 +244,7 @@ def _substring(visible: QuerySet, text: str, names):
         return _hit(
             document,
             mark_words(document.title, wanted),
-            excerpt(f"{document.summary} {document.body}".strip(), wanted),
+            excerpt(shown_text(document), wanted),
         )
 
     return matches, to_hit
