@@ -350,6 +350,7 @@ class ContactMessage(models.Model):
     class Topic(models.TextChoices):
         GENERAL = "general", "General enquiry"
         SUPPORT_US = "sponsorship", "Becoming a sponsor or member"
+        PRESS = "press", "Press and media"
 
     topic = models.CharField(max_length=12, choices=Topic.choices, default=Topic.GENERAL)
     name = models.CharField(max_length=120)

@@ -71,7 +71,9 @@ def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:
 
 @transaction.atomic
 def receive_contact_message(form) -> ContactMessage:
-    """Store the enquiry and, in the same transaction, the outbox item that mails staff."""
+    """Store the enquiry and, in the same transaction, the outbox items that mail staff
+    and acknowledge it to the sender."""
     message = form.save()
     queue.enqueue(mail.CONTACT_MESSAGE, message_id=message.pk)
+    queue.enqueue(mail.CONTACT_ACKNOWLEDGEMENT, message_id=message.pk)
     return message

@@ -267,9 +267,13 @@ def contact(request):
         return render(request, template, {"form": form}, status=400)
     if (wait := CONTACT_LIMIT.wait(request)) is not None:
         return refuse(request, template, {"form": form}, wait)
-    services.receive_contact_message(form)
+    message = services.receive_contact_message(form)
     CONTACT_LIMIT.count(request)
-    messages.success(request, "Thank you: your message has reached the foundation's staff.")
+    messages.success(
+        request,
+        "Thank you: your message has reached the foundation's staff. A confirmation is on "
+        f"its way to {message.email}.",
+    )
     return redirect("foundation:contact")
 
 

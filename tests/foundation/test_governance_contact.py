@@ -80,9 +80,34 @@ def test_contact_is_stored_and_mailed_to_staff_after_commit(
         )
     assert response.status_code == 302
     assert ContactMessage.objects.get().organisation == "Example Ltd"
-    assert mail.outbox[0].to == ["board@example.org"]
-    assert "We would like to sponsor." in mail.outbox[0].body
-    assert mail.outbox[0].reply_to == ["Ada <ada@example.org>"]  # staff answer with Reply
+    (to_staff,) = [m for m in mail.outbox if m.to == ["board@example.org"]]
+    assert "We would like to sponsor." in to_staff.body
+    assert to_staff.reply_to == ["Ada <ada@example.org>"]  # staff answer with Reply
+
+
+def test_a_press_enquiry_is_acknowledged_to_its_sender_without_its_text(
+    client, settings, django_capture_on_commit_callbacks
+):
+    """Issue 49: the form had no press topic and sent the sender nothing."""
+    settings.STAFF_NOTIFICATION_EMAILS = ["board@example.org"]
+    form = client.get("/contact/?topic=press")
+    assertContains(form, '<option value="press" selected>Press and media</option>', html=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/contact/",
+            {"topic": "press", "name": "Grace", "email": "grace@example.org",
+             "message": "An interview about 12.3? <a href='https://spam.example'>x</a>"},
+            follow=True,
+        )  # fmt: skip
+    assertContains(response, "A confirmation is on its way to grace@example.org.")
+    to_staff, acknowledgement = sorted(mail.outbox, key=lambda m: m.to != ["board@example.org"])
+    assert to_staff.subject == "[Press and media] Grace"
+    assert acknowledgement.to == ["grace@example.org"]
+    assert acknowledgement.subject == "Your message to the MariaDB Foundation (press and media)"
+    assert "reached the staff on" in acknowledgement.body
+    # Nothing typed into the form is mailed to the address typed into it.
+    assert "interview" not in acknowledgement.body and "spam.example" not in acknowledgement.body
+    assert "Grace" not in acknowledgement.body
 
 
 def test_contact_rejects_bad_input_and_bots_and_floods(client):
