@@ -4,10 +4,9 @@ and again until the mail server accepts it."""
 
 from email.utils import formataddr
 
-from celery import shared_task
 from django.conf import settings
 
-from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from core.mail import send_templated_mail
 from foundation.models import ContactMessage
 
 # The outbox kinds of the mails below (registered in FoundationConfig.ready()).
@@ -15,7 +14,6 @@ CONTACT_MESSAGE = "foundation.contact_message"
 CONTACT_ACKNOWLEDGEMENT = "foundation.contact_acknowledgement"
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def mail_contact_message_to_staff(message_id: int):
     message = ContactMessage.objects.get(pk=message_id)
     # Staff answer with Reply; the name goes on one line whatever was typed.
@@ -28,7 +26,6 @@ def mail_contact_message_to_staff(message_id: int):
     )
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def mail_contact_acknowledgement(message_id: int):
     """Tell the sender that the message arrived. It repeats none of what was typed (the
     form must not mail a stranger's text to any address given), only the topic and date."""
