@@ -14,7 +14,7 @@ from core.hostile import bad_request
 from core.markdown import render_markdown
 from core.send_limit import SendLimit, refuse
 from foundation import services
-from foundation.diff import line_diff
+from foundation.diff import text_diff
 from foundation.forms import CommentForm, ContactForm
 from foundation.models import (
     Affiliation,
@@ -133,7 +133,7 @@ def document_diff(request, slug, number):
         document=version.document,
         number=int(from_number),
     )
-    hunks = line_diff(previous.body, version.body)
+    hunks = text_diff(previous.body, version.body)
     return render(
         request,
         "foundation/document_diff.html",

@@ -33,21 +33,36 @@ def test_demo_board_staff_and_affiliations_from_the_seed(client):
 
 
 def test_readable_diff_between_versions(client):
+    """Issue 49: the diff compared raw Markdown line by line ("##" visible), without
+    marking the words that changed."""
     DocumentVersionFactory(
-        number=1, status="adopted", body="# Bylaws\n\nThe board has six seats.\nKeep this.\n"
+        number=1,
+        status="adopted",
+        body="# Bylaws\n\n## 2. The board\n\nThe board has *six* seats.\n\nKeep this.\n\n"
+        "- Members elect it.\n",
     )
-    DocumentVersionFactory(number=2, body="# Bylaws\n\nThe board has eight seats.\nKeep this.\n")
+    DocumentVersionFactory(
+        number=2,
+        body="# Bylaws\n\n## 2. The board\n\nThe board has *eight* seats.\n\nKeep this.\n\n"
+        "- Members elect it.\n- Sponsors may observe.\n",
+    )
     response = client.get("/about/governance/bylaws/v2/diff/")
     assertContains(
         response,
-        '<del><span class="visually-hidden">Removed: </span>The board has six seats.</del>',
+        '<div class="diff-line diff-changed"><span class="diff-mark" aria-hidden="true">~</span>'
+        '<span class="visually-hidden">Changed: </span>The board has '
+        '<del class="diff-word"><span class="visually-hidden">removed </span>six </del>'
+        '<ins class="diff-word"><span class="visually-hidden">added </span>eight </ins>seats.</div>',
         html=True,
     )
     assertContains(
         response,
-        '<ins><span class="visually-hidden">Added: </span>The board has eight seats.</ins>',
+        '<ins><span class="visually-hidden">Added: </span>Sponsors may observe.</ins>',
         html=True,
     )
+    hunks = response.content.decode().split('<div class="diff-hunk">', 1)[1]
+    assert "##" not in hunks and "*six*" not in hunks and "- Sponsors" not in hunks
+    assert "2. The board" in hunks  # the heading, as it reads
 
 
 def test_comments_only_during_the_discussion_period(client):
