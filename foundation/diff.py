@@ -7,6 +7,9 @@ import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from django.utils.html import strip_tags
+from django.utils.text import slugify
+
 from core.markdown import render_markdown
 
 BLOCKS = {"h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "td", "th", "pre", "dt", "dd"}
@@ -19,6 +22,57 @@ class DiffLine:
     text: str
     # A changed block, word by word: ("same" | "added" | "removed", text) pieces.
     parts: list[tuple[str, str]] = field(default_factory=list)
+
+
+class _Headings(HTMLParser):
+    """(anchor, text) of each h2-h4 of rendered HTML (the Markdown "toc" extension gives
+    every heading its id)."""
+
+    def __init__(self):
+        super().__init__()
+        self.headings: list[tuple[str, str]] = []
+        self.current: list | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("h2", "h3", "h4"):
+            self.current = [dict(attrs).get("id", ""), []]
+
+    def handle_endtag(self, tag):
+        if tag in ("h2", "h3", "h4") and self.current is not None:
+            anchor, text = self.current[0], " ".join("".join(self.current[1]).split())
+            if anchor and text:
+                self.headings.append((anchor, text))
+            self.current = None
+
+    def handle_data(self, data):
+        if self.current is not None:
+            self.current[1].append(data)
+
+
+HEADING = re.compile(r"<(h[234])>(.*?)</\1>", re.S)
+
+
+def section_anchor(heading_text: str) -> str:
+    return "section-" + slugify(heading_text)
+
+
+def sections(markdown: str) -> list[tuple[str, str]]:
+    """The sections of a document a comment can point at: (anchor, heading text)."""
+    parser = _Headings()
+    parser.feed(with_section_anchors(render_markdown(markdown)))
+    parser.close()
+    return parser.headings
+
+
+def with_section_anchors(html: str) -> str:
+    """Rendered HTML with an id on each h2-h4 (``section_anchor`` of its text), the targets
+    of the comments' links."""
+
+    def anchor(match):
+        text = " ".join(strip_tags(match.group(2)).split())
+        return f'<{match.group(1)} id="{section_anchor(text)}">{match.group(2)}</{match.group(1)}>'
+
+    return HEADING.sub(anchor, html)
 
 
 class _BlockText(HTMLParser):

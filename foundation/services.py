@@ -57,10 +57,12 @@ def publish_news_post(
     return post
 
 
-def comment_on_document(version: DocumentVersion, user, body: str) -> DocumentComment:
+def comment_on_document(
+    version: DocumentVersion, user, body: str, section: str = ""
+) -> DocumentComment:
     if not version.discussion_is_open():
         raise DiscussionClosed("The public discussion of this version is closed.")
-    return DocumentComment.objects.create(version=version, author=user, body=body)
+    return DocumentComment.objects.create(version=version, author=user, body=body, section=section)
 
 
 def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:

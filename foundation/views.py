@@ -14,8 +14,8 @@ from core.hostile import bad_request
 from core.markdown import render_markdown
 from core.send_limit import SendLimit, refuse
 from foundation import services
-from foundation.diff import text_diff
-from foundation.forms import CommentForm, ContactForm
+from foundation.diff import sections, text_diff
+from foundation.forms import CommentForm, ContactForm, DocumentCommentForm
 from foundation.models import (
     Affiliation,
     BoardMeeting,
@@ -101,7 +101,15 @@ def _public_version(slug, number=None):
     return get_object_or_404(versions, document__slug=slug, number=number)
 
 
+def _document_comment_form(version, data=None):
+    return DocumentCommentForm(data, sections=sections(version.body))
+
+
 def _document_context(version, form):
+    headings = dict(sections(version.body))
+    comments = list(version.comments.filter(is_public=True).select_related("author__profile"))
+    for comment in comments:
+        comment.section_title = headings.get(comment.section, "")
     return {
         "version": version,
         "document": version.document,
@@ -112,7 +120,7 @@ def _document_context(version, form):
             .order_by("-number")
             .first()
         ),
-        "comments": version.comments.filter(is_public=True).select_related("author__profile"),
+        "comments": comments,
         "form": form,
         "open": version.discussion_is_open(),
     }
@@ -120,7 +128,11 @@ def _document_context(version, form):
 
 def document(request, slug, number=None):
     version = _public_version(slug, number)
-    return render(request, "foundation/document.html", _document_context(version, CommentForm()))
+    return render(
+        request,
+        "foundation/document.html",
+        _document_context(version, _document_comment_form(version)),
+    )
 
 
 def document_diff(request, slug, number):
@@ -145,14 +157,16 @@ def document_diff(request, slug, number):
 @login_required
 def document_comment(request, slug, number):
     version = _public_version(slug, number)
-    form = CommentForm(request.POST)
+    form = _document_comment_form(version, request.POST)
     template = "foundation/document.html"
     if not form.is_valid():
         return render(request, template, _document_context(version, form), status=400)
     if (wait := COMMENT_LIMIT.wait(request)) is not None:
         return refuse(request, template, _document_context(version, form), wait)
     try:
-        services.comment_on_document(version, request.user, form.cleaned_data["body"])
+        services.comment_on_document(
+            version, request.user, form.cleaned_data["body"], form.cleaned_data["section"]
+        )
     except services.DiscussionClosed as error:
         messages.error(request, str(error))
     else:

@@ -65,6 +65,32 @@ def test_readable_diff_between_versions(client):
     assert "2. The board" in hunks  # the heading, as it reads
 
 
+def test_a_comment_points_at_the_section_it_discusses(client):
+    """Issue 49: a comment could only be about the whole document."""
+    version = DocumentVersionFactory(
+        number=1,
+        body="# Bylaws\n\n## 2. The board\n\nSix seats.\n\n## 3. Members\n\nAll welcome.\n",
+    )
+    client.force_login(UserFactory())
+    page = client.get("/about/governance/bylaws/v1/")
+    assertContains(page, '<option value="section-2-the-board">2. The board</option>', html=True)
+    assertContains(page, '<option value="" selected>The whole document</option>', html=True)
+    client.post(
+        "/about/governance/bylaws/v1/comment/",
+        {"body": "Why six?", "section": "section-2-the-board"},
+    )
+    client.post("/about/governance/bylaws/v1/comment/", {"body": "Looks good."})
+    comments = list(version.comments.order_by("id").values_list("body", "section"))
+    assert comments == [("Why six?", "section-2-the-board"), ("Looks good.", "")]
+    page = client.get("/about/governance/bylaws/v1/")
+    assertContains(page, '<a href="#section-2-the-board">2. The board</a>', html=True)
+    assertContains(page, '<h2 id="section-2-the-board">2. The board</h2>', html=True)
+    refused = client.post(
+        "/about/governance/bylaws/v1/comment/", {"body": "Hm.", "section": "9-nope"}
+    )
+    assert refused.status_code == 400 and version.comments.count() == 2
+
+
 def test_comments_only_during_the_discussion_period(client):
     open_version = DocumentVersionFactory(number=1)
     closed = DocumentVersionFactory(number=2, comments_close=timezone.now() - timedelta(minutes=1))
