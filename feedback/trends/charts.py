@@ -67,14 +67,17 @@ def rule() -> str:
     """The withholding rule, as the schemas and captions state it."""
     return (
         f"a count of {withheld_label()} servers is never published on its own "
-        "(the anonymity minimum), and is never written as 0"
+        "(the anonymity minimum), and is never written as 0; nor is a count that the "
+        "published total and the other counts would reveal (it is withheld with the "
+        "smallest other one)"
     )
 
 
 def withheld_caption() -> str:
     return (
-        f"A hatched bar is a withheld figure: {withheld_label()} servers, drawn at "
-        f"{minimum_servers()}, the most it can be."
+        f"A hatched mark on the axis is a withheld figure ({withheld_label()} servers, "
+        "or withheld so that it cannot be worked out from the total): it has no bar, since "
+        "its height is not known."
     )
 
 
