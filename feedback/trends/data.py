@@ -30,6 +30,7 @@ from feedback.dimensions import (
     value_order,
     version_key,
 )
+from feedback.trends.exposure import field_exposure
 from feedback.trends.models import Rollup
 from feedback.trends.periods import (
     ADOPTION_WINDOW,
@@ -352,6 +353,9 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
     releases = list(Release.objects.published().select_related("series")[:RELEASES_SHOWN])
     adoption = load_adoption(today)
     families = [row["distribution"] for row in by_distribution if row["distribution"] != OTHER]
+    months, month_table = (
+        (starts, table) if period == "month" else load_rows("month", DEFAULT_SPANS["month"], today)
+    )
     return {
         "period": period,
         "window": window,
@@ -385,6 +389,8 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
         ),
         "lag_distributions": families[:LAG_DISTRIBUTIONS],
         "minimum": minimum_servers(),
+        # Servers on a release affected by a high or critical advisory, per month.
+        "exposure": field_exposure(months, month_table.get("version", {}), today),
     }
 
 
