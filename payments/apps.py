@@ -6,11 +6,11 @@ class PaymentsConfig(AppConfig):
     verbose_name = "Payments"
 
     def ready(self):
-        from core import pagecache
+        from core import edge
         from core import secrets as site_secrets
         from payments import checks  # noqa: F401 - registers the deploy checks (no fake Stripe)
         from payments.secrets import STRIPE_SECRETS
 
         # Stripe's key and webhook secret, judged with the site's others (core.E003).
         site_secrets.register(*STRIPE_SECRETS)
-        pagecache.keep_private("/stripe/")  # the webhook endpoint
+        edge.keep_private("/stripe/")  # the webhook endpoint

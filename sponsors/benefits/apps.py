@@ -7,11 +7,11 @@ class BenefitsConfig(AppConfig):
     verbose_name = "Sponsor benefits"
 
     def ready(self):
-        from core import pagecache
+        from core import edge
         from outbox import registry
         from sponsors.benefits import mail
 
-        pagecache.watch_app(self)
+        edge.watch_app(self)
         # The reminders its services record in the outbox.
         registry.register(mail.SPONSOR_REMINDER, mail.remind_sponsor)
         registry.register(mail.STAFF_REMINDER, mail.remind_staff)
