@@ -310,19 +310,20 @@ def _shareable(request, response) -> bool:
     return not (messages is not None and (messages.used or messages._queued_messages))
 
 
-def _validators(response) -> tuple[str, float]:
+def _validators(response, live=False) -> tuple[str, float]:
     """The ETag (the view's own when it set one, such as a file's checksum; otherwise a
-    digest of the body) and Last-Modified (now) of a shared answer."""
+    digest of the body) and Last-Modified of a shared answer: when the content it is built
+    from last changed (the kept lookups' generation), now for a live answer."""
     etag = response.get("ETag") or (
         '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
     )
-    return etag, float(int(time.time()))
+    return etag, float(int(time.time() if live else pagecache.content_since()))
 
 
-def _mark_shared(request, response, *, max_age=None, shared_max_age=None):
+def _mark_shared(request, response, *, max_age=None, shared_max_age=None, live=False):
     """Headers of an answer every anonymous client may get, the key noted for purging;
     ``304`` when the client's copy is current."""
-    etag, last_modified = _validators(response)
+    etag, last_modified = _validators(response, live)
     response["ETag"] = etag
     response["Last-Modified"] = http_date(last_modified)
     if max_age is not None and response.has_header("Cache-Control"):
@@ -461,7 +462,9 @@ def shared_response(view=None, *, max_age=0, live=False):
                 if shared_max_age > 0:
                     _note_key(request)
                 return response
-            return _mark_shared(request, response, max_age=max_age, shared_max_age=shared_max_age)
+            return _mark_shared(
+                request, response, max_age=max_age, shared_max_age=shared_max_age, live=live
+            )
 
         return serve
 

@@ -110,6 +110,19 @@ def _remember(address: str, generation: str, stored: dict) -> None:
     _LastSeen.values[address] = (generation, stored, time.monotonic())
 
 
+def content_since() -> float:
+    """When the content generation started (Unix time): nothing a public page shows was
+    saved after it, so it serves as a shared page's Last-Modified. Now when Redis cannot
+    be read."""
+    if settings.PAGE_CACHE_TIMEOUT > 0:
+        try:
+            generation, _ = _lookup("since")
+            return int(generation) / 1e9
+        except Exception as error:
+            _warn_unavailable("read", error)
+    return time.time()
+
+
 def kept_with_content(name: str, build: Callable[[], object]) -> object:
     """``build()``, kept under the content generation: one round trip to Redis at most
     per call (none within PAGE_CACHE_LOCAL_SECONDS); built each time if Redis is
