@@ -30,6 +30,7 @@ from collections.abc import Callable
 from functools import wraps
 from urllib.parse import urlsplit
 
+from celery import shared_task
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import transaction
@@ -218,22 +219,30 @@ def purge(keys: list[str]) -> dict[str, int]:
 
 
 def purge_noted() -> dict[str, int]:
-    """The outbox's side effect after a change: every noted key, from every edge; then,
-    after EDGE_PURGE_AGAIN_SECONDS, the keys noted since shortly before the first pass
-    (an answer built from the rows as they were before the commit may have reached an
-    edge just after it)."""
+    """The outbox's side effect after a change: every noted key, from every edge. Then,
+    EDGE_PURGE_AGAIN_SECONDS later, a second pass (best effort, a task of its own) drops
+    the keys noted since shortly before the first: an answer built from the rows as they
+    were before the commit may have reached an edge just after it."""
     started = time.time()
     keys = noted_keys()
     if keys is None:
         raise ConnectionError("the edge keys cannot be read from Redis")
     dropped = purge(keys)
-    if settings.EDGE_PURGE_AGAIN_SECONDS > 0:
-        time.sleep(settings.EDGE_PURGE_AGAIN_SECONDS)
-        again = noted_keys(started - settings.EDGE_PURGE_AGAIN_SECONDS) or []
-        for url, count in purge(again).items():
-            dropped[url] += count
     logger.info("edge purge: %s keys, dropped %s", len(keys), dropped)
+    if settings.EDGE_PURGE_AGAIN_SECONDS > 0:
+        since = started - settings.EDGE_PURGE_AGAIN_SECONDS
+        try:
+            purge_again.apply_async((since,), countdown=settings.EDGE_PURGE_AGAIN_SECONDS)
+        except Exception as error:  # the broker is down: s-maxage bounds what is left
+            _warn("edge purge: second pass not sent (%s)", type(error).__name__)
     return dropped
+
+
+@shared_task(ignore_result=True)
+def purge_again(since: float) -> dict[str, int]:
+    """The second pass of ``purge_noted``: the keys noted since ``since``."""
+    keys = noted_keys(since) or []
+    return purge(keys) if keys else {}
 
 
 # --- Marking answers shareable -------------------------------------------------------------

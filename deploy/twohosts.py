@@ -54,6 +54,11 @@ DOWNLOADS = {"a": 30, "b": 20}
 # deploy/smoke.py's helpers read these module settings: this stage's ports and database.
 smoke.DATABASE, smoke.REDIS_PORT, smoke.SITE_URL = DATABASE, REDIS_PORT, SITE_URL
 smoke.HTTP_PORT, smoke.HTTPS_PORT, smoke.GUNICORN_PORT = HTTP_PORT, HTTPS_PORT, HOSTS["a"]
+# Two nginx in front of the hosts, each with its own cache: a change must purge both.
+# The first runs on the ports above; the second on these. (HTTP, HTTPS, purge)
+EDGE_PORTS = {"edge-1": (HTTP_PORT, HTTPS_PORT, 18183), "edge-2": (18181, 18144, 18184)}
+smoke.EDGE_PURGE_PORT = EDGE_PORTS["edge-1"][2]
+EDGE_PURGE_URLS = ",".join(f"http://127.0.0.1:{ports[2]}/purge" for ports in EDGE_PORTS.values())
 
 started = time.monotonic()
 
@@ -110,6 +115,7 @@ def environment(work: Path) -> dict:
         FEEDBACK_RATE_LIMIT="300/m",
         RELEASE_ARCHIVE_TIMEOUT="1",  # the mirror check, sent at start, asks real mirrors
         GUNICORN_WORKERS="1",  # one per host keeps the stage lean; the hosts are the point
+        EDGE_PURGE_URLS=EDGE_PURGE_URLS,
     )
     return env
 
@@ -428,6 +434,70 @@ def check_freshness(shell, hosts, seeded):
     )
 
 
+def start_edges(processes, work) -> dict[str, str]:
+    """The shipped nginx config twice (deploy/smoke.py's rewriting), each with its own
+    ports, cache and logs, both balancing the two hosts; their HTTPS addresses."""
+    addresses = {}
+    for name, (http_port, https_port, purge_port) in EDGE_PORTS.items():
+        root = work if name == "edge-1" else work / name
+        if root != work:
+            for folder in ("logs", "nginx-temp"):
+                (root / folder).mkdir(parents=True, exist_ok=True)
+            for shared in ("tls", "var"):
+                (root / shared).symlink_to(work / shared)
+        smoke.HTTP_PORT, smoke.HTTPS_PORT, smoke.EDGE_PURGE_PORT = http_port, https_port, purge_port
+        main_conf = smoke.nginx_config(root)
+        portal = root / "nginx" / "portal.conf"
+        one = f"server 127.0.0.1:{HOSTS['a']};"
+        check(one in portal.read_text(), "the upstream line of deploy/nginx/portal.conf moved")
+        portal.write_text(
+            portal.read_text().replace(
+                one, " ".join(f"server 127.0.0.1:{port};" for port in HOSTS.values())
+            )
+        )
+        processes.start(name, ["nginx", "-c", str(main_conf), "-g", "daemon off;"])
+        addresses[name] = f"https://localhost:{https_port}"
+    smoke.HTTP_PORT, smoke.HTTPS_PORT, smoke.EDGE_PURGE_PORT = EDGE_PORTS["edge-1"]
+    return addresses
+
+
+EDIT_FOR_THE_EDGES = """
+import time
+from foundation.models import NewsPost
+post = NewsPost.objects.get(pk=PK)
+post.title = post.title + " (edited for the edges)"
+post.save()
+answer = time.time()
+"""
+PURGE_WITHIN_SECONDS = 1.0
+
+
+def check_purge_reaches_every_edge(shell, web, edges, seeded):
+    """Each nginx keeps the post's page; an edit saved on host a is purged from both
+    (EDGE_PURGE_URLS lists them) through the outbox, so both show it within a second."""
+    url = {name: address + seeded["post"] for name, address in edges.items()}
+    for name in edges:
+        web.get(url[name])
+        status, headers, body = web.get(url[name])
+        cached = smoke.header(headers, "X-Edge-Cache")
+        check((status, cached) == (200, "HIT"), f"the post through {name}: {status} {cached}")
+        check(b"(edited for the edges)" not in body, "edited before the edit?")
+    saved = shell.run(EDIT_FOR_THE_EDGES.replace("PK", str(seeded["post_pk"])))
+    shown = {}
+    deadline = time.time() + 10
+    while len(shown) < len(edges) and time.time() < deadline:
+        for name in edges:
+            if name not in shown and b"(edited for the edges)" in web.get(url[name])[2]:
+                shown[name] = time.time() - saved
+        time.sleep(0.02)
+    check(len(shown) == len(edges), f"the edit never showed through {set(edges) - set(shown)}")
+    check(max(shown.values()) <= PURGE_WITHIN_SECONDS, f"the edit showed after {shown}")
+    log(
+        "news post edited on host a: purged from both nginx, shown after "
+        + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in shown.items())
+    )
+
+
 def download_total():
     with psycopg.connect(
         host=smoke.PG_HOST, port=smoke.PG_PORT, user=smoke.PG_USER, dbname=DATABASE
@@ -584,16 +654,7 @@ def main():
         members = {name: f"{name}@twohosts.example.org" for name in ("reviewer", "stranger")}
         tasks = make_every_task_due()
 
-        main_conf = smoke.nginx_config(work)
-        portal = work / "nginx" / "portal.conf"
-        one = f"server 127.0.0.1:{HOSTS['a']};"
-        check(one in portal.read_text(), "the upstream line of deploy/nginx/portal.conf moved")
-        portal.write_text(
-            portal.read_text().replace(
-                one, " ".join(f"server 127.0.0.1:{port};" for port in HOSTS.values())
-            )
-        )
-        processes.start("nginx", ["nginx", "-c", str(main_conf), "-g", "daemon off;"])
+        edges = start_edges(processes, work)
         beats_started = time.monotonic()
         for host in HOSTS:
             start_host(processes, envs[host], host)
@@ -624,6 +685,7 @@ def main():
         check_logo(hosts, work, seeded)
         check_private_file(hosts, work, seeded, members, reviewer_cookie)
         check_freshness(shell, hosts, seeded)
+        check_purge_reaches_every_edge(shell, web, edges, seeded)
         status, _, body = web.get("/accounts/email/", headers={"Cookie": reviewer_cookie})
         check(
             status == 200 and members["reviewer"].encode() in body,
