@@ -308,7 +308,10 @@ def main():
         f"through deploy/nginx (HTTPS, edge cache), wrk -t2 -c{args.connections} "
         f"-d{args.duration}s, anonymous visitor, DJANGO_ENV=production, gunicorn config/gunicorn.py"
     )
-    print(f"{'page':30} {'req/s':>8} {'p99 ms':>8} {'ratio':>6}  target   without the app")
+    print(
+        f"{'page':30} {'bytes':>7} {'req/s':>8} {'p99 ms':>8} {'ratio':>6}  target   "
+        "without the app"
+    )
     reference = results[0][2]["rps"]
     missed = 0
     for index, (label, path, f) in enumerate(results):
@@ -322,7 +325,7 @@ def main():
         notes = f" non-2xx {f['non2xx']}" if f["non2xx"] else ""
         notes += f" socket errors {f['errors']}" if f["errors"] else ""
         print(
-            f"{label:30} {f['rps']:>8.0f} {f['p99_ms']:>8.1f} {ratio:>6.2f}  "
+            f"{label:30} {f['bytes']:>7} {f['rps']:>8.0f} {f['p99_ms']:>8.1f} {ratio:>6.2f}  "
             f"{verdict:8} {without_app[path]}{notes}"
         )
     down = [p for label, p, _ in results if label not in NOT_KEPT and without_app[p] != "200"]
@@ -386,13 +389,13 @@ def api_paths(found):
 def measure(pages, args):
     results = []
     for label, path in pages:
-        status, headers, _ = fetch(path)  # the edge keeps it, and the page answers
+        status, headers, body = fetch(path)  # the edge keeps it, and the page answers
         if status not in (200, 302):
             raise SystemExit(f"{path} answered {status}")
         if "Set-Cookie" in headers:
             print(f"warning: {path} sets a cookie for an anonymous visitor", flush=True)
         kept = fetch(path)[1].get("X-Edge-Cache", "")
-        figures = run_wrk(path, args.connections, args.duration)
+        figures = {**run_wrk(path, args.connections, args.duration), "bytes": len(body)}
         results.append((label, path, figures))
         print(
             f"  {label:30} {figures['rps']:>8.0f} req/s  p99 {figures['p99_ms']:.1f} ms  "
