@@ -6,7 +6,11 @@ worker and one beat, PostgreSQL (its own database, reached through a TCP relay t
 script can cut) and a Redis of its own (which this script stops). Demo content loaded.
 
 Checks, in order: every public page and every sitemap URL answers 200 through nginx
-over TLS; feed and sitemap links use SITE_URL; static files and an uploaded logo are
+over TLS; feed and sitemap links use SITE_URL; nginx's edge cache keeps a page (HIT),
+bypasses it for a session cookie, keeps no redirect of a made-up query string, and its
+purge endpoint refuses an address not allowed; a release published through the
+publishing service shows on /download/, the APIs and the feeds through nginx within a
+second of its commit (the outbox purged nginx); static files and an uploaded logo are
 served by nginx; a real full feedback report is answered <h1>ok</h1> and counted by
 /api/feedback/summary once the worker processed it; one client's 300 KiB junk posts beside
 200 valid reports from 50 others: no valid report refused, the junk answered 400/429 (413
@@ -19,8 +23,10 @@ pages answer within 1.5 s (p99); 40 clients
 sending a body one byte
 every two seconds do not stop /healthz from answering within a second; Redis stopped:
 pages still render, /healthz names Redis, a report is accepted and the beat sweep
-processes it once Redis is back; PostgreSQL unreachable: pages answer the 503 page with
-Retry-After, the feedback endpoint 503, /healthz 503, and everything recovers.
+processes it once Redis is back; PostgreSQL unreachable: every public page the crawl found
+shareable answers 200 from nginx's copy, a visitor with a session gets the 503 page with
+Retry-After, the feedback endpoint 503, /healthz 503, and everything recovers; gunicorn
+stopped: every such page still answers 200 from nginx, a session gets nginx's 503 page.
 
 Run by .ci/run through deploy/smoke.sh (which installs nginx when missing). Ports
 18000-18099 (the prod branch's); everything it starts is stopped, its database dropped
@@ -817,7 +823,7 @@ def check_publishing_purges_the_edge(env, web):
         status, cached, body = edge_status(web, path)
         check(status == 200 and cached == "HIT", f"{path} before publishing: {status} {cached}")
         check(version.encode() not in body, f"{path} shows {version} before it is published")
-    shown, polls = {}, []
+    shown: dict[str, float] = {}
     # Polling starts as soon as the shell says it committed, not once it has exited.
     publisher = subprocess.Popen(
         [PYTHON, "manage.py", "shell", "-c", PUBLISH_RELEASE.format(pk=draft["pk"])],
@@ -834,18 +840,20 @@ def check_publishing_purges_the_edge(env, web):
     if not said:
         raise SmokeFailure(f"publishing {version} failed (exit status {publisher.wait(60)})")
     committed = float(said[0].split()[1])
-    deadline = time.time() + 10
-    while len(shown) < len(paths) and time.time() < deadline:
-        for path in paths:
-            if path in shown:
-                continue
-            asked = time.time() - committed
-            status, cached, body = edge_status(web, path)
-            if path == paths[0]:
-                polls.append(f"{asked:.2f}-{time.time() - committed:.2f}:{status}:{cached}")
-            if version.encode() in body:
+
+    def poll(path):  # one poller per URL, so that each is asked every few milliseconds
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if version.encode() in web.get(path)[2]:
                 shown[path] = time.time() - committed
-        time.sleep(0.02)
+                return
+            time.sleep(0.02)
+
+    pollers = [threading.Thread(target=poll, args=(path,)) for path in paths]
+    for poller in pollers:
+        poller.start()
+    for poller in pollers:
+        poller.join()
     publisher.wait(60)
     check(len(shown) == len(paths), f"{version} never showed on {set(paths) - set(shown)}")
     slowest = max(shown.values())
@@ -862,7 +870,7 @@ def check_publishing_purges_the_edge(env, web):
     check(
         slowest <= PURGE_WITHIN_SECONDS,
         f"published {version} showed after {shown}; its purge recorded and done at {timing} "
-        f"seconds from the commit; {paths[0]} polled {polls[:40]}",
+        "seconds from the commit",
     )
     log(f"published {version}: shown through nginx within {slowest * 1000:.0f} ms ({shown})")
 

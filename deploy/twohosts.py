@@ -13,8 +13,9 @@ signed in through one host is signed in through the other; a logo uploaded on ho
 served (from the store's address) on the supporters page of host B, and no host keeps it
 on its disk; a draft's raw file opens for a reviewer through either host, for nobody
 else, and the store refuses it to anyone without the site's keys; a news post edited on
-host A is fresh through host B within PAGE_CACHE_LOCAL_SECONDS; downloads counted by
-both hosts add up in the database.
+host A is fresh through host B within PAGE_CACHE_LOCAL_SECONDS, and, with two nginx in
+front (each its own edge cache, both in EDGE_PURGE_URLS), is purged from both within a
+second; downloads counted by both hosts add up in the database.
 
 Run by .ci/run through deploy/twohosts.sh. Ports 18100-18199; everything it starts is
 stopped, its database dropped and its directory removed at the end, also on failure.
