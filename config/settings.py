@@ -89,9 +89,6 @@ MIDDLEWARE = [
     # Reads a request body the answer left unread, keeping nginx's upstream keep-alive
     # connections in step (core/uploads.py).
     "core.uploads.DrainRequestBodyMiddleware",
-    # The feedback plugin's posts, answered here: the rest does nothing for them, and the
-    # view makes its own checks of the body's size before reading it (feedback/middleware.py).
-    "feedback.middleware.ReportEndpointMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
@@ -445,11 +442,6 @@ BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 10
 # Feedback plugin endpoint (feedback app).
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)
 FEEDBACK_RATE_LIMIT = env.str("FEEDBACK_RATE_LIMIT", default="300/m")
-# Each process counts its report posts per address itself and hands the counts to Redis
-# at most this often, learning the other processes' (feedback.ratelimit); 0: every post.
-FEEDBACK_RATE_LIMIT_SYNC_SECONDS = env.float(
-    "FEEDBACK_RATE_LIMIT_SYNC_SECONDS", default=0.1 if PRODUCTION else 0
-)
 FEEDBACK_RAW_RETENTION_DAYS = env.int("FEEDBACK_RAW_RETENTION_DAYS", default=90)
 # Raw reports are partitioned by month on PostgreSQL: months made ready ahead of time.
 FEEDBACK_PARTITIONS_AHEAD = env.int("FEEDBACK_PARTITIONS_AHEAD", default=3)

@@ -29,7 +29,7 @@ from functools import wraps
 from circuitbreaker import CircuitBreaker
 from django.conf import settings
 from django.core.cache import caches
-from django_redis.cache import RedisCache, omit_exception
+from django_redis.cache import RedisCache
 from django_redis.client import DefaultClient
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -127,41 +127,6 @@ for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 
 
-# Adds a count to a window's counter, and gives a new counter its lifetime: one command,
-# atomic in Redis (a counter never lives on without its expiry).
-COUNT_IN_WINDOW_SCRIPT = """
-local count = redis.call('INCRBY', KEYS[1], ARGV[2])
-if count == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
-"""
-_scripts: dict[int, object] = {}
-
-
-def _count_in_windows(self, counts: dict[str, int], timeout: int) -> dict[str, int]:
-    """Add each count to the counter at its key (kept ``timeout`` seconds from its first
-    count); the totals. One command for one key (a script Redis keeps by its digest:
-    EVALSHA), one pipeline for several."""
-    client = self.get_client(write=True)
-    script = _scripts.get(id(client))
-    if script is None:
-        script = _scripts.setdefault(id(client), client.register_script(COUNT_IN_WINDOW_SCRIPT))
-    keys = list(counts)
-    try:
-        if len(keys) == 1:
-            totals = [script(keys=[self.make_key(keys[0])], args=[timeout, counts[keys[0]]])]
-        else:
-            pipeline = client.pipeline(transaction=False)
-            for key in keys:
-                script(keys=[self.make_key(key)], args=[timeout, counts[key]], client=pipeline)
-            totals = pipeline.execute()
-    except REDIS_ERRORS as error:
-        raise ConnectionInterrupted(connection=client) from error
-    return dict(zip(keys, totals, strict=True))
-
-
-CircuitBreakerClient.count_in_windows = _guarded(_count_in_windows)
-
-
 def _remember_recent(self, index: str, member: str, when: float, cap: int) -> None:
     """Add ``member`` to the sorted set ``index`` scored ``when``; keep the newest ``cap``."""
     client = self.get_client(write=True)
@@ -200,31 +165,6 @@ class FailOpenRedisCache(RedisCache):
     def add(self, *args, **kwargs):
         stored = super().add(*args, **kwargs)
         return True if stored is None else stored  # None: Redis unreachable (ignored error)
-
-    @omit_exception
-    def count_in_windows(self, counts: dict[str, int], timeout: int) -> dict[str, int] | None:
-        return self.client.count_in_windows(counts, timeout)
-
-
-def count_in_windows(
-    counts: dict[str, int], timeout: int, alias: str = "default"
-) -> dict[str, int] | None:
-    """Add each count to its counter, a counter that lives ``timeout`` seconds from its
-    first count; the totals so far, or None when the cache cannot count (Redis
-    unreachable: callers limiting a rate let the request through). One round trip to
-    Redis; elsewhere (the local-memory cache of development) the cache's own add and incr."""
-    cache = caches[alias]
-    if isinstance(cache, FailOpenRedisCache):
-        return cache.count_in_windows(counts, timeout)
-    totals = {}
-    for key, count in counts.items():
-        cache.add(key, 0, timeout)
-        try:
-            totals[key] = cache.incr(key, count)
-        except ValueError:  # expired between the two calls
-            cache.add(key, count, timeout)
-            totals[key] = count
-    return totals
 
 
 # --- Counters kept in Redis and moved into the database later ----------------------------
