@@ -29,7 +29,7 @@ from functools import wraps
 from circuitbreaker import CircuitBreaker
 from django.conf import settings
 from django.core.cache import caches
-from django_redis.cache import RedisCache
+from django_redis.cache import RedisCache, omit_exception
 from django_redis.client import DefaultClient
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
