@@ -39,6 +39,10 @@ NOT_WATCHED = {
     "trends.rollup",
     # The Sites framework's row changes only with SITE_URL, at migrate (core.sites).
     "sites.site",
+    # Content types (the payments ledger's generic links) change only at migrate; Django
+    # keeps them in process memory, so whether a page reads the table depends on what ran
+    # before in the same process.
+    "contenttypes.contenttype",
     # Joined to reach a commenter's profile; only the profile's display name is shown
     # (core.public_name), and core.Profile is watched.
     "auth.user",
