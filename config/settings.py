@@ -376,6 +376,13 @@ RATELIMIT_FAIL_OPEN = True
 # STRIPE_API_BASE at a local fake, which check --deploy refuses in production. The key and
 # the webhook secret are declared with the other secrets at the top (core/secrets.py).
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+# Where the pay pages load Stripe.js from: Stripe's own address, the only one production
+# accepts (check --deploy refuses another); `make run` and the browser tests point it at
+# the fake's copy (<localstripe>/js.stripe.com/v3/). The card typed into its card element
+# goes from the browser to this address's origin only, never to this site.
+STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
+# The publishable key Stripe.js is started with (pk_live_… in production; the fake takes any).
+STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="pk_test_local")
 # Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.
 STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
 # The year whose tiers are offered; empty means the current calendar year.
@@ -481,8 +488,8 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "frame-ancestors": ["'none'"],
-        # Payments continue on Stripe Checkout after a form post.
-        "form-action": ["'self'", "https://checkout.stripe.com"],
+        "form-action": ["'self'"],
+        # The pay pages add the origins Stripe.js needs (payments.stripe_js.allow).
     }
 }
 PERMISSIONS_POLICY = {
