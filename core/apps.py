@@ -10,6 +10,7 @@ class CoreConfig(AppConfig):
         from core import (
             checks,  # noqa: F401 - registers the deployment checks
             edge,
+            navigation,
             pagecache,
             sitemaps,
         )
@@ -22,3 +23,5 @@ class CoreConfig(AppConfig):
         pagecache.connect_signals()
         edge.watch_app(self)  # display names, shown with comments
         sitemaps.register("site", sitemaps.core_pages)
+        navigation.add_footer_link("This site", "Accessibility", "accessibility", order=41)
+        navigation.add_footer_link("This site", "API schema", "api-schema", order=43)
