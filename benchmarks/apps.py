@@ -11,20 +11,20 @@ class BenchmarksConfig(AppConfig):
             shortcodes,  # noqa: F401 - registers [[benchmark-chart ...]]
             sitemaps,
         )
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
         from core import sitemaps as site_map
         from outbox import registry
         from search import sources as search_index
 
         registry.register(mail.REVIEW_MAIL, mail.send_review_mail)
 
-        pagecache.watch_app(self)
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query("benchmarks:suite", "x")
-        pagecache.reads_query("benchmarks:chart", "x")
-        pagecache.reads_query("benchmarks:chart-svg", "x")
-        pagecache.reads_query("benchmarks:chart-png", "x")
-        pagecache.reads_query("benchmarks:compare", "a", "b", "x")
+        edge.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query("benchmarks:suite", "x")
+        edge.reads_query("benchmarks:chart", "x")
+        edge.reads_query("benchmarks:chart-svg", "x")
+        edge.reads_query("benchmarks:chart-png", "x")
+        edge.reads_query("benchmarks:compare", "a", "b", "x")
         demo.register("benchmarks.demo", after="foundation.demo")
         site_map.register("benchmarks", sitemaps.benchmark_pages)
         search_index.register_pages(*sitemaps.search_pages)

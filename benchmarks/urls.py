@@ -1,7 +1,7 @@
 from django.urls import path
 
 from benchmarks import api, feeds, views
-from core.pagecache import shared_response
+from core.edge import shared_response
 
 app_name = "benchmarks"
 

@@ -99,8 +99,9 @@ MIDDLEWARE = [
     "core.hostile.RefuseNulBytesMiddleware",
     # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
     "core.uploads.RequestBodyLimitMiddleware",
-    # Anonymous GET pages from the shared cache (docs/caching.md); a hit skips the rest.
-    "core.pagecache.AnonymousPageCacheMiddleware",
+    # Marks anonymous pages shareable for the edge (nginx's cache), signed-in pages
+    # private; redirects away query parameters a page does not read (docs/caching.md).
+    "core.edge.EdgeCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -171,19 +172,25 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Whole-page cache for anonymous visitors (core/pagecache.py, docs/caching.md): the longest
-# a stored page lives (0 turns the page cache off), and the s-maxage CDNs are told.
-PAGE_CACHE_TIMEOUT = env.int("PAGE_CACHE_TIMEOUT", default=600)
+# The edge (nginx's cache, deploy/nginx/, docs/caching.md) keeps what the site marks
+# shareable for PAGE_CACHE_SHARED_MAX_AGE seconds (its s-maxage), and live answers (the
+# feedback summary, counted as reports arrive) for API_CACHE_LIVE_SECONDS (0: not kept).
 PAGE_CACHE_SHARED_MAX_AGE = env.int("PAGE_CACHE_SHARED_MAX_AGE", default=60)
-# How long a process may serve a page from its own memory before asking Redis whether
-# content changed elsewhere (changes made by the process itself apply at once).
-PAGE_CACHE_LOCAL_SECONDS = env.float("PAGE_CACHE_LOCAL_SECONDS", default=1.0 if PRODUCTION else 0)
-# How long a request waits for another one already building the same page or API answer
-# (one build per key when many expire together); 0 lets every request build.
-PAGE_CACHE_BUILD_WAIT = env.float("PAGE_CACHE_BUILD_WAIT", default=5.0)
-# Longest life of a stored API answer computed from data that changes without a watched
-# save (the feedback summary counts reports as they arrive); 0 stores none.
 API_CACHE_LIVE_SECONDS = env.int("API_CACHE_LIVE_SECONDS", default=5 if PRODUCTION else 0)
+# The purge endpoint of every nginx in front of the site (deploy/nginx/portal.conf), e.g.
+# "http://10.0.0.5:8081/purge,http://10.0.0.6:8081/purge": after a change to what public
+# pages show, the outbox asks each to drop the keys the site marked shareable (the newest
+# EDGE_PURGE_MAX_KEYS, noted in Redis), and again EDGE_PURGE_AGAIN_SECONDS later for the
+# answers built just before the commit. Empty: no edge (development, tests).
+EDGE_PURGE_URLS = env.list("EDGE_PURGE_URLS", default=[])
+EDGE_PURGE_MAX_KEYS = env.int("EDGE_PURGE_MAX_KEYS", default=20000)
+EDGE_PURGE_AGAIN_SECONDS = env.float("EDGE_PURGE_AGAIN_SECONDS", default=1.0)
+EDGE_PURGE_TIMEOUT = env.float("EDGE_PURGE_TIMEOUT", default=5.0)
+# Lookups of the download redirect kept in Redis until content changes (core/pagecache.py):
+# the longest they live (0: not kept), and how long a process keeps what it read without
+# asking Redis whether content changed elsewhere (changes it made itself apply at once).
+PAGE_CACHE_TIMEOUT = env.int("PAGE_CACHE_TIMEOUT", default=600)
+PAGE_CACHE_LOCAL_SECONDS = env.float("PAGE_CACHE_LOCAL_SECONDS", default=1.0 if PRODUCTION else 0)
 # Counters of hot URLs (downloads) are added up in each process and handed to Redis at most
 # this often (releases.tally); 0 hands each count over at once.
 TALLY_BUFFER_SECONDS = env.float("TALLY_BUFFER_SECONDS", default=1.0 if PRODUCTION else 0)

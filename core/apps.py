@@ -9,6 +9,7 @@ class CoreConfig(AppConfig):
     def ready(self):
         from core import (
             checks,  # noqa: F401 - registers the deployment checks
+            edge,
             navigation,
             pagecache,
             sitemaps,
@@ -20,7 +21,7 @@ class CoreConfig(AppConfig):
             sync_current_site, sender=apps.get_app_config("sites"), dispatch_uid="core.sync_site"
         )
         pagecache.connect_signals()
-        pagecache.watch_app(self)  # display names, shown with comments
+        edge.watch_app(self)  # display names, shown with comments
         sitemaps.register("site", sitemaps.core_pages)
         navigation.add_footer_link("This site", "Accessibility", "accessibility", order=41)
         navigation.add_footer_link("This site", "API schema", "api-schema", order=43)

@@ -21,11 +21,13 @@ once when it is back (``core.outagelog``).
 import logging
 import socket
 import threading
+import time
 from functools import wraps
 
 from circuitbreaker import CircuitBreaker
 from django.conf import settings
-from django_redis.cache import RedisCache
+from django.core.cache import caches
+from django_redis.cache import RedisCache, omit_exception
 from django_redis.client import DefaultClient
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -123,7 +125,66 @@ for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 
 
+def _remember_recent(self, index: str, member: str, when: float, cap: int) -> None:
+    """Add ``member`` to the sorted set ``index`` scored ``when``; keep the newest ``cap``."""
+    client = self.get_client(write=True)
+    try:
+        pipeline = client.pipeline(transaction=False)
+        key = self.make_key(index)
+        pipeline.zadd(key, {member: when})
+        pipeline.zremrangebyrank(key, 0, -cap - 1)
+        pipeline.execute()
+    except REDIS_ERRORS as error:
+        raise ConnectionInterrupted(connection=client) from error
+
+
+def _recent(self, index: str, since: float) -> list[str]:
+    client = self.get_client(write=False)
+    try:
+        found = client.zrevrangebyscore(self.make_key(index), "+inf", since)
+    except REDIS_ERRORS as error:
+        raise ConnectionInterrupted(connection=client) from error
+    return [m.decode() if isinstance(m, bytes) else m for m in found]
+
+
+CircuitBreakerClient.remember_recent = _guarded(_remember_recent)
+CircuitBreakerClient.recent = _guarded(_recent)
+
+
 class FailOpenRedisCache(RedisCache):
+    @omit_exception
+    def remember_recent(self, index: str, member: str, when: float, cap: int) -> None:
+        self.client.remember_recent(index, member, when, cap)
+
+    @omit_exception
+    def recent(self, index: str, since: float) -> list[str] | None:
+        return self.client.recent(index, since)
+
     def add(self, *args, **kwargs):
         stored = super().add(*args, **kwargs)
         return True if stored is None else stored  # None: Redis unreachable (ignored error)
+
+
+# --- Recently seen names, newest first (the edge cache's keys: core.edge) ----------------
+
+
+def _redis():
+    backend = caches["default"]
+    return backend if isinstance(backend, FailOpenRedisCache) else None
+
+
+def remember_recent(index: str, member: str, cap: int) -> None:
+    """Note that ``member`` was seen now, in a set of at most ``cap`` newest members; a
+    note that finds no Redis (unreachable, or the local memory of development) is lost."""
+    redis = _redis()
+    if redis is not None:
+        redis.remember_recent(index, member, time.time(), cap)
+
+
+def recent(index: str, since: float) -> list[str] | None:
+    """The members seen at or after ``since`` (a Unix time), newest first; None when
+    Redis cannot be read."""
+    redis = _redis()
+    if redis is None:
+        return []
+    return redis.recent(index, since)

@@ -9,7 +9,7 @@ into a 500 at whichever query first used it. Such a request is refused with
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from core.pagecache import api_path_prefixes
+from core.edge import api_path_prefixes
 
 NUL = "\x00"
 

@@ -6,7 +6,11 @@ worker and one beat, PostgreSQL (its own database, reached through a TCP relay t
 script can cut) and a Redis of its own (which this script stops). Demo content loaded.
 
 Checks, in order: every public page and every sitemap URL answers 200 through nginx
-over TLS; feed and sitemap links use SITE_URL; static files and an uploaded logo are
+over TLS; feed and sitemap links use SITE_URL; nginx's edge cache keeps a page (HIT),
+bypasses it for a session cookie, keeps no redirect of a made-up query string, and its
+purge endpoint refuses an address not allowed; a release published through the
+publishing service shows on /download/, the APIs and the feeds through nginx within a
+second of its commit (the outbox purged nginx); static files and an uploaded logo are
 served by nginx; a real full feedback report is answered <h1>ok</h1> and counted by
 /api/feedback/summary once the worker processed it; one client's 300 KiB junk posts beside
 200 valid reports from 50 others: no valid report refused, the junk answered 400/429 (413
@@ -19,8 +23,10 @@ pages answer within 1.5 s (p99); 40 clients
 sending a body one byte
 every two seconds do not stop /healthz from answering within a second; Redis stopped:
 pages still render, /healthz names Redis, a report is accepted and the beat sweep
-processes it once Redis is back; PostgreSQL unreachable: pages answer the 503 page with
-Retry-After, the feedback endpoint 503, /healthz 503, and everything recovers.
+processes it once Redis is back; PostgreSQL unreachable: every public page the crawl found
+shareable answers 200 from nginx's copy, a visitor with a session gets the 503 page with
+Retry-After, the feedback endpoint 503, /healthz 503, and everything recovers; gunicorn
+stopped: every such page still answers 200 from nginx, a session gets nginx's 503 page.
 
 Run by .ci/run through deploy/smoke.sh (which installs nginx when missing). Ports
 18000-18099 (the prod branch's); everything it starts is stopped, its database dropped
@@ -53,6 +59,7 @@ FIXTURE = ROOT / "feedback" / "demo_data" / "full-10.11-debian12.http"  # the on
 
 GUNICORN_PORT, HTTP_PORT, HTTPS_PORT = 18000, 18080, 18443
 REDIS_PORT, DB_RELAY_PORT = 18079, 18054
+EDGE_PURGE_PORT = 18081  # the purge endpoint of nginx's cache (deploy/nginx/portal.conf)
 PG_HOST, PG_PORT, PG_USER = "127.0.0.1", 5432, "postgres"
 DATABASE = "portal_smoke"
 SITE_URL = f"https://localhost:{HTTPS_PORT}"
@@ -266,6 +273,7 @@ def environment(work: Path) -> dict:
         MEDIA_ROOT=str(work / "var" / "media"),
         PRIVATE_MEDIA_ROOT=str(work / "var" / "private"),
         GUNICORN_BIND=f"127.0.0.1:{GUNICORN_PORT}",
+        EDGE_PURGE_URLS=f"http://127.0.0.1:{EDGE_PURGE_PORT}/purge",
         LOG_FORMAT="plain",
         PYTHONUNBUFFERED="1",
     )
@@ -288,6 +296,8 @@ def nginx_config(work: Path) -> Path:
         "/srv/portal/deploy/nginx;": f"{work}/nginx;",
         "/var/lib/portal/": f"{work}/var/",
         "/var/log/nginx/": f"{work}/logs/",
+        "/var/cache/nginx/portal": f"{work}/nginx-cache",
+        "listen 127.0.0.1:8081;": f"listen 127.0.0.1:{EDGE_PURGE_PORT};",
     }
     used = dict.fromkeys(replacements, False)
     (work / "nginx").mkdir()
@@ -304,6 +314,8 @@ def nginx_config(work: Path) -> Path:
     temp = work / "nginx-temp"
     main = work / "nginx" / "nginx.conf"
     main.write_text(f"""
+# Debian's nginx.conf loads it from /etc/nginx/modules-enabled (deploy/ensure-nginx.sh).
+load_module /usr/lib/nginx/modules/ngx_http_cache_purge_module.so;
 user root;
 worker_processes 2;
 pid {work}/nginx.pid;
@@ -668,12 +680,17 @@ def check_frozen_redis(processes, web):
     wait_for(
         "the cache to come back after SIGCONT",
         lambda: (
-            web.get("/news/")[0] == 200
+            # nginx answers /news/ from its copy; the download redirect reaches gunicorn
+            # and reads its lookups from Redis (core/pagecache.py).
+            web.get("/rest-api/mariadb/0.0.0/none.tar.gz")[0] == 404
             and "cache available again" in processes.log_text("gunicorn")
         ),
         timeout=60,
     )
     log("Redis thawed: the cache is used again and the log says so")
+
+
+shared_pages: list[str] = []  # what check_pages found marked shareable, for the edge checks
 
 
 def check_pages(web):
@@ -707,6 +724,8 @@ def check_pages(web):
         if status != 200:
             failures.append(f"{path} -> {status}")
             continue
+        if "public" in header(headers, "Cache-Control"):
+            shared_pages.append(path)
         if "text/html" in header(headers, "Content-Type"):
             check("Content-Security-Policy" in headers, f"{path} has no Content-Security-Policy")
             for href in re.findall(r'href="([^"#]+)"', body.decode(errors="replace")):
@@ -728,6 +747,155 @@ def check_pages(web):
     )
     status, _, _ = web.get(f"{PLAIN_URL}/healthz")
     check(status == 200, f"/healthz over plain HTTP answered {status}")
+
+
+# --- the edge cache (nginx keeps what the site marks shareable: docs/caching.md) ---
+
+EDGE_STATUS = "X-Edge-Cache"
+PURGE_WITHIN_SECONDS = 1.0
+
+
+def edge_status(web, path, **kwargs) -> tuple[int, str, bytes]:
+    status, headers, body = web.get(path, **kwargs)
+    return status, header(headers, EDGE_STATUS), body
+
+
+def check_edge_cache(web):
+    """A public page is built once, then served by nginx; a visitor with a session cookie
+    always reaches the site; made-up query strings are redirected and kept by nobody;
+    nginx's purge endpoint answers the app hosts only."""
+    page = "/about/board/"
+    web.get(page)
+    status, cached, _ = edge_status(web, page)
+    check((status, cached) == (200, "HIT"), f"{page} the second time: {status} {cached}")
+    status, bypassed, _ = edge_status(web, page, headers={"Cookie": "sessionid=smoke"})
+    check(bypassed == "BYPASS", f"{page} with a session cookie: {status} {bypassed}")
+    answers = {edge_status(web, "/news/?utm_source=smoke")[:2] for _ in range(2)}
+    check(answers == {(302, "MISS")}, f"a made-up query string, twice: {answers}")
+    purge = f"http://127.0.0.1:{EDGE_PURGE_PORT}/purge"
+    refused = web.request("PURGE", purge, headers={"X-Edge-Cache-Key": "x"}, source="127.0.0.2")
+    check(refused[0] == 403, f"a purge from an address not allowed: {refused[0]}")
+    key = {"X-Edge-Cache-Key": f"httpslocalhost{page}"}
+    allowed = web.request("PURGE", purge, headers=key)[0]
+    check(allowed == 200, f"a purge of {page} from an app host: {allowed}")
+    status, cached, _ = edge_status(web, page)
+    check(cached == "MISS", f"{page} after its purge: {status} {cached}")
+    log(f"edge: {page} HIT, a session BYPASS, made-up queries not kept, purge allowed/refused")
+
+
+DRAFT_RELEASE = """
+import json, time
+from datetime import timedelta
+from django.db import transaction
+from releases.models import Release, ReleaseFile
+newest = Release.objects.published().filter(files__isnull=False).by_version().first()
+major, minor, patch = newest.version.split(".")
+version = f"{major}.{minor}.{int(patch) + 50}"
+draft = Release.objects.create(series=newest.series, version=version, is_published=False,
+    release_date=newest.release_date + timedelta(days=1), maturity=newest.maturity)
+model = newest.files.order_by("pk").first()
+ReleaseFile.objects.create(release=draft, file_name=f"mariadb-{version}.tar.gz",
+    os=model.os, architecture=model.architecture, package_type=model.package_type,
+    path=model.path.replace(newest.version, version), sha256="0" * 64)
+print(json.dumps({"pk": draft.pk, "version": version, "series": newest.series.version}))
+"""
+PUBLISH_RELEASE = """
+import time
+from django.db import transaction
+from releases.models import Release
+from releases.services.publishing import publish_release
+with transaction.atomic():
+    publish_release(Release.objects.get(pk={pk}))
+print("committed", time.time(), flush=True)
+"""
+
+
+def check_publishing_purges_the_edge(env, web):
+    """A release published in the admin shows on /download/, the APIs and the feeds
+    through nginx within a second of its commit: the outbox purged what nginx kept."""
+    draft = json.loads(manage(env, "shell", "-c", DRAFT_RELEASE).strip().splitlines()[-1])
+    version, series = draft["version"], draft["series"]
+    paths = ["/download/", "/api/releases/", f"/rest-api/mariadb/{series}/", "/download/feed/"]
+    for path in paths:
+        web.get(path)
+        status, cached, body = edge_status(web, path)
+        check(status == 200 and cached == "HIT", f"{path} before publishing: {status} {cached}")
+        check(version.encode() not in body, f"{path} shows {version} before it is published")
+    shown: dict[str, float] = {}
+    # Polling starts as soon as the shell says it committed, not once it has exited.
+    publisher = subprocess.Popen(
+        [PYTHON, "manage.py", "shell", "-c", PUBLISH_RELEASE.format(pk=draft["pk"])],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    said = []
+    for line in publisher.stdout:
+        if line.startswith("committed "):
+            said.append(line)
+            break
+    if not said:
+        raise SmokeFailure(f"publishing {version} failed (exit status {publisher.wait(60)})")
+    committed = float(said[0].split()[1])
+
+    def poll(path):  # one poller per URL, so that each is asked every few milliseconds
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if version.encode() in web.get(path)[2]:
+                shown[path] = time.time() - committed
+                return
+            time.sleep(0.02)
+
+    pollers = [threading.Thread(target=poll, args=(path,)) for path in paths]
+    for poller in pollers:
+        poller.start()
+    for poller in pollers:
+        poller.join()
+    publisher.wait(60)
+    check(len(shown) == len(paths), f"{version} never showed on {set(paths) - set(shown)}")
+    slowest = max(shown.values())
+    figures["a published release through nginx, after its commit (slowest of 4 URLs)"] = (
+        f"{slowest * 1000:.0f} ms"
+    )
+    purges = query(
+        "SELECT extract(epoch FROM created_at), extract(epoch FROM done_at) FROM "
+        "outbox_outboxitem WHERE kind = 'edge.purge' ORDER BY id DESC LIMIT 3"
+    )
+    timing = [
+        [round(float(x) - committed, 3) if x is not None else None for x in row] for row in purges
+    ]
+    check(
+        slowest <= PURGE_WITHIN_SECONDS,
+        f"published {version} showed after {shown}; its purge recorded and done at {timing} "
+        "seconds from the commit",
+    )
+    log(f"published {version}: shown through nginx within {slowest * 1000:.0f} ms ({shown})")
+
+
+def warm_the_edge(web) -> list[str]:
+    """Ask for every page the crawl found shareable (purges since may have dropped it)."""
+    for path in shared_pages:
+        web.get(path)
+    return list(shared_pages)
+
+
+def check_the_edge_answers_without_the_app(web, cause: str) -> None:
+    """Every shareable public page answers 200 from nginx's copy; a visitor with a
+    session cookie (never answered from the cache) gets the 503 page."""
+    failures = []
+    for path in shared_pages:
+        status, cached, _ = edge_status(web, path)
+        if status != 200:
+            failures.append(f"{path} -> {status} {cached}")
+    check(not failures, f"{cause}: pages the edge did not answer: {failures[:10]}")
+    status, headers, body = web.get("/news/", headers={"Cookie": "sessionid=smoke"})
+    check(
+        status == 503 and header(headers, "Retry-After") and b"We will be back" in body,
+        f"{cause}, a signed-in visitor: {status} {body[:200]!r}",
+    )
+    figures[f"public pages answered 200 by nginx ({cause})"] = str(len(shared_pages))
+    log(f"{cause}: {len(shared_pages)} public pages 200 from the edge, a session gets 503")
 
 
 def check_static_and_logo(processes, web):
@@ -1109,19 +1277,12 @@ def check_redis_outage(processes, work, web):
 
 
 def check_database_outage(relay, web):
+    warm_the_edge(web)
     relay.cut()
-    pages = [
-        "/",
-        "/news/",
-        "/supporters/",
-        "/download/",
-        "/feedback/",
-        "/about/board/",
-        "/benchmarks/",
-        "/api/feedback/summary",
-    ]
-    for path in pages:
-        status, headers, body = web.get(path)
+    check_the_edge_answers_without_the_app(web, "PostgreSQL unreachable")
+    pages = ["/", "/news/", "/supporters/", "/download/", "/about/board/", "/api/feedback/summary"]
+    for path in pages:  # what the site itself answers: for visitors nginx never serves a copy
+        status, headers, body = web.get(path, headers={"Cookie": "sessionid=smoke"})
         check(
             status == 503
             and header(headers, "Retry-After")
@@ -1142,15 +1303,19 @@ def check_database_outage(relay, web):
 
 
 def check_gunicorn_down(processes, web):
+    for name in ("beat", "worker"):  # no purge between warming the edge and the check
+        processes.stop(name)
+    warm_the_edge(web)
     processes.stop("gunicorn")
-    status, headers, body = web.get("/news/")
+    check_the_edge_answers_without_the_app(web, "every app host stopped")
+    status, headers, body = web.get("/news/", headers={"Cookie": "sessionid=smoke"})
     check(
         status == 503
         and header(headers, "Retry-After") == "120"
         and b"We will be back in a moment" in body,
         f"gunicorn stopped: {status} {body[:200]!r}",
     )
-    log("gunicorn stopped: nginx answers its 503 page with Retry-After")
+    log("gunicorn stopped: nginx answers its 503 page with Retry-After to a session")
 
 
 def check_logs(processes, work, web):
@@ -1198,6 +1363,8 @@ def main():
         log("nginx, gunicorn, worker and beat are up")
 
         check_pages(web)
+        check_edge_cache(web)
+        check_publishing_purges_the_edge(env, web)
         check_static_and_logo(processes, web)
         check_feedback(web)
         check_junk_beside_reports(work, web)

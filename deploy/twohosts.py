@@ -14,8 +14,9 @@ signed in through one host is signed in through the other; a logo uploaded on ho
 served (from the store's address) on the supporters page of host B, and no host keeps it
 on its disk; a draft's raw file opens for a reviewer through either host, for nobody
 else, and the store refuses it to anyone without the site's keys; a news post edited on
-host A is fresh through host B within PAGE_CACHE_LOCAL_SECONDS; downloads counted by
-both hosts add up in the database.
+host A is fresh through host B within PAGE_CACHE_LOCAL_SECONDS, and, with two nginx in
+front (each its own edge cache, both in EDGE_PURGE_URLS), is purged from both within a
+second; downloads counted by both hosts add up in the database.
 
 Run by .ci/run through deploy/twohosts.sh. Ports 18100-18199; everything it starts is
 stopped, its database dropped and its directory removed at the end, also on failure.
@@ -57,6 +58,11 @@ DOWNLOADS = {"a": 30, "b": 20}
 # deploy/smoke.py's helpers read these module settings: this stage's ports and database.
 smoke.DATABASE, smoke.REDIS_PORT, smoke.SITE_URL = DATABASE, REDIS_PORT, SITE_URL
 smoke.HTTP_PORT, smoke.HTTPS_PORT, smoke.GUNICORN_PORT = HTTP_PORT, HTTPS_PORT, HOSTS["a"]
+# Two nginx in front of the hosts, each with its own cache: a change must purge both.
+# The first runs on the ports above; the second on these. (HTTP, HTTPS, purge)
+EDGE_PORTS = {"edge-1": (HTTP_PORT, HTTPS_PORT, 18183), "edge-2": (18181, 18144, 18184)}
+smoke.EDGE_PURGE_PORT = EDGE_PORTS["edge-1"][2]
+EDGE_PURGE_URLS = ",".join(f"http://127.0.0.1:{ports[2]}/purge" for ports in EDGE_PORTS.values())
 
 started = time.monotonic()
 
@@ -113,6 +119,7 @@ def environment(work: Path) -> dict:
         FEEDBACK_RATE_LIMIT="300/m",
         RELEASE_ARCHIVE_TIMEOUT="1",  # the mirror check, sent at start, asks real mirrors
         GUNICORN_WORKERS="1",  # one per host keeps the stage lean; the hosts are the point
+        EDGE_PURGE_URLS=EDGE_PURGE_URLS,
     )
     return env
 
@@ -378,7 +385,7 @@ def check_freshness(shell, hosts, seeded):
         while not stop.is_set():
             begin = time.time()
             _, _, body = hosts["b"].get(seeded["post"])
-            answers.append((begin, b"(edited on host a)" in body))
+            answers.append((begin, time.time(), b"(edited on host a)" in body))
 
     watcher = threading.Thread(target=watch)
     watcher.start()
@@ -386,13 +393,15 @@ def check_freshness(shell, hosts, seeded):
         time.sleep(1.5)  # host b has the post in its memory, refreshed all along
         before, saved = shell.run(EDIT.replace("PK", str(seeded["post_pk"])))
         wait_for(
-            "host b to show the edit", lambda: answers and answers[-1][1], timeout=10, interval=0.05
+            "host b to show the edit", lambda: answers and answers[-1][2], timeout=10, interval=0.05
         )
     finally:
         stop.set()
         watcher.join()
-    check(not any(fresh for at, fresh in answers if at < before), "fresh before the edit?")
-    stale = [at for at, fresh in answers if not fresh and at > saved]
+    # Host b builds every page (nginx keeps them, not the hosts): an answer asked for
+    # before the edit may be built after it, so only one finished before it must be old.
+    check(not any(fresh for _, done, fresh in answers if done < before), "fresh before the edit?")
+    stale = [at for at, _, fresh in answers if not fresh and at > saved]
     lag = max(stale, default=saved) - saved
     check(
         lag <= PAGE_CACHE_LOCAL_SECONDS,
@@ -401,6 +410,70 @@ def check_freshness(shell, hosts, seeded):
     log(
         f"news post edited on host a (save() took {saved - before:.2f} s): host b, polled "
         f"{len(answers)} times, was old at most {lag:.2f} s after it"
+    )
+
+
+def start_edges(processes, work) -> dict[str, str]:
+    """The shipped nginx config twice (deploy/smoke.py's rewriting), each with its own
+    ports, cache and logs, both balancing the two hosts; their HTTPS addresses."""
+    addresses = {}
+    for name, (http_port, https_port, purge_port) in EDGE_PORTS.items():
+        root = work if name == "edge-1" else work / name
+        if root != work:
+            for folder in ("logs", "nginx-temp"):
+                (root / folder).mkdir(parents=True, exist_ok=True)
+            for shared in ("tls", "var"):
+                (root / shared).symlink_to(work / shared)
+        smoke.HTTP_PORT, smoke.HTTPS_PORT, smoke.EDGE_PURGE_PORT = http_port, https_port, purge_port
+        main_conf = smoke.nginx_config(root)
+        portal = root / "nginx" / "portal.conf"
+        one = f"server 127.0.0.1:{HOSTS['a']};"
+        check(one in portal.read_text(), "the upstream line of deploy/nginx/portal.conf moved")
+        portal.write_text(
+            portal.read_text().replace(
+                one, " ".join(f"server 127.0.0.1:{port};" for port in HOSTS.values())
+            )
+        )
+        processes.start(name, ["nginx", "-c", str(main_conf), "-g", "daemon off;"])
+        addresses[name] = f"https://localhost:{https_port}"
+    smoke.HTTP_PORT, smoke.HTTPS_PORT, smoke.EDGE_PURGE_PORT = EDGE_PORTS["edge-1"]
+    return addresses
+
+
+EDIT_FOR_THE_EDGES = """
+import time
+from foundation.models import NewsPost
+post = NewsPost.objects.get(pk=PK)
+post.title = post.title + " (edited for the edges)"
+post.save()
+answer = time.time()
+"""
+PURGE_WITHIN_SECONDS = 1.0
+
+
+def check_purge_reaches_every_edge(shell, web, edges, seeded):
+    """Each nginx keeps the post's page; an edit saved on host a is purged from both
+    (EDGE_PURGE_URLS lists them) through the outbox, so both show it within a second."""
+    url = {name: address + seeded["post"] for name, address in edges.items()}
+    for name in edges:
+        web.get(url[name])
+        status, headers, body = web.get(url[name])
+        cached = smoke.header(headers, "X-Edge-Cache")
+        check((status, cached) == (200, "HIT"), f"the post through {name}: {status} {cached}")
+        check(b"(edited for the edges)" not in body, "edited before the edit?")
+    saved = shell.run(EDIT_FOR_THE_EDGES.replace("PK", str(seeded["post_pk"])))
+    shown = {}
+    deadline = time.time() + 10
+    while len(shown) < len(edges) and time.time() < deadline:
+        for name in edges:
+            if name not in shown and b"(edited for the edges)" in web.get(url[name])[2]:
+                shown[name] = time.time() - saved
+        time.sleep(0.02)
+    check(len(shown) == len(edges), f"the edit never showed through {set(edges) - set(shown)}")
+    check(max(shown.values()) <= PURGE_WITHIN_SECONDS, f"the edit showed after {shown}")
+    log(
+        "news post edited on host a: purged from both nginx, shown after "
+        + ", ".join(f"{name} {seconds * 1000:.0f} ms" for name, seconds in shown.items())
     )
 
 
@@ -561,16 +634,7 @@ def main():
         members = {name: f"{name}@twohosts.example.org" for name in ("reviewer", "stranger")}
         tasks = make_every_task_due()
 
-        main_conf = smoke.nginx_config(work)
-        portal = work / "nginx" / "portal.conf"
-        one = f"server 127.0.0.1:{HOSTS['a']};"
-        check(one in portal.read_text(), "the upstream line of deploy/nginx/portal.conf moved")
-        portal.write_text(
-            portal.read_text().replace(
-                one, " ".join(f"server 127.0.0.1:{port};" for port in HOSTS.values())
-            )
-        )
-        processes.start("nginx", ["nginx", "-c", str(main_conf), "-g", "daemon off;"])
+        edges = start_edges(processes, work)
         beat_started = time.monotonic()
         for host in HOSTS:
             start_host(processes, envs[host], host)
@@ -602,6 +666,7 @@ def main():
         check_logo(hosts, work, seeded)
         check_private_file(hosts, work, seeded, members, reviewer_cookie)
         check_freshness(shell, hosts, seeded)
+        check_purge_reaches_every_edge(shell, web, edges, seeded)
         status, _, body = web.get("/accounts/email/", headers={"Cookie": reviewer_cookie})
         check(
             status == 200 and members["reviewer"].encode() in body,

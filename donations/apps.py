@@ -8,7 +8,7 @@ class DonationsConfig(AppConfig):
     def ready(self):
         # Registration with payments and the outbox, which know no app: the Stripe events
         # this app handles and the side effects its services record.
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
         from core import sitemaps as site_map
         from donations import ledger, mail, models, sitemaps, stripe_gateway, webhooks
         from outbox import registry
@@ -29,13 +29,13 @@ class DonationsConfig(AppConfig):
         )
         # The donor wall shows a donation's public name: a donor who leaves it must leave
         # the cached funding page too.
-        pagecache.watch_app(self)
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query("donations:funding", "year")
-        pagecache.reads_query("donations:funding-csv", "year")
-        pagecache.reads_query("donations:funding-years-csv", "year")
-        pagecache.reads_query("donations:funding-datapackage", "year")
-        pagecache.reads_query("donations:thanks", "gift")
+        edge.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query("donations:funding", "year")
+        edge.reads_query("donations:funding-csv", "year")
+        edge.reads_query("donations:funding-years-csv", "year")
+        edge.reads_query("donations:funding-datapackage", "year")
+        edge.reads_query("donations:thanks", "gift")
         site_map.register("donations", sitemaps.donation_pages)
         search_index.register_pages(*sitemaps.search_pages)
         demo.register("donations.demo", after="sponsors.demo")
@@ -46,4 +46,4 @@ class DonationsConfig(AppConfig):
         )
         navigation.add_account_link("My gifts", "donations:mine", order=20)
         # A donor's own pages: reached by a personal link, or signed in.
-        pagecache.keep_private("/donate/manage/", "/donate/my-gifts/")
+        edge.keep_private("/donate/manage/", "/donate/my-gifts/")

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from core.pagecache import shared_response
+from core.edge import shared_response
 from feedback import views
 
 app_name = "feedback"

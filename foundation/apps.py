@@ -5,22 +5,19 @@ class FoundationConfig(AppConfig):
     name = "foundation"
 
     def ready(self):
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
         from core import sitemaps as site_map
         from foundation import mail, search_sources, sitemaps
-        from foundation.models import NewsPost
         from outbox import registry
         from search import sources as search_index
 
-        pagecache.watch_app(self, except_for=("contactmessage",))
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query("foundation:news-list", "page")
-        pagecache.reads_query("foundation:news-category", "page")
-        pagecache.reads_query("foundation:news-tag", "page")
-        pagecache.reads_query("foundation:document-diff", "from")
-        pagecache.reads_query("foundation:contact", "topic")
-        # A scheduled post appears without a save: cached pages expire at its time.
-        pagecache.register_scheduled_change(NewsPost.objects.next_publication)
+        edge.watch_app(self, except_for=("contactmessage",))
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query("foundation:news-list", "page")
+        edge.reads_query("foundation:news-category", "page")
+        edge.reads_query("foundation:news-tag", "page")
+        edge.reads_query("foundation:document-diff", "from")
+        edge.reads_query("foundation:contact", "topic")
         demo.register("foundation.demo")
         site_map.register("pages", sitemaps.foundation_pages)
         search_index.register_pages(*sitemaps.search_pages)

@@ -6,8 +6,8 @@ class InvoicingConfig(AppConfig):
     verbose_name = "Invoices and receipts"
 
     def ready(self):
-        from core import logredact, pagecache
+        from core import edge, logredact
 
         # A document's page is reached by a personal, signed link.
-        pagecache.keep_private("/documents/")
+        edge.keep_private("/documents/")
         logredact.redact_after("/documents/")

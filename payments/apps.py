@@ -6,7 +6,7 @@ class PaymentsConfig(AppConfig):
     verbose_name = "Payments"
 
     def ready(self):
-        from core import pagecache
+        from core import edge
         from core import secrets as site_secrets
         from payments import (
             checks,  # noqa: F401 - registers the deploy checks (no fake Stripe)
@@ -20,6 +20,6 @@ class PaymentsConfig(AppConfig):
 
         # Stripe's key and webhook secret, judged with the site's others (core.E003).
         site_secrets.register(*STRIPE_SECRETS)
-        pagecache.keep_private("/stripe/")  # the webhook endpoint
+        edge.keep_private("/stripe/")  # the webhook endpoint
         # Payments, refunds and disputes make the public funding figures.
-        pagecache.watch_app(self, except_for=("stripeevent",))
+        edge.watch_app(self, except_for=("stripeevent",))

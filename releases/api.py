@@ -1,7 +1,7 @@
 """The release API: GET /api/releases/, /api/releases/<series>/, .../latest/ and
 /api/releases/<series>/<version>/ (JSON, OpenAPI); files filter by ?os=&arch=&package=
 (django-filter, documented by drf-spectacular). Caching: releases/urls.py wraps every
-view in core.pagecache.shared_response."""
+view in core.edge.shared_response."""
 
 from django.conf import settings
 from django.db.models import Prefetch

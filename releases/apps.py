@@ -7,7 +7,7 @@ class ReleasesConfig(AppConfig):
     name = "releases"
 
     def ready(self):
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
         from core import sitemaps as site_map
         from outbox import registry
         from releases import compat, downloads, mail, search_sources, sitemaps
@@ -17,14 +17,14 @@ class ReleasesConfig(AppConfig):
         atexit.register(downloads.hand_over_counts)
 
         # No public page shows who subscribed to the announcements.
-        pagecache.watch_app(self, except_for=("announcementsubscriber",))
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query(
+        edge.watch_app(self, except_for=("announcementsubscriber",))
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query(
             "releases:download", "series", "release", "os", "package", "arch", "mirror"
         )
-        pagecache.reads_query("releases:release", "mirror")
-        pagecache.reads_query("releases:series", "page")
-        pagecache.reads_query("releases:subscribe", "sent")
+        edge.reads_query("releases:release", "mirror")
+        edge.reads_query("releases:series", "page")
+        edge.reads_query("releases:subscribe", "sent")
         demo.register("releases.demo", after="foundation.demo")  # announces into the news
         site_map.register("download", sitemaps.download_pages)
         search_index.register_pages(*sitemaps.search_pages)
@@ -32,9 +32,9 @@ class ReleasesConfig(AppConfig):
         site_map.register("releases", sitemaps.ReleaseSitemap)
         search_sources.register_sources()
         # The download redirect, hottest of all and never stored, skips the middleware.
-        pagecache.answer_early("releases:compat-download", compat.early_download)
+        edge.answer_early("releases:compat-download", compat.early_download)
         # The mariadb.org-compatible API, an API like those under /api/.
-        pagecache.register_api_prefix("/rest-api/")
+        edge.register_api_prefix("/rest-api/")
         navigation.add("Download", "releases:download", order=40)
         navigation.add_footer_link("Software", "Download MariaDB", "releases:download", order=30)
         navigation.add_home_action("Download MariaDB", "releases:download", order=10)

@@ -421,7 +421,7 @@ class DownloadAPI(PublicAPIView):
 def download_redirect(request, release_id, file_ref):
     """The redirect to the file on the chosen mirror (?mirror=, else the closest usable
     one), counted when it is a GET; None when the file or the mirror asked for is not there. Also answers
-    anonymous requests before the middleware stack (core.pagecache.answer_early)."""
+    anonymous requests before the middleware stack (core.edge.answer_early)."""
     place = downloads.file_place(release_id, file_ref)
     if place is None:
         return None

@@ -1,6 +1,6 @@
 from django.urls import path, re_path, register_converter
 
-from core.pagecache import shared_response
+from core.edge import shared_response
 from releases import api, compat, downloads, views
 from releases.versions import RELEASE_PATTERN, SERIES_OR_RELEASE_PATTERN, SERIES_PATTERN
 

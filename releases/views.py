@@ -282,7 +282,11 @@ def end_of_life_calendar(request):
     site = request.build_absolute_uri("/").rstrip("/")
     series = Series.objects.exclude(eol_date=None)
     body = calendars.end_of_life_calendar(
-        series, site=site, host=request.get_host().partition(":")[0], now=timezone.now()
+        series,
+        site=site,
+        host=request.get_host().partition(":")[0],
+        # The same stamp all day, so the calendar's ETag holds while the series do not change.
+        now=timezone.now().replace(hour=0, minute=0, second=0, microsecond=0),
     )
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="mariadb-end-of-life.ics"'

@@ -6,12 +6,12 @@ class SearchConfig(AppConfig):
     verbose_name = "Site search"
 
     def ready(self):
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
         from search import signals
 
-        pagecache.watch_app(self)  # the search results pages
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query("search:search", "q", "kind", "page")
+        edge.watch_app(self)  # the search results pages
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query("search:search", "q", "kind", "page")
         signals.connect(self)
         # Last: it indexes what the others created (some write in bulk, without signals).
         demo.register(signals.DEMO_LOADER, after=demo.EVERYTHING_ELSE)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from django.db import transaction
 
-from core import pagecache
+from core import edge
 from search.models import SearchDocument
 from search.sources import DEPENDENTS, PAGES, SOURCE_FOR, SOURCES, Source, object_key
 
@@ -95,7 +95,7 @@ def rebuild(progress: Callable[[str], None] = lambda message: None) -> int:
         progress(f"{SearchDocument.Kind.PAGE}: {pages} entries")
         SearchDocument.objects.fill_vectors()
         # Bulk writes send no model signals: cached pages must go explicitly.
-        transaction.on_commit(pagecache.content_changed)
+        transaction.on_commit(edge.content_changed)
     return total
 
 
@@ -116,5 +116,5 @@ def sync_pages() -> int:
                 },
             )
         pages.fill_vectors()
-        transaction.on_commit(pagecache.content_changed)
+        transaction.on_commit(edge.content_changed)
     return len(documents)

@@ -1,6 +1,6 @@
 """The security API: GET /api/security/ (the advisories, filtered like /security/) and
 GET /api/security/affected/?version=<what SELECT VERSION() prints> (JSON, OpenAPI).
-Caching: security/urls.py wraps both in core.pagecache.shared_response."""
+Caching: security/urls.py wraps both in core.edge.shared_response."""
 
 from django.urls import reverse
 from django.utils import timezone

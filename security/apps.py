@@ -6,15 +6,15 @@ class SecurityConfig(AppConfig):
     verbose_name = "Security advisories"
 
     def ready(self):
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
         from core import sitemaps as site_map
         from search import sources as search_index
         from security import search_sources, sitemaps
 
-        pagecache.watch_app(self)
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query("security:advisories", "q", "series", "severity", "year", "page")
-        pagecache.reads_query("security:affected", "version")
+        edge.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query("security:advisories", "q", "series", "severity", "year", "page")
+        edge.reads_query("security:affected", "version")
         # Advisories name releases: after the release catalogue.
         demo.register("security.demo", after="releases.demo")
         site_map.register("security", sitemaps.security_pages)

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from core.pagecache import shared_response
+from core.edge import shared_response
 from security import api, views
 from security.models import ADVISORY_ID_PATTERN
 

@@ -8,7 +8,7 @@ class SponsorsConfig(AppConfig):
         # Registration with payments and the outbox, which know no app: the Stripe events
         # this app handles and the side effects its services record; and with core:
         # the models public pages show, the demo content and the sitemap section.
-        from core import demo, logredact, navigation, pagecache
+        from core import demo, edge, logredact, navigation
         from core import sitemaps as site_map
         from outbox import registry
         from payments import dispatch, income, money
@@ -32,9 +32,9 @@ class SponsorsConfig(AppConfig):
         income.register_payer(
             models.Sponsorship, reports.describe_sponsorships, reports.PROGRAMME_LABELS
         )
-        pagecache.watch_app(self, except_for=("sponsorshipevent", "invitation"))
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query("sponsors:dashboard", "paid")
+        edge.watch_app(self, except_for=("sponsorshipevent", "invitation"))
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query("sponsors:dashboard", "paid")
         demo.register("sponsors.demo", after="foundation.demo")
         site_map.register("sponsors", sitemaps.sponsor_pages)
         search_index.register_pages(*sitemaps.search_pages)

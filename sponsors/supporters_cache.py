@@ -2,7 +2,7 @@
 
 from django.core.cache import cache
 
-from core import pagecache
+from core import edge
 
 SUPPORTERS_CACHE_KEY = "sponsors:supporters-page"
 
@@ -10,4 +10,4 @@ SUPPORTERS_CACHE_KEY = "sponsors:supporters-page"
 def invalidate_supporters_page():
     cache.delete(SUPPORTERS_CACHE_KEY)
     # Whole pages built between the commit and the line above hold the old list.
-    pagecache.content_changed()
+    edge.content_changed()

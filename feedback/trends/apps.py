@@ -7,15 +7,15 @@ class TrendsConfig(AppConfig):
     verbose_name = "Usage trends"
 
     def ready(self):
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
         from core import sitemaps as site_map
         from feedback.trends import sitemaps
         from search import sources as search_index
 
         # Rollups change only in bulk, with their RollupState saved in the same transaction.
-        pagecache.watch_app(self, except_for=("rollup",))
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query("trends:dashboard", "period", "window")
+        edge.watch_app(self, except_for=("rollup",))
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query("trends:dashboard", "period", "window")
         demo.register("feedback.trends.demo", after=("feedback.demo", "releases.demo"))
         site_map.register("usage", sitemaps.trends_pages)
         search_index.register_pages(*sitemaps.search_pages)

@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from core.pagecache import shared_response
+from core.edge import shared_response
 from feedback.trends import views
 
 app_name = "trends"

@@ -7,11 +7,11 @@ class RepoconfigConfig(AppConfig):
     verbose_name = "Repository configuration"
 
     def ready(self):
-        from core import demo, navigation, pagecache
+        from core import demo, edge, navigation
 
-        pagecache.watch_app(self)
-        # The query parameters its pages read (others are redirected away: core/pagecache.py).
-        pagecache.reads_query(
+        edge.watch_app(self)
+        # The query parameters its pages read (others are redirected away: core/edge.py).
+        edge.reads_query(
             "repoconfig:generator",
             "distro",
             "release",

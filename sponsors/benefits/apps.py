@@ -7,11 +7,11 @@ class BenefitsConfig(AppConfig):
     verbose_name = "Sponsor benefits"
 
     def ready(self):
-        from core import demo, pagecache
+        from core import demo, edge
         from outbox import registry
         from sponsors.benefits import mail
 
-        pagecache.watch_app(self)
+        edge.watch_app(self)
         demo.register("sponsors.benefits.demo", after="sponsors.demo")
         # The reminders its services record in the outbox.
         registry.register(mail.SPONSOR_REMINDER, mail.remind_sponsor)

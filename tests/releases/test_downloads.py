@@ -149,7 +149,7 @@ def test_counts_handed_over_while_redis_is_away_go_to_the_database(client, msi, 
 
 def test_the_redirect_is_the_same_for_strangers_and_members_and_errors_are_worded(client, msi):
     """Anonymous requests are answered before the middleware stack
-    (core.pagecache.answer_early); members go through the view; both count."""
+    (core.edge.answer_early); members go through the view; both count."""
     stranger = download(client, msi)
     client.force_login(UserFactory())
     member = download(client, msi)
