@@ -2,6 +2,7 @@ import datetime
 
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import permission_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -270,7 +271,16 @@ def privacy(request):
     )
 
 
+# What the page shows: the admin asks the same permissions of the same rows.
+STAFF_PAGE_PERMISSIONS = (
+    "feedback.view_report",
+    "feedback.view_rawreport",
+    "feedback.view_testtrafficrule",
+)
+
+
 @staff_member_required
+@permission_required(STAFF_PAGE_PERMISSIONS, raise_exception=True)
 def staff(request):
     context = {
         "recent": Report.objects.select_related("server").order_by("-id")[:25],
