@@ -4,6 +4,7 @@ file, atomically."""
 import re
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
@@ -18,7 +19,12 @@ from benchmarks.services.limits import (
     text_problem,
 )
 from benchmarks.services.measurements import BULK_BATCH, add_points, from_points, read_output
-from benchmarks.services.permissions import may_publish, missing_provenance_message
+from benchmarks.services.permissions import (
+    Allowance,
+    may_publish,
+    missing_provenance_message,
+    submission_allowance,
+)
 from core.uploads import declared_body_size
 from search import signals as search_signals
 
@@ -36,7 +42,48 @@ def declared_size_too_large(request) -> bool:
     return declared_body_size(request) > MAX_REQUEST_BYTES
 
 
-def _check_row_limits(groups: dict, points: int) -> None:
+class OverAllowance(ImportFailed):
+    """The upload would store more runs than its account may store now. ``wait``: seconds
+    until it may, or None when the file holds more runs than the limit itself."""
+
+    def __init__(self, message, wait: int | None):
+        super().__init__(message)
+        self.wait = wait
+
+
+def over_allowance(allowance: Allowance, runs: int) -> OverAllowance:
+    wait = allowance.wait_for(runs)
+    rate = settings.BENCHMARK_SUBMIT_RATE
+    if wait is None:
+        return OverAllowance(
+            f"the file holds {runs:,} series, each a run; an account may store "
+            f"{allowance.limit:,} runs in a period ({rate}): split the file",
+            None,
+        )
+    held = f"the file holds {runs:,} series, each a run; " if runs > 1 else ""
+    return OverAllowance(
+        f"too many submissions: {held}you may store {allowance.remaining:,} more runs now "
+        f"({rate}) and may submit again in {wait} seconds",
+        wait,
+    )
+
+
+@transaction.atomic
+def submit_run(*, user, **upload) -> Run:
+    """import_run for a contributor: an account without publish_run stores at most
+    BENCHMARK_SUBMIT_RATE runs (not uploads: one file may hold many series) and is refused
+    with OverAllowance, storing nothing, beyond it. Its row is locked until the commit, so
+    two uploads at once are counted one after the other."""
+    allowance = None
+    if not may_publish(user):
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        allowance = submission_allowance(user)
+        if allowance.remaining == 0:
+            raise over_allowance(allowance, 1)
+    return import_run(user=user, allowance=allowance, **upload)
+
+
+def _check_row_limits(groups: dict, points: int, allowance: Allowance | None) -> None:
     """Refuse, before anything is written, a file that would make more rows than an upload
     may (one run per labelled series, one measurement per point)."""
     most_runs = settings.BENCHMARK_MAX_RUNS_PER_UPLOAD
@@ -50,6 +97,8 @@ def _check_row_limits(groups: dict, points: int) -> None:
         raise ImportFailed(
             f"the file holds {points:,} measurements; an upload may hold at most {most_points:,}"
         )
+    if allowance is not None and len(groups) > allowance.remaining:
+        raise over_allowance(allowance, len(groups))
 
 
 def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
@@ -78,6 +127,7 @@ def import_run(
     parameters=None,
     variant=None,
     user=None,
+    allowance: Allowance | None = None,
     **environment,
 ) -> Run:
     """Parse raw output and store it as a run with its measurements and the raw file.
@@ -90,6 +140,7 @@ def import_run(
 
     A user with ``publish_run`` publishes at once (refused, storing nothing, when the
     provenance is incomplete); anyone else's run is a draft until staff review it.
+    With an ``allowance`` (``submit_run``), a file of more runs than it leaves is refused.
     """
     if len(raw) > MAX_UPLOAD_BYTES:
         raise ImportFailed(SIZE_MESSAGE)
@@ -105,7 +156,7 @@ def import_run(
     groups: dict[str, list] = {}
     for point in parsed.points:
         groups.setdefault(point.label, []).append(point)
-    _check_row_limits(groups, len(parsed.points))
+    _check_row_limits(groups, len(parsed.points), allowance)
     publish = may_publish(user)
     runs = []
     for index, point_label in enumerate(groups):
