@@ -208,6 +208,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
     if CELERY_BROKER_URL.startswith("filesystem:")
     else {}
 )
+# Redis brokers use kombu's transport with its restore-after-collect crash mended: a Redis
+# restart with a task in flight made the worker exit (core/redis_transport.py).
+CELERY_BROKER_TRANSPORT = (
+    "core.redis_transport:Transport" if CELERY_BROKER_URL.startswith("redis") else None
+)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
