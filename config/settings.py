@@ -199,6 +199,12 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://
 CELERY_BROKER_FOLDER = Path(
     env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker"))
 )
+# Seconds a publish (a request enqueueing a task) waits for the Redis broker, to connect
+# and for each answer; a frozen Redis (SIGSTOP) accepts connections and answers nothing.
+# After a failure, publishing is skipped for CELERY_BROKER_BREAKER_SECONDS (core/enqueue.py):
+# the outbox sweep and the feedback beat sweep do what the lost messages would have.
+CELERY_BROKER_TIMEOUT = env.float("CELERY_BROKER_TIMEOUT", default=0.25)
+CELERY_BROKER_BREAKER_SECONDS = env.float("CELERY_BROKER_BREAKER_SECONDS", default=5.0)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {
         "data_folder_in": str(CELERY_BROKER_FOLDER),
@@ -206,8 +212,15 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "control_folder": str(CELERY_BROKER_FOLDER / "control"),
     }
     if CELERY_BROKER_URL.startswith("filesystem:")
-    else {}
+    else {
+        "socket_timeout": CELERY_BROKER_TIMEOUT,
+        "socket_connect_timeout": CELERY_BROKER_TIMEOUT,
+        # Connecting when a channel is first needed: one try, not kombu's retries.
+        "max_retries": 0,
+    }
 )
+# One attempt per publish: a retry would wait as long again on a frozen Redis.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
 # Redis brokers use kombu's transport with its restore-after-collect crash mended: a Redis
 # restart with a task in flight made the worker exit (core/redis_transport.py).
 CELERY_BROKER_TRANSPORT = (
