@@ -446,6 +446,9 @@ DONATION_PRESET_AMOUNTS = env.list(
 )
 DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
 DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
+# Days a donor's signed link (thank-you page, manage page, receipts) works after it was
+# made; a monthly gift's receipt brings a new one (donations/signing.py).
+DONATION_LINK_MAX_AGE_DAYS = env.int("DONATION_LINK_MAX_AGE_DAYS", default=45)
 # A funding figure is published only when this many different contributors make it up.
 FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=5)
 
