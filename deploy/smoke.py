@@ -695,17 +695,21 @@ def check_frozen_redis_under_feedback(processes, web):
     stored_before = query("SELECT count(*) FROM feedback_rawreport")[0][0]
     posted = []
 
-    def post():
+    def post(source):
         start = time.monotonic()
         try:
-            status = post_report(web)[0]
+            status = post_report(web, source=source)[0]
         except (OSError, http.client.HTTPException) as error:
             status = type(error).__name__
         posted.append((status, time.monotonic() - start))
 
     os.kill(redis_pid, signal.SIGSTOP)
     try:
-        threads = [threading.Thread(target=post) for _ in range(FEEDBACK_UNDER_FREEZE)]
+        # One report from each of 40 servers: each within its rate limit (FEEDBACK_LIMIT).
+        threads = [
+            threading.Thread(target=post, args=(f"127.0.3.{n}",))
+            for n in range(1, FEEDBACK_UNDER_FREEZE + 1)
+        ]
         for thread in threads:
             thread.start()
         answers = []
@@ -1228,10 +1232,16 @@ def check_logs(processes, work, web):
     secret = secrets.token_urlsafe(18)
     web.get(f"/accounts/password/reset/key/1-{secret}/")
     web.get(f"/accounts/login/?next=%2Fsponsors%2Finvitations%2F{secret}%2F")
+    # A donor's links (issue 47): the manage page, the thank-you page's ?gift= token.
+    web.get(f"/donate/manage/{secret}/")
+    web.get(f"/donate/thanks/?gift={secret}")
+    web.get(f"/accounts/login/?next=%2Fdonate%2Fthanks%2F%3Fgift%3D{secret}")
     time.sleep(1)
     access = (work / "logs" / "portal.access.log").read_text()
     check(secret not in access + processes.log_text("gunicorn"), "a URL secret reached the logs")
     check("/accounts/password/reset/key/[redacted]" in access, "nginx did not redact a reset key")
+    check("/donate/manage/[redacted]" in access, "nginx did not redact a donor's manage link")
+    check("/donate/thanks/?gift=[redacted]" in access, "nginx did not redact a ?gift= token")
     check("/rest/v1/post" in access, "nginx's access log has no feedback posts")
     check("127.0.0.1" not in access, "nginx's access log holds client addresses")
     check(" from ip=" not in processes.log_text("gunicorn"), "gunicorn logged a client address")
