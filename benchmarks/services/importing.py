@@ -26,6 +26,7 @@ from benchmarks.services.permissions import (
     submission_allowance,
 )
 from core.uploads import declared_body_size
+from outbox import files
 from search import signals as search_signals
 
 # Raw outputs are text; the largest real one we know (sysbench with a report every
@@ -68,15 +69,14 @@ def over_allowance(allowance: Allowance, runs: int) -> OverAllowance:
     )
 
 
-@transaction.atomic
 def submit_run(*, user, **upload) -> Run:
     """import_run for a contributor: an account without publish_run stores at most
     BENCHMARK_SUBMIT_RATE runs (not uploads: one file may hold many series) and is refused
-    with OverAllowance, storing nothing, beyond it. Its row is locked until the commit, so
-    two uploads at once are counted one after the other."""
+    with OverAllowance, storing nothing, beyond it. Counted first before the file is read,
+    then again with the account's row locked until the commit (import_run), so two
+    uploads at once are counted one after the other."""
     allowance = None
     if not may_publish(user):
-        get_user_model().objects.select_for_update().get(pk=user.pk)
         allowance = submission_allowance(user)
         if allowance.remaining == 0:
             raise over_allowance(allowance, 1)
@@ -97,8 +97,12 @@ def _check_row_limits(groups: dict, points: int, allowance: Allowance | None) ->
         raise ImportFailed(
             f"the file holds {points:,} measurements; an upload may hold at most {most_points:,}"
         )
-    if allowance is not None and len(groups) > allowance.remaining:
-        raise over_allowance(allowance, len(groups))
+    _check_allowance(allowance, len(groups))
+
+
+def _check_allowance(allowance: Allowance | None, runs: int) -> None:
+    if allowance is not None and runs > allowance.remaining:
+        raise over_allowance(allowance, runs)
 
 
 def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
@@ -116,7 +120,6 @@ def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
         run.client = tool
 
 
-@transaction.atomic
 def import_run(
     *,
     suite: Suite,
@@ -141,6 +144,9 @@ def import_run(
     A user with ``publish_run`` publishes at once (refused, storing nothing, when the
     provenance is incomplete); anyone else's run is a draft until staff review it.
     With an ``allowance`` (``submit_run``), a file of more runs than it leaves is refused.
+
+    The raw file is stored once everything is checked, before the transaction that
+    records the runs (outbox/files.py: deleted by the outbox if that never commits).
     """
     if len(raw) > MAX_UPLOAD_BYTES:
         raise ImportFailed(SIZE_MESSAGE)
@@ -180,24 +186,42 @@ def import_run(
                 raise ImportFailed(missing_provenance_message(missing))
             run.reviewed_by, run.reviewed_at = user, timezone.now()
         runs.append(run)
-    # In bulk: one INSERT per batch, not a save (and a search re-index of the suite) per run.
-    Run.objects.bulk_create(runs, batch_size=BULK_BATCH)
-    measurements = []
-    for run, group in zip(runs, groups.values(), strict=True):
-        measurements += from_points(run, group, {})[0]
-    Measurement.objects.bulk_create(measurements, batch_size=BULK_BATCH)
+    stored = _store_raw(raw, file_name)
+    with transaction.atomic():
+        if allowance is not None:  # counted again, with the account's row locked
+            get_user_model().objects.select_for_update().get(pk=user.pk)
+            _check_allowance(submission_allowance(user), len(runs))
+        # In bulk: one INSERT per batch, not a save (and a search re-index) per run.
+        Run.objects.bulk_create(runs, batch_size=BULK_BATCH)
+        measurements = []
+        for run, group in zip(runs, groups.values(), strict=True):
+            measurements += from_points(run, group, {})[0]
+        Measurement.objects.bulk_create(measurements, batch_size=BULK_BATCH)
+        _attach_raw(suite, runs[0], parsed.version, file_name, stored)
+        # bulk_create sends no post_save: the suite's search entry is brought up to date
+        # once, last, so its row is locked only until the commit.
+        search_signals.saved_in_bulk(runs[0])
+    return runs[0]
+
+
+def _store_raw(raw: bytes, file_name: str) -> str:
+    """The raw file stored ahead of its row (call it outside a transaction)."""
+    field = Attachment._meta.get_field("file")
+    name = field.generate_filename(None, _storable_name(file_name))
+    return files.store_uncommitted(field.storage, name, ContentFile(raw))
+
+
+def _attach_raw(suite, run, parser: str, file_name: str, stored: str) -> None:
     attachment = Attachment(
         suite=suite,
-        run=runs[0],
+        run=run,
         kind="raw",
-        parser=parsed.version,
+        parser=parser,
         description=file_name[: field_limit(Attachment, "description")],
     )
-    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
-    # bulk_create sends no post_save: the suite's search entry is brought up to date once,
-    # last, so its row is locked only until the commit.
-    search_signals.saved_in_bulk(runs[0])
-    return runs[0]
+    attachment.file.name = stored
+    attachment.save()
+    files.keep(attachment.file.storage, stored)
 
 
 def _storable_name(file_name: str) -> str:
@@ -208,20 +232,14 @@ def _storable_name(file_name: str) -> str:
     return name or "output.txt"
 
 
-@transaction.atomic
 def add_raw_output(run: Run, *, raw: bytes, file_name: str, importer: str = "", parameters=None):
     """Add one more raw file's points to an existing run: one sysbench file per thread
     count, or another repetition of a point the run already has."""
     parsed = read_output(raw, importer, check_tags("parameters", parameters))
-    add_points(run, parsed.points)
-    _describe(run, file_name, parsed.version, parsed.metadata)
-    run.save(update_fields=["details", "client"])
-    attachment = Attachment(
-        suite=run.suite,
-        run=run,
-        kind="raw",
-        parser=parsed.version,
-        description=file_name[: field_limit(Attachment, "description")],
-    )
-    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
+    stored = _store_raw(raw, file_name)
+    with transaction.atomic():
+        add_points(run, parsed.points)
+        _describe(run, file_name, parsed.version, parsed.metadata)
+        run.save(update_fields=["details", "client"])
+        _attach_raw(run.suite, run, parsed.version, file_name, stored)
     return len(parsed.points)

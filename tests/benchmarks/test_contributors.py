@@ -11,6 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
+from benchmarks import mail as benchmark_mail
 from benchmarks.models import Run, SubmissionToken
 from benchmarks.services import review
 from outbox.models import OutboxItem
@@ -277,7 +278,7 @@ def test_publishing_mails_the_contributor_after_the_commit(
     run = Run.objects.get(pk=_submit(client, None).json()["run"])
     with django_capture_on_commit_callbacks(execute=True):
         review.publish_run(run, reviewer)
-    assert OutboxItem.objects.get().status == OutboxItem.Status.DONE
+    assert OutboxItem.objects.get(kind=benchmark_mail.REVIEW_MAIL).status == OutboxItem.Status.DONE
     (mail,) = mailoutbox
     assert mail.to == [contributor.email]
     assert mail.subject == "Your benchmark run “my CI run” is published"
@@ -314,7 +315,9 @@ def test_a_review_rolled_back_sends_nothing(
         pytest.raises(review.NotPublishable),
     ):
         review.reject_run(run, reviewer, "   ")
-    assert mailoutbox == [] and not OutboxItem.objects.exists()
+    assert (
+        mailoutbox == [] and not OutboxItem.objects.filter(kind=benchmark_mail.REVIEW_MAIL).exists()
+    )
 
 
 def test_a_publisher_still_publishes_directly_and_is_not_limited(client, reviewer, suite, settings):
