@@ -30,11 +30,15 @@ $(STAMP): requirements.lock
 
 install: $(STAMP)
 
-## run: the whole system with demo content at http://127.0.0.1:8000: the site on SQLite,
-## a Celery worker and beat, and localstripe (a Stripe fake) on port 8420; Ctrl-C stops all.
-## Mail is written to var/mail/. scripts/devstack.py says what it starts.
+## run: the whole system with demo content at http://127.0.0.1:8000, from the Procfile under
+## honcho: PostgreSQL and Redis (PyPI wheels; data in var/), localstripe (a Stripe fake) on
+## port 8420, the site, a Celery worker and beat; Ctrl-C stops all. Mail goes to var/mail/.
+## The browser tests run it on free ports (tests/e2e/devstack.py).
+SITE_URL ?= http://127.0.0.1:8000
+STRIPE_API_BASE ?= http://127.0.0.1:8420
 run: $(STAMP)
-	$(BIN)/python scripts/devstack.py
+	SITE_URL=$(SITE_URL) STRIPE_API_BASE=$(STRIPE_API_BASE) PYTHONUNBUFFERED=1 \
+		$(BIN)/honcho start
 
 ## test: the whole suite on the real PostgreSQL and Redis (starts them if they are down)
 test: $(STAMP)
@@ -53,4 +57,4 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) db.sqlite3 db.sqlite3-wal db.sqlite3-shm staticfiles media var
+	rm -rf $(VENV) staticfiles media private-media var

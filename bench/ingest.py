@@ -187,9 +187,6 @@ def main():
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CONN_MAX_AGE": "60",
         "FEEDBACK_RATE_LIMIT": "10000000/m",
-        # As in production (its default there): each process hands its counts to Redis at
-        # most every 0.1 s (feedback.ratelimit).
-        "FEEDBACK_RATE_LIMIT_SYNC_SECONDS": "0.1",
         "GUNICORN_BIND": f"127.0.0.1:{PORT}",
         "LOG_LEVEL": "WARNING",
         "DEBUG": "false",

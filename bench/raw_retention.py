@@ -37,7 +37,7 @@ def setup(db):
         LOG_LEVEL="WARNING",
         DEBUG="false",
     )
-    os.environ.pop("REDIS_URL", None)
+    os.environ["REDIS_URL"] = ""  # no Redis: the local-memory cache
     import django
 
     django.setup()

@@ -73,9 +73,6 @@ class RunQuerySet(models.QuerySet):
         """What the public sees anywhere (pages, downloads, feeds, images, embeds)."""
         return self.filter(status=Run.Status.PUBLISHED)
 
-    def awaiting_review(self):
-        return self.filter(status=Run.Status.DRAFT)
-
     def submitted_by(self, user):
         """A contributor's own uploads, newest first, whatever their state."""
         return self.filter(uploaded_by=user).select_related("suite").order_by("-created_at", "-id")

@@ -13,8 +13,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("portal", task_cls="core.enqueue:LoggedEnqueueTask")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-# Tasks below the services layer (mail, the outbox's delivery) live outside tasks.py.
-app.autodiscover_tasks(related_name="mail")
+# The outbox's delivery tasks live below its services, outside tasks.py.
 app.autodiscover_tasks(["outbox"], related_name="delivery")
 
 

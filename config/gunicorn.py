@@ -42,11 +42,3 @@ class PrivateLogger(Logger):
 
 
 logger_class = PrivateLogger
-
-
-def worker_exit(server, worker):
-    """Hand this worker's buffered download counts on before it goes (core.cache.tally).
-    Imported here: Django is set up in the worker, after this file is read."""
-    from releases.downloads import hand_over_counts
-
-    hand_over_counts()

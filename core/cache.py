@@ -19,17 +19,13 @@ once when it is back (``core.outagelog``).
 """
 
 import logging
-import math
 import socket
 import threading
-import time
-from collections import Counter
 from functools import wraps
 
 from circuitbreaker import CircuitBreaker
 from django.conf import settings
-from django.core.cache import caches
-from django_redis.cache import RedisCache, omit_exception
+from django_redis.cache import RedisCache
 from django_redis.client import DefaultClient
 from django_redis.exceptions import ConnectionInterrupted
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -134,139 +130,7 @@ for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 
 
-# Adds a count to a window's counter, and gives a new counter its lifetime: one command,
-# atomic in Redis (a counter never lives on without its expiry).
-COUNT_IN_WINDOW_SCRIPT = """
-local count = redis.call('INCRBY', KEYS[1], ARGV[2])
-if count == tonumber(ARGV[2]) then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
-return count
-"""
-_scripts: dict[int, object] = {}
-
-
-def _count_in_windows(self, counts: dict[str, int], timeout: int) -> dict[str, int]:
-    """Add each count to the counter at its key (kept ``timeout`` seconds from its first
-    count); the totals. One command for one key (a script Redis keeps by its digest:
-    EVALSHA), one pipeline for several."""
-    client = self.get_client(write=True)
-    script = _scripts.get(id(client))
-    if script is None:
-        script = _scripts.setdefault(id(client), client.register_script(COUNT_IN_WINDOW_SCRIPT))
-    keys = list(counts)
-    try:
-        if len(keys) == 1:
-            totals = [script(keys=[self.make_key(keys[0])], args=[timeout, counts[keys[0]]])]
-        else:
-            pipeline = client.pipeline(transaction=False)
-            for key in keys:
-                script(keys=[self.make_key(key)], args=[timeout, counts[key]], client=pipeline)
-            totals = pipeline.execute()
-    except REDIS_ERRORS as error:
-        raise ConnectionInterrupted(connection=client) from error
-    return dict(zip(keys, totals, strict=True))
-
-
-CircuitBreakerClient.count_in_windows = _guarded(_count_in_windows)
-
-
 class FailOpenRedisCache(RedisCache):
     def add(self, *args, **kwargs):
         stored = super().add(*args, **kwargs)
         return True if stored is None else stored  # None: Redis unreachable (ignored error)
-
-    @omit_exception
-    def count_in_windows(self, counts: dict[str, int], timeout: int) -> dict[str, int] | None:
-        return self.client.count_in_windows(counts, timeout)
-
-
-def count_in_windows(
-    counts: dict[str, int], timeout: int, alias: str = "default"
-) -> dict[str, int] | None:
-    """Add each count to its counter, a counter that lives ``timeout`` seconds from its
-    first count; the totals so far, or None when the cache cannot count (Redis
-    unreachable: callers limiting a rate let the request through). One round trip to
-    Redis; elsewhere (the local-memory cache of development) the cache's own add and incr."""
-    cache = caches[alias]
-    if isinstance(cache, FailOpenRedisCache):
-        return cache.count_in_windows(counts, timeout)
-    totals = {}
-    for key, count in counts.items():
-        cache.add(key, 0, timeout)
-        try:
-            totals[key] = cache.incr(key, count)
-        except ValueError:  # expired between the two calls
-            cache.add(key, count, timeout)
-            totals[key] = count
-    return totals
-
-
-# --- Counters kept in Redis and moved into the database later ----------------------------
-#
-# A request that counts something (a download) adds one to a counter in this process;
-# the process adds its counters to Redis at most every TALLY_BUFFER_SECONDS (0: at once),
-# in the request that finds the last hand-over that old, and when the worker exits
-# (config/gunicorn.py). So a hot URL costs no Redis round trip per request; a worker
-# killed outright loses at most its last interval's counts.
-
-
-class _Buffered:
-    lock = threading.Lock()
-    counts: Counter = Counter()
-    handed_at = -math.inf
-
-
-def _redis():
-    backend = caches["default"]
-    return backend if isinstance(backend, RedisCache) else None
-
-
-def tally(key: str, keep_seconds: int) -> list[tuple[str, int]]:
-    """Count one at ``key`` (a Redis counter kept ``keep_seconds`` from its first count).
-    Answers the counts that found no Redis to go to (unreachable, or the local-memory
-    cache of development), which the caller must count elsewhere; usually none."""
-    with _Buffered.lock:
-        _Buffered.counts[key] += 1
-        if time.monotonic() - _Buffered.handed_at < settings.TALLY_BUFFER_SECONDS:
-            return []
-        counts = _take_buffered()
-    return _hand_to_redis(counts, keep_seconds)
-
-
-def hand_over_tallies(keep_seconds: int) -> list[tuple[str, int]]:
-    """Add this process's counts to Redis now (at exit); answers those that found none."""
-    with _Buffered.lock:
-        counts = _take_buffered()
-    return _hand_to_redis(counts, keep_seconds)
-
-
-def _take_buffered() -> Counter:
-    counts, _Buffered.counts = _Buffered.counts, Counter()
-    _Buffered.handed_at = time.monotonic()
-    return counts
-
-
-def _hand_to_redis(counts: Counter, keep_seconds: int) -> list[tuple[str, int]]:
-    redis = _redis()
-    if redis is None:
-        return list(counts.items())
-    left = []
-    for key, count in counts.items():
-        total = redis.incr(key, count, ignore_key_check=True)  # None: Redis unreachable
-        if total is None:
-            left.append((key, count))
-        elif total == count:
-            redis.expire(key, keep_seconds)
-    return left
-
-
-def tally_keys(pattern: str) -> list[str]:
-    """The counters in Redis whose keys match ``pattern`` (a glob); none without Redis."""
-    redis = _redis()
-    return list(redis.iter_keys(pattern)) if redis is not None else []
-
-
-def take_from_tally(key: str, count: int) -> None:
-    """Lower a counter by what was moved elsewhere (negative: give it back)."""
-    redis = _redis()
-    if redis is not None:
-        redis.incr(key, -count, ignore_key_check=True)

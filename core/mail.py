@@ -1,15 +1,13 @@
 """Mail whose subject and body are templates: ``<prefix>_subject.txt`` and ``<prefix>_body.txt``.
 
-Apps send their mail from Celery tasks declared with ``MAIL_TASK_OPTIONS``, so a mail
-server that is down delays a message rather than losing it.
+Apps record each mail in the outbox (``outbox.queue``) with the change that causes it; the
+outbox calls the app's mail function after the commit, and again until the mail server
+accepts it, so a mail server that is down delays a message rather than losing it.
 """
 
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
-
-# smtplib's errors and refused connections are all OSErrors.
-MAIL_TASK_OPTIONS = {"autoretry_for": (OSError,), "retry_backoff": True, "max_retries": 5}
 
 
 def send_templated_mail(

@@ -1,19 +1,29 @@
 from django import forms
 from django.contrib import admin
+from django.contrib.contenttypes.admin import GenericTabularInline
 from django.http import FileResponse, Http404
 from django.urls import path, reverse
 from django.utils.cache import patch_cache_control
 
 from core.forms import PrivateFileInput
-from donations.models import Donation, Expense, FundingGoal, Gift, Refund
+from donations.models import Donation, Expense, FundingGoal, Gift
 from donations.receipts import clean_receipt
 
 
-class GiftInline(admin.TabularInline):
+class GiftInline(GenericTabularInline):
+    """The donation's payments (refunds and disputes: Payments in the admin)."""
+
     model = Gift
     extra = 0
     can_delete = False
-    readonly_fields = ["stripe_id", "amount", "currency", "paid_at", "receipt_url"]
+    fields = readonly_fields = [
+        "stripe_id",
+        "amount",
+        "taken_back",
+        "currency",
+        "paid_at",
+        "receipt_url",
+    ]
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -50,15 +60,6 @@ class DonationAdmin(admin.ModelAdmin):
     fields = [*readonly_fields, "public_name", "show_on_wall"]
     inlines = [GiftInline]
     date_hierarchy = "created_at"
-
-
-@admin.register(Refund)
-class RefundAdmin(admin.ModelAdmin):
-    list_display = ["refunded_at", "stripe_charge_id", "donation", "amount", "currency"]
-    readonly_fields = [field.name for field in Refund._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
 
 
 @admin.register(FundingGoal)

@@ -10,14 +10,16 @@ class DonationsConfig(AppConfig):
         # this app handles and the side effects its services record.
         from core import demo, logredact, navigation, pagecache
         from core import sitemaps as site_map
-        from donations import mail, sitemaps, stripe_gateway, webhooks
+        from donations import ledger, mail, models, sitemaps, stripe_gateway, webhooks
         from outbox import registry
-        from payments import dispatch, money
+        from payments import dispatch, income, money
         from search import sources as search_index
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
+        dispatch.register_subscription_owner(webhooks.knows_subscription)
+        income.register_payer(models.Donation, ledger.describe_donations, {})
         registry.register(mail.RECEIPT, mail.send_receipt)
         registry.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
         registry.register(mail.MANAGE_LINKS, mail.send_manage_links)

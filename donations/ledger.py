@@ -1,22 +1,22 @@
-"""One ledger: every income and every expense of a year as one list of entries.
+"""The funding page's ledger: every income and every expense of a year as one list of entries.
 
-Income is read where it is recorded (sponsorship payments and paid invoices through the
-income sources registered with ``payments.income``, so donations never imports sponsors;
-one-off and monthly gifts in ``Gift``, refunds in ``Refund``);
-expenses are ``Expense`` rows that staff record. The funding page and its CSV are
-built from these entries only.
+Income is the payments app's one ledger (``payments.ledger``): every payment for a
+sponsorship or a gift, less what refunds and disputes took back, described by the app it
+paid for (sponsors registers its sponsorships; this module describes donations, through
+``describe_donations``), so donations never imports sponsors. Expenses are ``Expense`` rows
+that staff record. The funding page and its CSV are built from these entries only.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import F
 from django.db.models.functions import ExtractYear
 from django.utils import timezone
 
-from donations.models import Expense, Gift, Refund
-from payments import income
+from donations.models import Donation, Expense
+from payments import ledger
 
 INCOME = "income"
 SPENDING = "spending"
@@ -42,44 +42,28 @@ def _day(moment) -> date:
     return timezone.localdate(moment) if hasattr(moment, "tzinfo") else moment
 
 
+def describe_donations(ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """Per donation id: the donors' programme and the donor (registered with
+    ``payments.income``); one donor is one address, whatever its case."""
+    rows = Donation.objects.filter(pk__in=list(ids)).values_list("pk", "email")
+    return {pk: (DONORS, f"donor:{email.lower()}") for pk, email in rows}
+
+
 def entries(year: int) -> list[LedgerEntry]:
-    """The year's ledger, oldest first (one query per income source, gifts, refunds, expenses)."""
-    found = []
-    for paid in income.received_in(year):
-        found.append(
-            LedgerEntry(
-                _day(paid.paid_at),
-                INCOME,
-                paid.programme,
-                paid.contributor,
-                paid.amount,
-                paid.currency.upper(),
-                paid.demo,
-            )
+    """The year's ledger, oldest first: the payments ledger's income (refunds and disputes
+    negative), then the expenses."""
+    found = [
+        LedgerEntry(
+            _day(paid.paid_at),
+            INCOME,
+            paid.programme,
+            paid.contributor,
+            paid.amount,
+            paid.currency.upper(),
+            paid.demo,
         )
-    gifts = Gift.objects.filter(paid_at__year=year).values_list(
-        "paid_at", "currency", "amount", F("donation__email")
-    )
-    for paid_at, currency, amount, email in gifts:
-        found.append(
-            LedgerEntry(
-                _day(paid_at), INCOME, DONORS, f"donor:{email.lower()}", amount, currency.upper()
-            )
-        )
-    refunds = Refund.objects.filter(refunded_at__year=year, donation__isnull=False).values_list(
-        "refunded_at", "currency", "amount", F("donation__email")
-    )
-    for refunded_at, currency, amount, email in refunds:
-        found.append(
-            LedgerEntry(
-                _day(refunded_at),
-                INCOME,
-                DONORS,
-                f"donor:{email.lower()}",
-                -amount,
-                currency.upper(),
-            )
-        )
+        for paid in ledger.income_in(year)
+    ]
     expenses = Expense.objects.filter(spent_on__year=year).values_list(
         "spent_on", "category", "amount", "currency", "is_demo"
     )
@@ -90,9 +74,10 @@ def entries(year: int) -> list[LedgerEntry]:
 
 def years_with_entries() -> list[int]:
     """Every year the ledger holds something in, and the current year, newest first."""
-
-    def years(queryset, field):
-        return queryset.order_by().annotate(year=ExtractYear(field)).values_list("year", flat=True)
-
-    found = years(Gift.objects, "paid_at").union(years(Expense.objects, "spent_on"))
-    return sorted({timezone.localdate().year, *found, *income.years_with_income()}, reverse=True)
+    spent = (
+        Expense.objects.order_by()
+        .annotate(year=ExtractYear("spent_on"))
+        .values_list("year", flat=True)
+        .distinct()
+    )
+    return sorted({timezone.localdate().year, *spent, *ledger.years_with_income()}, reverse=True)

@@ -1,15 +1,14 @@
-"""Mail to donors, sent from Celery tasks; texts are in templates/donations/email/.
+"""Mail to donors; texts are in templates/donations/email/.
 
-Services record each mail in the outbox (``outbox.queue``), which calls these tasks
+Services record each mail in the outbox (``outbox.queue``), which calls these functions
 after the commit and again until the mail server accepts it; nothing here changes the
 database.
 """
 
-from celery import shared_task
 from django.conf import settings
 from django.urls import reverse
 
-from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from core.mail import send_templated_mail
 from donations.models import Donation, Gift
 from donations.signing import manage_token
 
@@ -27,9 +26,8 @@ def _send(template: str, context: dict, recipient: str):
     send_templated_mail(f"donations/email/{template}", context, [recipient])
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def send_receipt(gift_id: int):
-    gift = Gift.objects.select_related("donation").get(pk=gift_id)
+    gift = Gift.objects.get(pk=gift_id)
     donation = gift.donation
     if not donation.email:
         return
@@ -42,7 +40,6 @@ def send_receipt(gift_id: int):
     _send("receipt", context, donation.email)
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def send_payment_failed(donation_id: int):
     donation = Donation.objects.get(pk=donation_id)
     if not donation.email:
@@ -52,7 +49,6 @@ def send_payment_failed(donation_id: int):
     )
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def send_manage_links(email: str):
     donations = list(Donation.objects.given().filter(email__iexact=email))
     if not donations:

@@ -1,19 +1,21 @@
 """Gifts from individuals, the Stripe events that moved them, and the yearly goal.
 
-A ``Donation`` is one intention to give (one-off or monthly); each money movement it
-causes is a ``Gift`` (one for a one-off donation, one per paid invoice for a monthly
-one), and a refund is a ``Refund`` of a Stripe charge. The public funding page reads
-only aggregates of these rows.
+A ``Donation`` is one intention to give (one-off or monthly); each payment it causes is
+a ``Gift`` (one for a one-off donation, one per paid invoice for a monthly one): the
+payments app's ``Payment``, which also keeps its refunds and disputes. The public funding
+page reads only aggregates of these rows.
 """
 
 import uuid
 from pathlib import PurePath
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 from django.db.models import Q
 
 from core.storage import private
+from payments.models import Payment, PaymentQuerySet
 
 
 class DonationQuerySet(models.QuerySet):
@@ -84,6 +86,8 @@ class Donation(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The money it moved, kept by the payments app (refunds and disputes hang from it).
+    gifts = GenericRelation("donations.Gift", related_query_name="donation")
 
     objects = DonationQuerySet.as_manager()
 
@@ -114,44 +118,28 @@ class Donation(models.Model):
         return self.Status.ACTIVE if monthly else self.Status.PAID
 
 
-class Gift(models.Model):
-    """Money received: a paid one-off donation or one paid invoice of a monthly one."""
-
-    donation = models.ForeignKey(Donation, on_delete=models.PROTECT, related_name="gifts")
-    stripe_id = models.CharField(
-        max_length=255, unique=True, help_text="The payment intent or invoice that paid it."
-    )
-    amount = models.DecimalField(max_digits=10, decimal_places=2)
-    currency = models.CharField(max_length=3)
-    paid_at = models.DateTimeField()
-    receipt_url = models.URLField(max_length=500, blank=True)
-
-    class Meta:
-        ordering = ["-paid_at"]
-
-    def __str__(self):
-        return f"{self.amount} {self.currency} on {self.paid_at:%Y-%m-%d}"
+class GiftManager(models.Manager.from_queryset(PaymentQuerySet)):
+    def get_queryset(self):
+        return (
+            super()
+            .get_queryset()
+            .filter(content_type__app_label="donations", content_type__model="donation")
+        )
 
 
-class Refund(models.Model):
-    """A refunded charge; linked to its donation as soon as the donation is known."""
+class Gift(Payment):
+    """Money received for a donation (a paid one-off donation or one paid invoice of a
+    monthly one): the payments app's record, seen from donations. Its refunds and disputes
+    are ``gift.refunds`` and ``gift.disputes``."""
 
-    stripe_charge_id = models.CharField(max_length=255, unique=True)
-    donation = models.ForeignKey(
-        Donation, null=True, blank=True, on_delete=models.PROTECT, related_name="refunds"
-    )
-    payment_intent_id = models.CharField(max_length=255, blank=True, db_index=True)
-    invoice_id = models.CharField(max_length=255, blank=True, db_index=True)
-    customer_id = models.CharField(max_length=255, blank=True, db_index=True)
-    amount = models.DecimalField(max_digits=10, decimal_places=2)
-    currency = models.CharField(max_length=3)
-    refunded_at = models.DateTimeField()
+    objects = GiftManager()
 
     class Meta:
-        ordering = ["-refunded_at"]
+        proxy = True
 
-    def __str__(self):
-        return f"refund of {self.amount} {self.currency} ({self.stripe_charge_id})"
+    @property
+    def donation(self) -> Donation:
+        return self.paid_for
 
 
 class FundingGoal(models.Model):

@@ -182,13 +182,13 @@ def funding_report(year: int) -> FundingReport:
         table.chart = chart_spec(table, report)
         table.display_rows = [(row, cells_of(row, report.columns)) for row in table.rows]
         table.display_year = cells_of(table.year, report.columns)
-    report.donors = len(
-        {
-            item.contributor
-            for item in ledger
-            if item.flow == INCOME and item.category == DONORS and item.amount > 0
-        }
-    )
+    # A donor whose gifts of the year were all refunded or disputed gave nothing.
+    given: dict[tuple[str, str], Decimal] = {}
+    for item in ledger:
+        if item.flow == INCOME and item.category == DONORS:
+            key = (item.contributor, item.currency)
+            given[key] = given.get(key, Decimal(0)) + item.amount
+    report.donors = len({contributor for (contributor, _), net in given.items() if net > 0})
     report.donor_wall = list(
         Donation.objects.on_donor_wall()
         .filter(gifts__paid_at__year=year)

@@ -148,7 +148,7 @@ def manage(request, token):
             )
     context = {
         "donation": donation,
-        "gifts": donation.gifts.all(),
+        "gifts": donation.gifts.prefetch_related("refunds", "disputes"),
         "token": token,
         "portal": not fake_mode(),
     }

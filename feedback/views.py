@@ -3,10 +3,14 @@
 import logging
 from datetime import datetime
 
-from django.http import HttpResponse, JsonResponse
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import HttpResponse, JsonResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
+from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
@@ -17,15 +21,15 @@ from feedback import tasks
 from feedback.dimensions import WINDOWS
 from feedback.ingest import StorageUnavailable
 from feedback.limits import BodySizeError, checked_body_size
-from feedback.multipart import MultipartError, boundary_of, report_part
 from feedback.parser import ReportError
-from feedback.ratelimit import too_many_reports
 from feedback.services import intake
 from feedback.summary import MonthNotCounted, cached_summary, check_month
 
 logger = logging.getLogger(__name__)
 
 OK_BODY = "<html><body><h1>ok</h1></body></html>\n"
+DATA_FIELD = "data"  # the plugin uploads its report as this file field
+RATE_LIMIT_GROUP = "feedback-post"
 # One line when reports stop being stored (per process) and one, with how many were
 # answered 503, when one is stored again: a 20 s outage had written 2,399 identical lines.
 STORAGE_OUTAGE = OutageLog(
@@ -43,47 +47,46 @@ def _text(message: str, status: int, **headers) -> HttpResponse:
     return response
 
 
-# The paths the plugin posts to (feedback.urls routes them; feedback.wsgi answers them
-# ahead of Django's handler, feedback.middleware ahead of the rest of the middleware).
-REPORT_PATHS = ("rest/v1/post", "feedback_plugin/post")
-
-
 @csrf_exempt
 def receive_report(request):
-    """Every report takes this path, from either entry: ``feedback.wsgi`` at the WSGI
-    entry (gunicorn, runserver) or ``feedback.middleware`` inside Django's handler (the
-    test client, the live test server).
+    """POST /rest/v1/post (and the legacy path): one report, as the plugin uploads it.
 
-    The body is read whole, once, before anything is decided, so that every answer
-    (429 and 400 included) leaves the connection at a request boundary for the next one.
+    The declared size is checked before a byte is read; the rate limit is django-ratelimit's,
+    on the client's address (``RATELIMIT_IP_META_KEY``), and fails open with Redis down;
+    the report is the upload's ``data`` file part, read by Django's multipart parser.
+    Whatever the answer, ``core.uploads.DrainRequestBodyMiddleware`` reads what is left of
+    the body, so nginx's keep-alive connection stays at a request boundary.
     """
-    response = _answer(request)
-    # Neither entry runs CommonMiddleware, which would set it: without it gunicorn answers
-    # HTTP/1.1 in chunks, which the plugin's own HTTP client need not read.
-    response["Content-Length"] = str(len(response.content))
-    return response
-
-
-def _answer(request):
     if request.method != "POST":
         return _text("Only POST is accepted here.", 405, Allow="POST")
-
     try:
         checked_body_size(request.META.get("CONTENT_LENGTH"))
     except BodySizeError as error:
         return _text(str(error), error.status)
-    body = request.body
-
     if too_many_reports(request):
         return TOO_MANY()
-
     if request.content_type != "multipart/form-data":
         return _text("Expected a multipart/form-data upload.", 400)
     try:
-        data = report_part(body, boundary_of(request.content_params))
-    except MultipartError as error:
-        return _text(str(error), 400)
-    return store(request, data)
+        upload = request.FILES.get(DATA_FIELD)
+    except (MultiPartParserError, RequestDataTooBig, TooManyFieldsSent, UnreadablePostError):
+        return _text("The multipart body could not be parsed.", 400)
+    if upload is None:
+        return _text(f"The upload has no '{DATA_FIELD}' part.", 400)
+    return store(request, upload.read())
+
+
+def too_many_reports(request) -> bool:
+    """Count this post against its address; True when the address is over the limit."""
+    usage = get_usage(
+        request,
+        group=RATE_LIMIT_GROUP,
+        key="ip",
+        rate=settings.FEEDBACK_RATE_LIMIT,
+        method="POST",
+        increment=True,
+    )
+    return usage is not None and usage["should_limit"]
 
 
 def TOO_MANY():

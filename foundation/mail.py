@@ -4,17 +4,15 @@ and again until the mail server accepts it."""
 
 from email.utils import formataddr
 
-from celery import shared_task
 from django.conf import settings
 
-from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from core.mail import send_templated_mail
 from foundation.models import ContactMessage
 
 # The outbox kind of the mail below (registered in FoundationConfig.ready()).
 CONTACT_MESSAGE = "foundation.contact_message"
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def mail_contact_message_to_staff(message_id: int):
     message = ContactMessage.objects.get(pk=message_id)
     # Staff answer with Reply; the name goes on one line whatever was typed.

@@ -20,10 +20,6 @@ def register(kind: str, function: Callable, *, keyed: bool = False):
     _registry[kind] = SideEffect(function, keyed)
 
 
-def registered_kinds() -> list[str]:
-    return sorted(_registry)
-
-
 def side_effect(kind: str) -> SideEffect:
     """Raises LookupError for a kind nothing registered."""
     try:

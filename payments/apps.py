@@ -8,9 +8,18 @@ class PaymentsConfig(AppConfig):
     def ready(self):
         from core import pagecache
         from core import secrets as site_secrets
-        from payments import checks  # noqa: F401 - registers the deploy checks (no fake Stripe)
+        from payments import (
+            checks,  # noqa: F401 - registers the deploy checks (no fake Stripe)
+            dispatch,
+            handlers,
+        )
         from payments.secrets import STRIPE_SECRETS
+
+        for event_type, handler in handlers.HANDLERS.items():
+            dispatch.register(event_type, handler)
 
         # Stripe's key and webhook secret, judged with the site's others (core.E003).
         site_secrets.register(*STRIPE_SECRETS)
         pagecache.keep_private("/stripe/")  # the webhook endpoint
+        # Payments, refunds and disputes make the public funding figures.
+        pagecache.watch_app(self, except_for=("stripeevent",))

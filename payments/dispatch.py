@@ -14,6 +14,7 @@ from payments.events import StripeEventData
 
 Handler = Callable[[StripeEventData], None]
 _handlers: dict[str, list[Handler]] = defaultdict(list)
+_subscription_owners: list[Callable[[str], bool]] = []
 
 
 class Ignored(Exception):
@@ -23,6 +24,17 @@ class Ignored(Exception):
 def register(event_type: str, handler: Handler):
     if handler not in _handlers[event_type]:
         _handlers[event_type].append(handler)
+
+
+def register_subscription_owner(knows: Callable[[str], bool]):
+    """``knows(subscription_id)``: whether the app holds that subscription already (then
+    an invoice of it needs no question to Stripe)."""
+    if knows not in _subscription_owners:
+        _subscription_owners.append(knows)
+
+
+def subscription_known(subscription_id: str) -> bool:
+    return any(knows(subscription_id) for knows in _subscription_owners)
 
 
 def handlers_for(event_type: str) -> list[Handler]:

@@ -10,10 +10,7 @@ handler needs and the event lacks rejects the event (``Rejected``), it is never 
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from types import MappingProxyType
-
-from payments.money import from_minor_units
 
 # A database id in metadata: ASCII digits only (str.isdigit() also accepts "¹" and "٣",
 # which int() refuses or reads), and short enough for a bigint.
@@ -32,6 +29,7 @@ class StripeEventData:
     type: str
     object_id: str  # data.object.id
     created: int | None  # data.object.created, a Unix time
+    occurred: int | None = None  # the event's own created: when Stripe made it
     # What the event pays, takes or refunds, in minor units (None when it moves no money):
     # a payment's amount received or paid, a Checkout session's total, a refund's amount.
     amount: int | None = None
@@ -41,6 +39,10 @@ class StripeEventData:
     subscription: str = ""  # the object's, or an invoice's subscription details'
     payment_intent: str = ""
     invoice: str = ""
+    charge: str = (
+        ""  # the charge an invoice, payment intent or dispute names (a refund's: its own id)
+    )
+    status: str = ""  # the object's status (a dispute's "won", "lost", ...)
     payment_status: str = ""  # a Checkout session's ("paid", "unpaid", ...)
     email: str = ""  # the payer's address, "" when the object gives none
     receipt_url: str = ""  # an invoice's hosted page or a charge's receipt
@@ -56,14 +58,6 @@ class StripeEventData:
         if not self.currency:
             raise Rejected("it names no currency")
         return self.currency
-
-    def money(self, minor_units: int | None) -> tuple[Decimal, str] | None:
-        """``minor_units`` in the event's currency as (amount, currency); None when there
-        is no amount. Rejects the event when it names no currency."""
-        currency = self.required_currency()
-        if minor_units is None:
-            return None
-        return from_minor_units(minor_units, currency), currency
 
     def _metadata_values(self, key: str, lines: bool):
         sources = (

@@ -72,6 +72,10 @@ def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
             raise
 
 
+def subscription_metadata(subscription_id: str) -> dict:
+    return client().v1.subscriptions.retrieve(subscription_id).to_dict().get("metadata") or {}
+
+
 def verify_webhook(payload: bytes, signature: str) -> str:
     """The payload as text when it is Stripe's and dated within the tolerance.
 

@@ -1,9 +1,12 @@
-"""Income sources for the public funding figures, registered by the apps that take money.
+"""Who paid, for the public figures: registered by the apps that take money.
 
-The donations app publishes the funding page; the sponsorship payments it shows come
-from here, so donations never imports sponsors. A source is a function of a year giving
-``Income`` rows; its programmes (key -> public label) come first in the page's columns,
-in the order the apps register (INSTALLED_APPS order).
+Payments keeps every payment, refund and dispute (``payments.ledger`` reads them); what a
+payment paid for is an app's object (a sponsorship, a donation), which only that app can
+describe: its programme and its contributor. Each app registers its model with a function
+giving, for some of its objects' ids, ``{id: (programme, contributor)}``, and the
+programmes it reports under (key -> public label, first in the page's columns, in the
+order the apps register: INSTALLED_APPS order). So donations never imports sponsors, and
+payments names neither.
 """
 
 from collections.abc import Callable, Iterable
@@ -14,36 +17,30 @@ from decimal import Decimal
 
 @dataclass(frozen=True)
 class Income:
-    paid_at: datetime
+    paid_at: datetime  # a refund or lost dispute: when it took the money back
     currency: str
-    amount: Decimal
-    programme: str  # a key of the source's programmes
+    amount: Decimal  # negative for a refund or a dispute
+    programme: str  # a key of the registered programmes
     contributor: str  # who gave, as a stable opaque key ("organisation:12")
     demo: bool = False  # recorded by load_demo, shown as demo data
 
 
-Source = Callable[[int], Iterable[Income]]
-Years = Callable[[], Iterable[int]]
-_sources: list[Source] = []
-_years: list[Years] = []
+Describe = Callable[[Iterable[int]], dict[int, tuple[str, str]]]
+_payers: dict[type, Describe] = {}
 _programmes: dict[str, str] = {}
 
 
-def register_source(source: Source, programmes: dict[str, str], years: Years):
-    """``source(year)`` gives that year's income; ``years()`` the years it has any in."""
-    if source not in _sources:
-        _sources.append(source)
-        _years.append(years)
-    _programmes.update(programmes)
+def register_payer(model: type, describe: Describe, programmes: dict[str, str]):
+    """Payments made for ``model`` objects count as income of the programme and
+    contributor ``describe(ids)`` gives for each object id."""
+    _payers[model] = describe
+    for key, label in programmes.items():
+        _programmes.setdefault(key, label)
+
+
+def payers() -> dict[type, Describe]:
+    return dict(_payers)
 
 
 def programmes() -> dict[str, str]:
     return dict(_programmes)
-
-
-def received_in(year: int) -> list[Income]:
-    return [income for source in _sources for income in source(year)]
-
-
-def years_with_income() -> set[int]:
-    return {year for years in _years for year in years()}

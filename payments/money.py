@@ -36,19 +36,24 @@ ZERO_DECIMAL_CURRENCIES = frozenset(
 )
 # https://docs.stripe.com/currencies#three-decimal (amounts in thousandths, ending in 0)
 THREE_DECIMAL_CURRENCIES = frozenset(["BHD", "JOD", "KWD", "OMR", "TND"])
-# Amounts are stored in DecimalField(max_digits=10, decimal_places=2).
+# The largest amount the site takes in one payment, in any currency.
 LARGEST_AMOUNT = Decimal("99999999.99")
 
 _sold: list[Callable[[], Iterable[str]]] = []
 
 
-def minor_unit_factor(currency: str) -> int:
+def minor_unit_digits(currency: str) -> int:
+    """How many decimals the currency's minor unit has: 0 for JPY, 2 for EUR, 3 for KWD."""
     code = currency.upper()
     if code in ZERO_DECIMAL_CURRENCIES:
-        return 1
+        return 0
     if code in THREE_DECIMAL_CURRENCIES:
-        return 1000
-    return 100
+        return 3
+    return 2
+
+
+def minor_unit_factor(currency: str) -> int:
+    return 10 ** minor_unit_digits(currency)
 
 
 def minor_units(amount: Decimal, currency: str) -> int:
@@ -57,8 +62,9 @@ def minor_units(amount: Decimal, currency: str) -> int:
 
 
 def from_minor_units(value: int, currency: str) -> Decimal:
-    """An amount from a Stripe object back in the site's units (5000 in EUR -> 50.00)."""
-    return Decimal(value) / minor_unit_factor(currency)
+    """An amount from a Stripe object back in the site's units, exact and with the
+    currency's own decimals (5000 in EUR -> 50.00, 5 in KWD -> 0.005, 5000 in JPY -> 5000)."""
+    return Decimal(int(value)).scaleb(-minor_unit_digits(currency))
 
 
 def register_currencies(source: Callable[[], Iterable[str]]):

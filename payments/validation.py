@@ -16,8 +16,8 @@ with the reason and acknowledged (200), so Stripe stops resending it.
 import re
 import time
 from types import MappingProxyType
-from urllib.parse import urlsplit
 
+import ada_url
 from django.conf import settings
 
 from payments.events import NO_METADATA, Rejected, StripeEventData
@@ -29,14 +29,23 @@ URL_MAX_LENGTH = 500  # receipt links are stored in URLFields of this length
 EMAIL_MAX_LENGTH = 254
 METADATA_KEY_MAX_LENGTH = 40  # Stripe's own limits on metadata
 METADATA_VALUE_MAX_LENGTH = 500
-# Amounts are stored in DecimalField(max_digits=10, decimal_places=2).
+# The largest amount an event may carry, in minor units (stored as whole minor units;
+# money.LARGEST_AMOUNT then bounds what one payment may be in its currency).
 MAX_MINOR_UNITS = 10**10 - 1
 LATEST_TIMESTAMP = 253402300799  # 9999-12-31T23:59:59Z, the last moment a datetime holds
 
 STRIPE_ID = re.compile(r"[A-Za-z0-9_]+")
 EVENT_TYPE = re.compile(r"[a-z0-9_.]+")
 # The fields of an event's object that handlers read, by what they must hold.
-ID_FIELDS = ("id", "customer", "subscription", "payment_intent", "invoice", "charge")
+ID_FIELDS = (
+    "id",
+    "customer",
+    "subscription",
+    "payment_intent",
+    "invoice",
+    "charge",
+    "latest_charge",
+)
 URL_FIELDS = ("hosted_invoice_url", "receipt_url")
 AMOUNT_FIELDS = ("amount", "amount_paid", "amount_received", "amount_total", "amount_refunded")
 EMAIL_FIELDS = ("email", "customer_email")
@@ -54,6 +63,14 @@ PAYMENT_TYPES = ("payment_intent.succeeded", "invoice.paid", "invoice.payment_su
 PAID_AMOUNT_FIELDS = ("amount_received", "amount_paid", "amount")
 CHECKOUT_COMPLETED = "checkout.session.completed"
 CHARGE_REFUNDED = "charge.refunded"
+DISPUTE_TYPES = (
+    "charge.dispute.created",
+    "charge.dispute.updated",
+    "charge.dispute.closed",
+    "charge.dispute.funds_withdrawn",
+    "charge.dispute.funds_reinstated",
+)
+STATUS_MAX_LENGTH = 40
 
 
 class Invalid(Exception):
@@ -99,7 +116,7 @@ def _check_id(where: str, value, *, required=False):
         raise Invalid(f"{where} is longer than {STRIPE_ID_MAX_LENGTH} characters")
 
 
-def _check_metadata(where: str, metadata):
+def check_metadata(where: str, metadata):
     if metadata is None:
         return
     if not isinstance(metadata, dict):
@@ -130,6 +147,11 @@ def _check_object(obj: dict):
         and currency.isalpha()
     ):
         raise Invalid("data.object.currency is not an ISO currency code")
+    status = obj.get("status")
+    if status is not None and not (
+        isinstance(status, str) and len(status) <= STATUS_MAX_LENGTH and STRIPE_ID.fullmatch(status)
+    ):
+        raise Invalid(f"data.object.status is not a status of at most {STATUS_MAX_LENGTH}")
     created = obj.get("created")
     if created is not None and not (type(created) is int and 0 <= created <= LATEST_TIMESTAMP):
         raise Invalid("data.object.created is not a Unix time")
@@ -146,12 +168,12 @@ def _check_object(obj: dict):
                     raise Invalid(
                         f"{where}.{field} is not an address of at most {EMAIL_MAX_LENGTH}"
                     )
-    _check_metadata("data.object.metadata", obj.get("metadata"))
+    check_metadata("data.object.metadata", obj.get("metadata"))
     lines = obj.get("lines")
     data = lines.get("data") if isinstance(lines, dict) else None
     for index, line in enumerate(data if isinstance(data, list) else []):
         if isinstance(line, dict):
-            _check_metadata(f"data.object.lines.data[{index}].metadata", line.get("metadata"))
+            check_metadata(f"data.object.lines.data[{index}].metadata", line.get("metadata"))
     parent = obj.get("parent")
     for where, details in (
         ("data.object.subscription_details", obj.get("subscription_details")),
@@ -162,7 +184,7 @@ def _check_object(obj: dict):
     ):
         if isinstance(details, dict):
             _check_id(f"{where}.subscription", details.get("subscription"))
-            _check_metadata(f"{where}.metadata", details.get("metadata"))
+            check_metadata(f"{where}.metadata", details.get("metadata"))
 
 
 def check_event(event) -> StripeEventData:
@@ -178,12 +200,15 @@ def check_event(event) -> StripeEventData:
         and len(event_type) <= EVENT_TYPE_MAX_LENGTH
     ):
         raise Invalid("type is not a Stripe event type")
+    occurred = event.get("created")
+    if occurred is not None and not (type(occurred) is int and 0 <= occurred <= LATEST_TIMESTAMP):
+        raise Invalid("created is not a Unix time")
     data = event.get("data")
     obj = data.get("object") if isinstance(data, dict) else None
     if not isinstance(obj, dict):
         raise Invalid("the event carries no data.object")
     _check_object(obj)
-    return _read(event_id, event_type, obj)
+    return _read(event_id, event_type, obj, occurred)
 
 
 def _stripe_id(value) -> str:
@@ -226,20 +251,31 @@ def _amounts(event_type: str, obj: dict) -> tuple[int | None, int | None]:
         return obj.get("amount_total"), None
     if event_type == CHARGE_REFUNDED:
         return obj.get("amount_refunded"), obj.get("amount")
+    if event_type in DISPUTE_TYPES:
+        return obj.get("amount"), None
     return None, None
 
 
-def _read(event_id: str, event_type: str, obj: dict) -> StripeEventData:
+def _charge(event_type: str, obj: dict) -> str:
+    """The charge the object names; a charge's event names its own."""
+    if event_type.startswith("charge.") and not event_type.startswith("charge.dispute."):
+        return _stripe_id(obj.get("id"))
+    return _stripe_id(obj.get("charge")) or _stripe_id(obj.get("latest_charge"))
+
+
+def _read(event_id: str, event_type: str, obj: dict, occurred=None) -> StripeEventData:
     details = _subscription_details(obj)
     lines = obj.get("lines")
     data = lines.get("data") if isinstance(lines, dict) else None
     amount, charge_amount = _amounts(event_type, obj)
     payment_status = obj.get("payment_status")
+    status = obj.get("status")
     return StripeEventData(
         id=event_id,
         type=event_type,
         object_id=_stripe_id(obj.get("id")),
         created=obj.get("created"),
+        occurred=occurred,
         amount=amount,
         charge_amount=charge_amount,
         currency=obj.get("currency") or "",
@@ -247,6 +283,8 @@ def _read(event_id: str, event_type: str, obj: dict) -> StripeEventData:
         subscription=_stripe_id(obj.get("subscription")) or _stripe_id(details.get("subscription")),
         payment_intent=_stripe_id(obj.get("payment_intent")),
         invoice=_stripe_id(obj.get("invoice")),
+        charge=_charge(event_type, obj),
+        status=status if isinstance(status, str) else "",
         payment_status=payment_status if isinstance(payment_status, str) else "",
         email=_email(obj),
         receipt_url=next((obj[field] for field in URL_FIELDS if obj.get(field)), ""),
@@ -261,21 +299,35 @@ def _read(event_id: str, event_type: str, obj: dict) -> StripeEventData:
     )
 
 
-def is_stripe_url(url: str) -> bool:
-    """An https address on Stripe's hosts; with a fake Stripe (STRIPE_API_BASE set, outside
-    production) an address on the fake's host is accepted too."""
+def browser_host(url: str) -> tuple[str, str] | None:
+    """(scheme, host[:port]) of ``url`` as a browser reads it (the WHATWG URL standard, by
+    ada-url: a backslash ends the host, ``%5C`` in a host is refused, the last ``@`` ends
+    the user info); None for an address a browser would not follow, or one that carries a
+    user name or password (never part of a link Stripe gives)."""
     try:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").lower()
+        parts = ada_url.parse_url(url)
     except ValueError:
+        return None
+    if parts["username"] or parts["password"]:
+        return None
+    return parts["protocol"].rstrip(":"), parts["host"]
+
+
+def is_stripe_url(url: str) -> bool:
+    """An https address on Stripe's hosts, read as a browser reads it; with a fake Stripe
+    (STRIPE_API_BASE set, outside production) an address on the fake's host is accepted too."""
+    if not isinstance(url, str) or any(ord(char) < 0x21 or ord(char) == 0x7F for char in url):
+        return False  # browsers drop tabs and newlines and trim spaces: nothing to guess
+    read = browser_host(url)
+    if read is None:
         return False
-    if parts.scheme == "https" and any(
+    scheme, host = read
+    if scheme == "https" and any(
         host == allowed or host.endswith("." + allowed) for allowed in STRIPE_RECEIPT_HOSTS
     ):
         return True
     if settings.STRIPE_API_BASE and not settings.PRODUCTION:
-        fake = urlsplit(settings.STRIPE_API_BASE)
-        return (parts.scheme, parts.netloc) == (fake.scheme, fake.netloc) and bool(host)
+        return bool(host) and browser_host(settings.STRIPE_API_BASE) == (scheme, host)
     return False
 
 
@@ -336,4 +388,8 @@ def check_acceptable(event: StripeEventData):
         _check_positive("the charge's amount", event.charge_amount, currency)
         if event.amount > event.charge_amount:
             raise Rejected("amount_refunded is more than the charge's amount")
+        _check_created(event)
+    elif event.type in DISPUTE_TYPES:
+        currency = _check_currency(event)
+        _check_positive("the disputed amount", event.amount, currency)
         _check_created(event)

@@ -1,3 +1,5 @@
+import atexit
+
 from django.apps import AppConfig
 
 
@@ -8,8 +10,11 @@ class ReleasesConfig(AppConfig):
         from core import demo, navigation, pagecache
         from core import sitemaps as site_map
         from outbox import registry
-        from releases import compat, mail, search_sources, sitemaps
+        from releases import compat, downloads, mail, search_sources, sitemaps
         from search import sources as search_index
+
+        # A process that stops (a gunicorn worker) hands on the download counts it buffered.
+        atexit.register(downloads.hand_over_counts)
 
         # No public page shows who subscribed to the announcements.
         pagecache.watch_app(self, except_for=("announcementsubscriber",))

@@ -10,7 +10,7 @@ no database query while the content is unchanged:
   replaces them at once;
 - each download adds one to a counter (one per release, OS, architecture and day) that
   the process hands to Redis at most every TALLY_BUFFER_SECONDS and when its worker
-  exits (``core.cache.tally``); the beat task ``releases.tasks.flush_download_counts``
+  exits (releases.tally); the beat task ``releases.tasks.flush_download_counts``
   moves the Redis counters into ``DownloadCount`` every minute. Counts that find no
   Redis are written to the database at once.
 """
@@ -25,10 +25,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from core.cache import hand_over_tallies, take_from_tally, tally, tally_keys
 from core.pagecache import kept_with_content
 from releases.models import DownloadCount, ReleaseFile
 from releases.repoconfig.models import Mirror
+from releases.tally import hand_over_tallies, take_from_tally, tally, tally_keys
 
 FILE_ID_PATTERN = r"\d{1,9}"  # a file id in URLs
 FILE_ID = re.compile(f"^{FILE_ID_PATTERN}$")
@@ -101,7 +101,7 @@ def _place_of(key: str) -> tuple[FilePlace, date]:
 
 def record_download(place: FilePlace) -> None:
     """One more download of the file's release, OS and architecture today: counted in
-    Redis (core.cache.tally), or in the database at once when there is no Redis."""
+    Redis (releases.tally), or in the database at once when there is no Redis."""
     for key, count in tally(_tally_key(place, timezone.localdate()), TALLY_KEEP_SECONDS):
         add_to_counts(*_place_of(key), count)
 

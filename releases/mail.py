@@ -3,13 +3,12 @@
 Services record each mail in the outbox (``outbox.queue``), which calls these functions
 after the commit and again until the mail server accepts it."""
 
-from celery import shared_task
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from core.mail import send_templated_mail
 from outbox import queue
 from releases.models import AnnouncementSubscriber, Release, ReleaseFile
 from releases.subscriptions import confirm_token, unsubscribe_token
@@ -28,7 +27,6 @@ def _unsubscribe_url(subscriber) -> str:
     return _site_url(reverse("releases:unsubscribe", args=[unsubscribe_token(subscriber)]))
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def mail_subscription_confirmation(subscriber_id: int):
     subscriber = AnnouncementSubscriber.objects.filter(pk=subscriber_id).first()
     if subscriber is None or subscriber.confirmed_at is not None:
@@ -60,7 +58,6 @@ def announce_release(release_id: int) -> int:
     return len(ids)
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def mail_release_announcement(release_id: int, subscriber_id: int):
     """One subscriber's announcement, retried on its own when the mail server is down."""
     subscriber = AnnouncementSubscriber.objects.confirmed().filter(pk=subscriber_id).first()

@@ -1,4 +1,5 @@
-"""localstripe, taught the invoices a sponsor pays by bank transfer (development only).
+"""localstripe, taught the invoices a sponsor pays by bank transfer, and to tell of
+refunds (development only).
 
 localstripe (1.15) makes invoices only for subscriptions and charges them at once. The
 site's invoice path (sponsors/stripe_gateway.py ``send_invoice``) makes what Stripe calls
@@ -7,8 +8,13 @@ invoice due in ``days_until_due`` days, then ``/finalize`` and ``/send``. This a
 calls to localstripe's own Invoice, with Stripe's shapes and events (``invoice.created``,
 ``invoice.finalized``, ``invoice.sent``); everything else is localstripe unchanged.
 
+localstripe makes refunds (``POST /v1/refunds`` with ``charge`` or ``payment_intent``) but
+sends no event about them; Stripe sends ``charge.refunded`` with the charge, whose
+``amount_refunded`` is the charge's refunded total. This sends it, so a refund made at
+the fake reaches the site through its webhook as a real one does.
+
 Run as localstripe is: ``python scripts/localstripe_invoicing.py --port N --from-scratch``
-(scripts/devstack.py does). Stripe itself mails the invoice; the fake mails nothing.
+(the Procfile does). Stripe itself mails the invoice; the fake mails nothing.
 """
 
 import time
@@ -77,8 +83,19 @@ def _send(id, **options):
     return invoice
 
 
+_create_refund = resources.Refund._api_create.__func__
+
+
+def _refund_and_tell(cls, **data):
+    refund = _create_refund(cls, **data)
+    charge = resources.Charge._api_retrieve(refund.charge)
+    resources.schedule_webhook(resources.Event("charge.refunded", charge))
+    return refund
+
+
 def install():
     Invoice._api_create = classmethod(_one_off_invoice)
+    resources.Refund._api_create = classmethod(_refund_and_tell)
     for url, function in (
         ("/v1/invoices/{id}/finalize", _finalize),
         ("/v1/invoices/{id}/send", _send),

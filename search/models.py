@@ -1,24 +1,18 @@
 """The search index: one denormalised row per public object of the site.
 
 Rows are written by ``search.services`` from the objects ``search.sources`` describes;
-nothing else writes them. On PostgreSQL ``vector`` holds the weighted full-text vector
-(title A, summary B, body C) behind a GIN index; on SQLite it stays empty and searches use
-the plain-text fallback of ``search.query``.
+nothing else writes them. ``vector`` holds the weighted full-text vector (title A,
+summary B, body C) behind a GIN index.
 """
 
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVector, SearchVectorField
-from django.db import connection, models
+from django.db import models
 from django.utils import timezone
 
 # The PostgreSQL text search configuration for stemming and stop words: the site is in English.
 TEXT_SEARCH_CONFIG = "english"
 GIN_INDEX_NAME = "search_doc_vector_gin"
-
-
-def uses_full_text() -> bool:
-    """PostgreSQL keeps weighted vectors; other databases (SQLite locally) do without."""
-    return connection.vendor == "postgresql"
 
 
 class SearchDocumentQuerySet(models.QuerySet):
@@ -69,7 +63,7 @@ class SearchDocument(models.Model):
     visible_from = models.DateTimeField(
         null=True, blank=True, help_text="Hidden until then (a scheduled news post)."
     )
-    # Filled on PostgreSQL only (SQLite has no tsvector): see fill_vectors.
+    # Filled by fill_vectors after each write (search.services).
     vector = SearchVectorField(null=True, editable=False)
     indexed_at = models.DateTimeField(auto_now=True)
 

@@ -1,5 +1,5 @@
 """Searching the index: PostgreSQL full-text search with weighted ranking and highlighted
-snippets, and a plain substring search for SQLite (the local run) with the same answer.
+snippets.
 
 The visitor's words go to ``websearch_to_tsquery`` as a bound parameter: it accepts any
 text (quotes, ``or``, ``-word``, stray operators) without a syntax error, so no query can
@@ -27,8 +27,8 @@ from django.db.models import (
 from django.db.models.functions import Concat
 from django.utils import timezone
 
-from search.models import TEXT_SEARCH_CONFIG, SearchDocument, uses_full_text
-from search.snippets import START, STOP, excerpt, mark_words, marked_to_html
+from search.models import TEXT_SEARCH_CONFIG, SearchDocument
+from search.snippets import START, STOP, marked_to_html
 
 MAX_QUERY_LENGTH = 200
 RESULTS_PER_PAGE = 10
@@ -44,8 +44,6 @@ HEADLINE_OPTIONS = {
     "max_fragments": 2,
     "fragment_delimiter": " … ",
 }
-TERM = re.compile(r'(-?)"([^"]*)"|(-?)(\S+)')
-NOT_A_WORD = {"or", "and"}
 # "MariaDB 11.8" asks for the same entry as "11.8".
 PRODUCT_PREFIX = re.compile(r"^mariadb\s+", re.IGNORECASE)
 
@@ -97,10 +95,7 @@ def search(text: str, kind: str = "", page_number=1, now=None) -> Results:
         kind = ""
     visible = SearchDocument.objects.visible(now)
     names = exact_names(text)
-    if uses_full_text():
-        matches, to_hit = _full_text(visible, text, names, now)
-    else:
-        matches, to_hit = _substring(visible, text, names)
+    matches, to_hit = _full_text(visible, text, names, now)
     facets = _facets(matches, kind)
     ranked = matches.filter(kind=kind) if kind else matches
     page = Paginator(ranked, RESULTS_PER_PAGE).get_page(page_number)
@@ -178,55 +173,3 @@ def _title_marks(title: str, marked: str) -> str:
     """The highlighted title, unless ts_headline's parser dropped something from it (it
     leaves out what looks like an HTML tag): then the title as it is."""
     return marked if marked.replace(START, "").replace(STOP, "") == title else title
-
-
-def query_terms(text: str) -> tuple[list[str], list[str]]:
-    """The words and "quoted phrases" of a web-style query: (wanted, excluded)."""
-    wanted, excluded = [], []
-    for minus_phrase, phrase, minus_word, word in TERM.findall(text):
-        term = (phrase if phrase or not word else word).strip().strip('"')
-        if not term or term.lower() in NOT_A_WORD:
-            continue
-        (excluded if (minus_phrase or minus_word) else wanted).append(term)
-    return wanted, excluded
-
-
-def _contains(term: str) -> Q:
-    return Q(title__icontains=term) | Q(summary__icontains=term) | Q(body__icontains=term)
-
-
-def _substring(visible: QuerySet, text: str, names):
-    """The fallback without full-text search: every wanted term somewhere, none of the
-    excluded ones; the entry named exactly first, then title matches, then the newest."""
-    wanted, excluded = query_terms(text)
-    if not wanted:
-        return visible.none(), None
-    every_term = Q()
-    for term in wanted:
-        every_term &= _contains(term)
-    matches = visible.filter(every_term | Q(exact_name__in=names))
-    for term in excluded:
-        matches = matches.exclude(_contains(term))
-    title_hits = sum(
-        (
-            Case(
-                When(title__icontains=t, then=Value(1)),
-                default=Value(0),
-                output_field=IntegerField(),
-            )
-            for t in wanted
-        ),
-        Value(0),
-    )
-    matches = matches.annotate(exact=_exact(names), title_hits=title_hits).order_by(
-        "-exact", "-title_hits", "-date", "pk"
-    )
-
-    def to_hit(document):
-        return _hit(
-            document,
-            mark_words(document.title, wanted),
-            excerpt(f"{document.summary} {document.body}".strip(), wanted),
-        )
-
-    return matches, to_hit

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from django.db import transaction
 
 from core import pagecache
-from search.models import SearchDocument, uses_full_text
+from search.models import SearchDocument
 from search.sources import DEPENDENTS, PAGES, SOURCE_FOR, SOURCES, Source, object_key
 
 REBUILD_BATCH = 500
@@ -58,8 +58,7 @@ def reindex(source: Source, pk) -> SearchDocument | None:
                 )
             },
         )
-        if uses_full_text():
-            SearchDocument.objects.filter(pk=document.pk).fill_vectors()
+        SearchDocument.objects.filter(pk=document.pk).fill_vectors()
     return document
 
 
@@ -78,8 +77,7 @@ def rebuild(progress: Callable[[str], None] = lambda message: None) -> int:
         pages = sync_pages()
         total += pages
         progress(f"{SearchDocument.Kind.PAGE}: {pages} entries")
-        if uses_full_text():
-            SearchDocument.objects.fill_vectors()
+        SearchDocument.objects.fill_vectors()
         # Bulk writes send no model signals: cached pages must go explicitly.
         transaction.on_commit(pagecache.content_changed)
     return total
@@ -101,7 +99,6 @@ def sync_pages() -> int:
                     for field in ("kind", "title", "summary", "body", "url")
                 },
             )
-        if uses_full_text():
-            pages.fill_vectors()
+        pages.fill_vectors()
         transaction.on_commit(pagecache.content_changed)
     return len(documents)

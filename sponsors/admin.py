@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.contrib.contenttypes.admin import GenericTabularInline
 
 from sponsors import supporters_cache
 from sponsors.models import (
@@ -73,11 +74,23 @@ class EventInline(admin.TabularInline):
         return False
 
 
-class PaymentInline(admin.TabularInline):
+class PaymentInline(GenericTabularInline):
+    """The sponsorship's payments (refunds and disputes: Payments in the admin)."""
+
     model = Payment
     extra = 0
-    readonly_fields = ["stripe_id", "amount", "currency", "paid_at", "receipt_url"]
+    fields = readonly_fields = [
+        "stripe_id",
+        "amount",
+        "taken_back",
+        "currency",
+        "paid_at",
+        "receipt_url",
+    ]
     can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 class YearFilter(admin.SimpleListFilter):

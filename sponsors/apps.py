@@ -13,11 +13,12 @@ class SponsorsConfig(AppConfig):
         from outbox import registry
         from payments import dispatch, income, money
         from search import sources as search_index
-        from sponsors import mail, reports, sitemaps, stripe_tasks, webhooks
+        from sponsors import mail, models, reports, sitemaps, stripe_tasks, webhooks
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
+        dispatch.register_subscription_owner(webhooks.knows_subscription)
         registry.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         registry.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
         registry.register(mail.INVITATION, mail.send_invitation)
@@ -26,8 +27,8 @@ class SponsorsConfig(AppConfig):
         registry.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
         )
-        income.register_source(
-            reports.sponsorship_income, reports.PROGRAMME_LABELS, reports.years_with_payments
+        income.register_payer(
+            models.Sponsorship, reports.describe_sponsorships, reports.PROGRAMME_LABELS
         )
         pagecache.watch_app(self, except_for=("sponsorshipevent", "invitation"))
         # The query parameters its pages read (others are redirected away: core/pagecache.py).

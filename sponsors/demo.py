@@ -8,6 +8,8 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.text import slugify
 
+from payments import recording
+from payments.money import minor_units
 from sponsors.models import (
     Organisation,
     Payment,
@@ -60,15 +62,14 @@ def record_demo_payments(organisation):
     """Each demo sponsorship paid its tier's price, so the funding ledger is not empty
     beside a full supporters page; flagged as demo, never a real payment."""
     for sponsorship in organisation.sponsorships.filter(status=Sponsorship.Status.ACTIVE):
-        Payment.objects.get_or_create(
+        currency = sponsorship.terms["currency"]
+        recording.record_payment(
+            sponsorship,
             stripe_id=f"demo-payment-{sponsorship.pk}",
-            defaults={
-                "sponsorship": sponsorship,
-                "amount": Decimal(sponsorship.terms["annual_price"]),
-                "currency": sponsorship.terms["currency"],
-                "paid_at": sponsorship.paid_at or timezone.now(),
-                "is_demo": True,
-            },
+            amount_minor=minor_units(Decimal(sponsorship.terms["annual_price"]), currency),
+            currency=currency,
+            paid_at=sponsorship.paid_at or timezone.now(),
+            is_demo=True,
         )
 
 

@@ -1,13 +1,12 @@
 """The sponsors' mail; texts are in templates/sponsors/email/.
 
-Services record each mail in the outbox (``outbox.queue``), which calls these tasks
+Services record each mail in the outbox (``outbox.queue``), which calls these functions
 directly after the commit and again until the mail server accepts it."""
 
-from celery import shared_task
 from django.conf import settings
 from django.urls import reverse
 
-from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from core.mail import send_templated_mail
 from sponsors.models import Invitation, Sponsorship
 
 # The outbox kinds of these mails (registered in SponsorsConfig.ready()).
@@ -47,7 +46,6 @@ def _context(sponsorship, **extra):
     }
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def send_sponsorship_mail(sponsorship_id: int, what: str, undo: bool = False):
     """``undo``: the sponsor may undo this for SPONSORSHIP_UNDO_MINUTES (their own
     withdrawal or cancellation), so the mail says so, as the page does."""
@@ -68,7 +66,6 @@ def send_sponsorship_mail(sponsorship_id: int, what: str, undo: bool = False):
     )
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def send_renewal_reminder(sponsorship_id: int, days: int):
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     send_templated_mail(
@@ -78,7 +75,6 @@ def send_renewal_reminder(sponsorship_id: int, days: int):
     )
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def send_invoice_mail(sponsorship_id: int):
     """To the billing contact: the invoice was issued, where to download and pay it."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
@@ -94,7 +90,6 @@ def send_invoice_mail(sponsorship_id: int):
     )
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def send_invitation(invitation_id: int):
     """The token travels in the mail only, never in the task's arguments."""
     invitation = Invitation.objects.select_related("organisation", "invited_by").get(

@@ -2,11 +2,13 @@ import secrets
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
-from payments.models import STRIPE_ID_MAX_LENGTH
+from payments.models import STRIPE_ID_MAX_LENGTH, PaymentQuerySet
+from payments.models import Payment as LedgerPayment
 
 
 class Programme(models.Model):
@@ -237,6 +239,8 @@ class Sponsorship(models.Model):
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.APPLIED)
     payment_method = models.CharField(max_length=12, choices=Payment.choices)
     paid_at = models.DateTimeField(null=True, blank=True)
+    # Its payments, kept by the payments app (refunds and disputes hang from them).
+    payments = GenericRelation("sponsors.Payment", related_query_name="sponsorship")
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     reminders_sent = models.JSONField(default=list, blank=True)
@@ -328,33 +332,27 @@ class SponsorshipEvent(models.Model):
         return f"{self.from_status or 'new'} → {self.to_status}"
 
 
-class PaymentQuerySet(models.QuerySet):
-    def demo(self):
-        """Payments ``load_demo`` recorded: while there are any, the tier prices, terms and
-        payments shown are demo content (the sponsors' names and tiers are the real list)."""
-        return self.filter(is_demo=True)
+class PaymentManager(models.Manager.from_queryset(PaymentQuerySet)):
+    def get_queryset(self):
+        return (
+            super()
+            .get_queryset()
+            .filter(content_type__app_label="sponsors", content_type__model="sponsorship")
+        )
 
 
-class Payment(models.Model):
-    sponsorship = models.ForeignKey(Sponsorship, on_delete=models.CASCADE, related_name="payments")
-    stripe_id = models.CharField(
-        max_length=STRIPE_ID_MAX_LENGTH, unique=True, help_text="Payment intent or invoice id"
-    )
-    amount = models.DecimalField(max_digits=10, decimal_places=2)
-    currency = models.CharField(max_length=3)
-    paid_at = models.DateTimeField()
-    receipt_url = models.URLField(max_length=500, blank=True)
-    is_demo = models.BooleanField(
-        default=False, help_text="Demo content (manage.py load_demo): no money moved."
-    )
+class Payment(LedgerPayment):
+    """A sponsorship's payment: the payments app's record (``payments.models.Payment``),
+    seen from sponsors. Made by ``payments.recording`` only."""
 
-    objects = PaymentQuerySet.as_manager()
+    objects = PaymentManager()
 
     class Meta:
-        ordering = ["-paid_at"]
+        proxy = True
 
-    def __str__(self):
-        return f"{self.amount} {self.currency} ({self.stripe_id})"
+    @property
+    def sponsorship(self) -> "Sponsorship":
+        return self.paid_for
 
 
 def invite_token():

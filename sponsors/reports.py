@@ -1,9 +1,9 @@
-"""What the sponsorships contribute to the public funding page (``payments.income``)."""
+"""What the sponsorships contribute to the public funding page: how ``payments.ledger``
+describes a sponsorship's payments (registered with ``payments.income``)."""
 
-from django.db.models.functions import ExtractYear
+from collections.abc import Iterable
 
-from payments.income import Income
-from sponsors.models import Payment, Programme
+from sponsors.models import Programme, Sponsorship
 
 PROGRAMME_LABELS = {
     Programme.Kind.SPONSOR.value: "Sponsors",
@@ -11,25 +11,9 @@ PROGRAMME_LABELS = {
 }
 
 
-def sponsorship_income(year: int) -> list[Income]:
-    payments = Payment.objects.filter(paid_at__year=year).values_list(
-        "paid_at",
-        "currency",
-        "amount",
-        "sponsorship__organisation_id",
-        "sponsorship__tier__programme__kind",
-        "is_demo",
+def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """Per sponsorship id: its programme and its contributor, the organisation."""
+    rows = Sponsorship.objects.filter(pk__in=list(ids)).values_list(
+        "pk", "tier__programme__kind", "organisation_id"
     )
-    return [
-        Income(paid_at, currency.upper(), amount, kind, f"organisation:{organisation}", demo)
-        for paid_at, currency, amount, organisation, kind, demo in payments
-    ]
-
-
-def years_with_payments() -> list[int]:
-    return list(
-        Payment.objects.order_by()
-        .annotate(year=ExtractYear("paid_at"))
-        .values_list("year", flat=True)
-        .distinct()
-    )
+    return {pk: (kind, f"organisation:{organisation}") for pk, kind, organisation in rows}

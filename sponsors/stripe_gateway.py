@@ -87,10 +87,6 @@ def charge_once(
     return client().v1.payment_intents.create(params, options(key)).id
 
 
-def subscription_metadata(subscription_id: str) -> dict:
-    return client().v1.subscriptions.retrieve(subscription_id).to_dict().get("metadata") or {}
-
-
 def checkout_url(
     *,
     customer_id: str,

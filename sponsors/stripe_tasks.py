@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from outbox import queue
+from payments.validation import is_stripe_url
 from sponsors import stripe_gateway, stripe_objects
 from sponsors.models import Sponsorship, SponsorshipEvent
 
@@ -42,7 +43,8 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
         sponsorship.stripe_invoice_id = invoice.stripe_id
         sponsorship.invoice_number = invoice.number
         sponsorship.invoice_due_on = invoice.due_on
-        sponsorship.invoice_url = invoice.url
+        # Shown as a link on the dashboard: only an address on Stripe's hosts.
+        sponsorship.invoice_url = invoice.url if is_stripe_url(invoice.url) else ""
         sponsorship.save(
             update_fields=["stripe_invoice_id", "invoice_number", "invoice_due_on", "invoice_url"]
         )

@@ -178,9 +178,7 @@ def agreement_pdf(request, pk):
 @login_required
 def payment_pdf(request, pk):
     payment = get_object_or_404(
-        Payment.objects.filter(sponsorship__organisation__managers=request.user).select_related(
-            "sponsorship__organisation"
-        ),
+        Payment.objects.filter(sponsorship__organisation__managers=request.user),
         pk=pk,
     )
     return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
@@ -302,7 +300,8 @@ def dashboard(request):
             request, "Thank you! Your payment is confirmed here as soon as Stripe tells us."
         )
     managed = Organisation.objects.managed_by(request.user).prefetch_related(
-        "sponsorships__payments",
+        "sponsorships__payments__refunds",
+        "sponsorships__payments__disputes",
         "sponsorships__events",
         "sponsorships__tier__benefit_items",
         "sponsorships__agreement",
@@ -321,7 +320,7 @@ def _organisation_page(request, org, profile_form=None, status=200):
     typed, with its errors beside its fields."""
     sponsorships = list(
         org.sponsorships.prefetch_related(
-            "payments", "events", "tier__benefit_items"
+            "payments__refunds", "payments__disputes", "events", "tier__benefit_items"
         ).select_related("tier", "agreement", "accepted_by")
     )
     for sponsorship in sponsorships:

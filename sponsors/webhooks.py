@@ -6,15 +6,16 @@ handler receives. Every handler decides from the object it carries, not
 from the order of arrival, and every effect is idempotent (payments are keyed by their
 Stripe id), so replays and out-of-order delivery leave the same state. An object that is
 not a sponsorship's (a donation's invoice, an unknown sponsorship) raises ``Ignored``.
+Refunds and disputes of a sponsorship's payment are the payments app's to record
+(``payments.handlers``); none of these handlers calls Stripe.
 """
 
 from datetime import UTC, datetime
 
 from payments.dispatch import Ignored
-from payments.events import METADATA_ID, StripeEventData
-from sponsors import stripe_gateway
+from payments.events import StripeEventData
 from sponsors.models import Payment, Sponsorship, Tier
-from sponsors.services import billing, lifecycle
+from sponsors.services import lifecycle, recording
 
 RECEIPT_URL_LENGTH = Payment._meta.get_field("receipt_url").max_length
 
@@ -24,6 +25,11 @@ def sold_currencies():
     return Tier.objects.order_by().values_list("currency", flat=True).distinct()
 
 
+def knows_subscription(subscription_id: str) -> bool:
+    """Registered with payments.dispatch: a sponsorship holds this subscription."""
+    return Sponsorship.objects.filter(stripe_subscription_id=subscription_id).exists()
+
+
 def _when(event: StripeEventData) -> datetime:
     if event.created is None:
         raise Ignored("it does not say when it happened")
@@ -31,31 +37,19 @@ def _when(event: StripeEventData) -> datetime:
 
 
 def _sponsorship_for(event: StripeEventData) -> int | None:
+    """The sponsorship the object's metadata names (an invoice's subscription's metadata
+    too, which ``payments.webhooks`` fetched from Stripe before the transaction when the
+    invoice carried none), else the one holding its subscription."""
     reference = event.metadata_id("sponsorship")
     if reference is not None:
         return Sponsorship.objects.filter(pk=reference).values_list("pk", flat=True).first()
     if event.subscription:
-        known = (
+        return (
             Sponsorship.objects.filter(stripe_subscription_id=event.subscription)
             .values_list("pk", flat=True)
             .first()
         )
-        return known or _named_by_subscription(event.subscription)
     return None
-
-
-def _named_by_subscription(subscription_id: str) -> int | None:
-    """An invoice can arrive before the site has stored the subscription it belongs to
-    (the pay request is still waiting for Stripe's answer), and an invoice does not always
-    carry the subscription's metadata (localstripe's never does): ask Stripe for it."""
-    try:
-        metadata = stripe_gateway.subscription_metadata(subscription_id)
-    except stripe_gateway.StripeError:
-        return None
-    reference = metadata.get("sponsorship")
-    if not (isinstance(reference, str) and METADATA_ID.fullmatch(reference)):
-        return None
-    return Sponsorship.objects.filter(pk=int(reference)).values_list("pk", flat=True).first()
 
 
 def _required_sponsorship(event: StripeEventData) -> int:
@@ -72,30 +66,34 @@ def _required_id(event: StripeEventData) -> str:
 
 
 def payment_succeeded(event: StripeEventData):
+    if event.type.startswith("payment_intent.") and event.invoice:
+        raise Ignored("the payment of an invoice: the invoice's event records it")
     stripe_id = _required_id(event)
     sponsorship = _required_sponsorship(event)
-    money = event.money(event.amount)  # rejects an event that names no currency
-    if money is None or event.amount <= 0:
+    currency = event.required_currency()  # rejects an event that names no currency
+    if event.amount is None or event.amount <= 0:
         raise Ignored(f"the amount is not a positive whole number: {event.amount!r:.40}")
-    amount, currency = money
     receipt_url = event.receipt_url if len(event.receipt_url) <= RECEIPT_URL_LENGTH else ""
-    billing.record_payment(
+    recording.record_payment(
         sponsorship,
         stripe_id=stripe_id,
-        amount=amount,
+        amount_minor=event.amount,
         currency=currency,
         paid_at=_when(event),
         receipt_url=receipt_url,
+        payment_intent_id=event.payment_intent
+        or (stripe_id if event.type.startswith("payment_intent.") else ""),
+        charge_id=event.charge,
     )
 
 
 def payment_failed(event: StripeEventData):
-    billing.payment_failed(_required_sponsorship(event))
+    recording.payment_failed(_required_sponsorship(event))
 
 
 def checkout_completed(event: StripeEventData):
     session_id = _required_id(event)
-    billing.link_stripe_objects(
+    recording.link_stripe_objects(
         _required_sponsorship(event),
         subscription_id=event.subscription,
         payment_intent_id=event.payment_intent,
@@ -112,7 +110,7 @@ def subscription_deleted(event: StripeEventData):
     ):
         raise Ignored("it matches no sponsorship")
     if sponsorship is not None:
-        billing.link_stripe_objects(sponsorship, subscription_id=subscription_id)
+        recording.link_stripe_objects(sponsorship, subscription_id=subscription_id)
     lifecycle.subscription_ended(subscription_id)
 
 

@@ -4,7 +4,7 @@ Passwords are hashed with MD5 instead of PBKDF2 (1,000,000 rounds, about 0.5 s a
 the CI machine, and every user a factory makes, every ``client.login`` and every sign-in
 in a browser test hashes one). What a test checks of a password (that the right one
 signs in, that a wrong one does not, the validators) does not depend on the hasher; the
-production profile keeps Django's default list, and `make run` (scripts/devstack.py) and
+production profile keeps Django's default list, and `make run` (the Procfile) and
 the production smoke stage (deploy/smoke.py) run on config.settings.
 
 pytest-django exports DJANGO_SETTINGS_MODULE (pyproject.toml), so the processes a test

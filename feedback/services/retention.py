@@ -3,49 +3,35 @@
 import logging
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection
 from django.utils import timezone
 
 from feedback import partitions
-from feedback.models import RawReport
 
 logger = logging.getLogger(__name__)
 
 
 def prepare_partitions() -> list:
     """Make this month's partition of the raw reports and the next
-    ``FEEDBACK_PARTITIONS_AHEAD`` months' (the daily task; a no-op off PostgreSQL)."""
+    ``FEEDBACK_PARTITIONS_AHEAD`` months' (the daily task)."""
     months = partitions.months_from(timezone.now(), 1 + settings.FEEDBACK_PARTITIONS_AHEAD)
     return partitions.create_partitions(connection, months)
 
 
-def prune_raw_reports(older_than_days: int | None = None, batch_size: int = 5000, progress=None):
+def prune_raw_reports(older_than_days: int | None = None, progress=None):
     """Drop the raw bytes of processed or rejected reports older than the retention age;
     returns how many raw reports went.
 
-    On PostgreSQL whole months go: a month's partition is dropped once the whole month is
-    older than the retention age and none of its reports is still pending (so raw bytes
-    stay up to a month longer than the age). Elsewhere (SQLite) rows are deleted in
-    batches. The parsed Report rows stay; pending reports are never pruned, so nothing
-    unprocessed is lost.
+    Whole months go: a month's partition is dropped once the whole month is older than the
+    retention age and none of its reports is still pending (so raw bytes stay up to a
+    month longer than the age). The parsed Report rows stay; pending reports are never
+    pruned, so nothing unprocessed is lost.
     """
     days = older_than_days or settings.FEEDBACK_RAW_RETENTION_DAYS
     cutoff = timezone.now() - timezone.timedelta(days=days)
-    if partitions.is_partitioned(connection):
-        _dropped, rows, kept = partitions.drop_partitions_before(connection, cutoff)
-        for month in kept:
-            logger.warning("feedback: raw reports of %s kept: some are still pending", month)
-        if progress and rows:
-            progress(rows)
-        return rows
-    old = RawReport.objects.done().filter(received_at__lt=cutoff)
-    deleted = 0
-    while True:
-        ids = list(old.values_list("pk", flat=True)[:batch_size])
-        if not ids:
-            return deleted
-        with transaction.atomic():
-            RawReport.objects.filter(pk__in=ids).delete()
-        deleted += len(ids)
-        if progress:
-            progress(len(ids))
+    _dropped, rows, kept = partitions.drop_partitions_before(connection, cutoff)
+    for month in kept:
+        logger.warning("feedback: raw reports of %s kept: some are still pending", month)
+    if progress and rows:
+        progress(rows)
+    return rows

@@ -8,14 +8,11 @@ GIN_INDEX = django.contrib.postgres.indexes.GinIndex(
 
 
 def create_gin_index(apps, schema_editor):
-    """The GIN index exists on PostgreSQL only: SQLite has no such index (nor vectors)."""
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.add_index(apps.get_model("search", "SearchDocument"), GIN_INDEX)
+    schema_editor.add_index(apps.get_model("search", "SearchDocument"), GIN_INDEX)
 
 
 def drop_gin_index(apps, schema_editor):
-    if schema_editor.connection.vendor == "postgresql":
-        schema_editor.remove_index(apps.get_model("search", "SearchDocument"), GIN_INDEX)
+    schema_editor.remove_index(apps.get_model("search", "SearchDocument"), GIN_INDEX)
 
 
 class Migration(migrations.Migration):

@@ -4,11 +4,10 @@ and again until the mail server accepts it."""
 
 from datetime import date
 
-from celery import shared_task
 from django.conf import settings
 from django.urls import reverse
 
-from core.mail import MAIL_TASK_OPTIONS, send_templated_mail
+from core.mail import send_templated_mail
 from sponsors import mail as sponsor_mail
 from sponsors.benefits.models import Delivery
 from sponsors.models import Sponsorship
@@ -23,7 +22,6 @@ def _send(template: str, context: dict, recipients: list[str]):
         send_templated_mail(f"benefits/email/{template}", context, recipients)
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def remind_sponsor(sponsorship_id: int, horizon: str):
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     items = (
@@ -40,7 +38,6 @@ def remind_sponsor(sponsorship_id: int, horizon: str):
     )
 
 
-@shared_task(**MAIL_TASK_OPTIONS)
 def remind_staff(delivery_ids: list[int]):
     items = Delivery.objects.filter(pk__in=delivery_ids).select_related(
         "benefit", "sponsorship__organisation"

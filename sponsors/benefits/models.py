@@ -51,9 +51,6 @@ class DeliveryQuerySet(models.QuerySet):
     def due_by(self, day):
         return self.outstanding().filter(due_on__lte=day)
 
-    def of_manager(self, user):
-        return self.filter(sponsorship__organisation__managers=user)
-
     def not_reminded_since(self, day):
         return self.filter(Q(reminded_on__isnull=True) | Q(reminded_on__lt=day))
 

@@ -1,10 +1,14 @@
 """The README and docs/ARCHITECTURE.md describe the code that exists.
 
 Every project app is named in both, and the contract table in ARCHITECTURE.md lists
-exactly the contracts in `.importlinter`, each with the layers it really has.
+exactly the contracts in `.importlinter`, each with the layers it really has. Every file
+or folder of the project they name in backticks exists, every module, class or function
+they name (`core.transitions.move`) can be imported, and the counts they state ("five
+shared parts: ...", "17 contracts") are the counts of what they list or of what is there.
 """
 
 import configparser
+import importlib
 import re
 from pathlib import Path
 
@@ -60,3 +64,71 @@ def test_each_documented_contract_names_the_layers_it_checks(name):
     for module in modules:
         short = module.split(".")[-1]
         assert short in documented, f"{name}: `{module}` is checked but not documented"
+
+
+PROJECT_PACKAGES = {app.split(".")[0] for app in project_apps()} | {"config", "tests", "bench"}
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
+DOCS = {"README.md": README, "docs/ARCHITECTURE.md": ARCHITECTURE}
+
+
+def quoted(text: str) -> set[str]:
+    return set(re.findall(r"`([^`\n]+)`", text))
+
+
+def named_paths(text: str) -> set[str]:
+    """`feedback/ingest.py`, `deploy/nginx/`: paths in the project's own folders."""
+    return {
+        name.split(":")[0].rstrip(",")
+        for name in quoted(text)
+        if re.fullmatch(r"[\w.-]+(/[\w.-]*)+(:\d+)?", name)
+        and name.split("/")[0] in PROJECT_FOLDERS
+    }
+
+
+PROJECT_FOLDERS = PROJECT_PACKAGES | {"deploy", "docs", "scripts", "templates", "static"}
+
+
+def named_objects(text: str) -> set[str]:
+    """`core.transitions.move`, `feedback.ingest`: dotted names under a project package."""
+    return {
+        name.removesuffix("()")
+        for name in quoted(text)
+        if re.fullmatch(r"[a-z_]+(\.[A-Za-z_]\w*)+(\(\))?", name)
+        and name.split(".")[0] in PROJECT_PACKAGES
+        and not name.endswith((".py", ".md", ".txt", ".html", ".json", ".conf", ".sh"))
+    }
+
+
+def resolves(dotted: str) -> bool:
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            target = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for attribute in parts[split:]:
+            if not hasattr(target, attribute):
+                return False
+            target = getattr(target, attribute)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("doc", sorted(DOCS))
+def test_every_file_and_folder_the_doc_names_exists(doc):
+    missing = sorted(path for path in named_paths(DOCS[doc]) if not (ROOT / path).exists())
+    assert not missing, f"{doc} names paths that do not exist: {missing}"
+
+
+@pytest.mark.parametrize("doc", sorted(DOCS))
+def test_every_module_and_function_the_doc_names_exists(doc):
+    missing = sorted(name for name in named_objects(DOCS[doc]) if not resolves(name))
+    assert not missing, f"{doc} names modules or functions that do not exist: {missing}"
+
+
+def test_the_counts_the_architecture_states_are_the_counts_it_lists():
+    for word, listing in re.findall(r"\b(\w+) shared\s+parts: ([^.]+)\.", ARCHITECTURE):
+        assert NUMBER_WORDS[word] == len(re.findall(r"`(\w+)`", listing)), listing
+    stated = re.findall(r"\b(\d+) contracts\b", README + ARCHITECTURE)
+    for count in stated:
+        assert int(count) == len(contracts()), f"the docs say {count} contracts"

@@ -8,6 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile, TemporaryUploaded
 from django.test import RequestFactory
 
 from core.uploads import MaxUploadSize, UploadTooLarge, check_upload_size, read_upload
+from feedback.models import RawReport
 
 MIB = 1024 * 1024
 
@@ -43,13 +44,24 @@ def test_an_oversized_body_is_refused_with_413_before_it_is_read(client, path, s
 
 
 @pytest.mark.django_db
-def test_an_oversized_report_is_refused_with_413_before_it_is_read(client, settings):
-    """The report endpoint answers ahead of the site-wide limit, with its own smaller one."""
+def test_a_report_past_the_site_wide_limit_is_refused_with_413_before_it_is_read(client, settings):
     settings.MAX_REQUEST_BODY_BYTES = 8 * MIB
     response = post_declaring(client, "/rest/v1/post", 250 * MIB)
     assert response.status_code == 413
+
+
+@pytest.mark.django_db
+def test_a_report_past_its_own_smaller_limit_is_refused_with_413_and_stores_nothing(
+    client, settings
+):
+    settings.MAX_REQUEST_BODY_BYTES = 8 * MIB
     limit = settings.FEEDBACK_MAX_BODY_BYTES
+    response = client.generic(
+        "POST", "/rest/v1/post", b"x" * (limit + 1), content_type="multipart/form-data; boundary=x"
+    )
+    assert response.status_code == 413
     assert response.content.decode() == f"The report is larger than the limit of {limit} bytes.\n"
+    assert not RawReport.objects.exists()
 
 
 @pytest.mark.django_db

@@ -5,6 +5,7 @@ from decimal import Decimal
 import factory
 
 from donations.models import Donation, Expense, FundingGoal, Gift
+from payments.money import minor_units
 
 
 class DonationFactory(factory.django.DjangoModelFactory):
@@ -20,13 +21,18 @@ class DonationFactory(factory.django.DjangoModelFactory):
 
 
 class GiftFactory(factory.django.DjangoModelFactory):
+    """A payment of a donation (``payments.Payment``); ``amount`` in the currency's units."""
+
     class Meta:
         model = Gift
+        exclude = ("donation", "amount")
 
     donation = factory.SubFactory(DonationFactory, status=Donation.Status.PAID)
+    paid_for = factory.SelfAttribute("donation")
     stripe_id = factory.Sequence(lambda n: f"pi_test_{n}")
     amount = factory.LazyAttribute(lambda gift: gift.donation.amount)
     currency = factory.LazyAttribute(lambda gift: gift.donation.currency)
+    amount_minor = factory.LazyAttribute(lambda gift: minor_units(gift.amount, gift.currency))
     paid_at = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 
 

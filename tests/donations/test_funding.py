@@ -11,9 +11,14 @@ from django.test.utils import CaptureQueriesContext
 from core.pagecache import HIT_HEADER
 from donations.funding import OTHER, Contribution, publishable_rows
 from donations.signing import manage_token
-from sponsors.models import Payment, Sponsorship
+from sponsors.models import Sponsorship
 from tests.donations.factories import FundingGoalFactory, GiftFactory
-from tests.sponsors.factories import OrganisationFactory, ProgrammeFactory, TierFactory
+from tests.sponsors.factories import (
+    OrganisationFactory,
+    PaymentFactory,
+    ProgrammeFactory,
+    TierFactory,
+)
 
 MARCH = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 APRIL = datetime(2026, 4, 2, 12, 0, tzinfo=UTC)
@@ -64,7 +69,7 @@ def sponsor_payment(kind, amount, when):
         payment_method=Sponsorship.Payment.CARD_ONCE,
         terms={},
     )
-    Payment.objects.create(
+    PaymentFactory(
         sponsorship=sponsorship,
         stripe_id=f"pi_{sponsorship.pk}",
         amount=amount,
@@ -159,8 +164,10 @@ class FundingPageTests(TestCase):
             GiftFactory(donation__amount=amount, paid_at=APRIL)
         with CaptureQueriesContext(connection) as queries:
             self.client.get("/funding/?year=2026")
-        # The ledger's queries, one per registered income source for its years too.
-        self.assertLessEqual(len(queries), 9)
+        # A fixed number, whatever the rows: the payments ledger's payments, what refunds
+        # and disputes took back, one description per kind of payer, the years; expenses,
+        # goals, the donor wall.
+        self.assertLessEqual(len(queries), 10)
 
     def test_hostile_years_are_not_found(self):
         for year in ("abc", "1999", "3000", "2026%00", "٢٠٢٦"):

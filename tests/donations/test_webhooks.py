@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from donations.models import Donation, Gift, Refund
-from payments.models import StripeEvent
+from donations.models import Donation, Gift
+from payments.models import Refund, StripeEvent
 from tests.donations import stripe_events
 from tests.donations.factories import DonationFactory
 
@@ -127,10 +127,10 @@ def test_a_refund_is_recorded_even_before_its_gift_is_known(deliver):
         },
     )
     assert deliver(refund).content == b"processed\n"
-    assert Refund.objects.get().donation is None
+    assert Refund.objects.get().payment is None
     deliver(stripe_events.checkout_completed(donation))
     recorded = Refund.objects.get()
-    assert recorded.donation == donation
+    assert recorded.payment.paid_for == donation
     assert recorded.amount == Decimal("10")
 
 

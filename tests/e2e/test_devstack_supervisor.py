@@ -1,15 +1,21 @@
-"""What `make run` (scripts/devstack.py) promises: localstripe really delivers its events to
-the site, signed with the development secret; Ctrl-C stops every process it started; it
-refuses the production profile."""
+"""What `make run` (the Procfile under honcho) promises: PostgreSQL and Redis of its own
+(PyPI wheels, sockets in its folder), localstripe delivering its events to the site signed
+with the development secret, beat running the schedule on the worker, a change made by
+another process on the next page view, a database that outlives a run without a second
+demo load, and Ctrl-C stopping every process, the engines included."""
 
-import os
 import socket
 import subprocess
 import sys
 import urllib.parse
 import urllib.request
 
-from tests.e2e.devstack import SUPERVISOR, DevStack, alive, wait_until
+import pytest
+
+from tests.core.test_settings import PRODUCTION_ENV, clean_env
+from tests.e2e.devstack import ROOT, DevStack, alive, wait_until
+
+PROCFILE_LINES = {"postgres", "redis", "stripe", "web", "worker", "beat"}
 
 
 def stripe_post(stack, path, fields):
@@ -20,6 +26,19 @@ def stripe_post(stack, path, fields):
     )
     with urllib.request.urlopen(request, timeout=10) as answer:
         return answer.read()
+
+
+def get(url: str) -> tuple[str, str]:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return answer.read().decode(), answer.headers.get("X-Page-Cache", "")
+
+
+def test_it_runs_on_postgresql_and_redis_of_its_own(devstack):
+    (version,) = devstack.query("select version()")[0]
+    assert version.startswith("PostgreSQL 18")
+    assert (devstack.database_folder / "PG_VERSION").exists()
+    assert (devstack.folder / "redis.sock").is_socket()
+    assert "ready to accept connections" in devstack.output("redis")
 
 
 def test_localstripe_posts_its_own_signed_events_to_the_site(devstack):
@@ -50,6 +69,41 @@ def test_beat_runs_the_periodic_tasks_on_the_worker(devstack):
     assert "outbox.tasks.sweep_outbox" in devstack.output("worker")
 
 
+def publish_with_manage_py(stack, version: str):
+    """A release made by another process than the site's (manage.py; the worker or beat
+    would be the same), with nothing but `make run`'s environment."""
+    subprocess.run(
+        [
+            sys.executable,
+            "manage.py",
+            "shell",
+            "-c",
+            "import datetime; from releases.models import Release, Series; "
+            "series, _ = Series.objects.get_or_create(version='10.11'); "
+            f"Release.objects.create(series=series, version={version!r}, "
+            "release_date=datetime.date(2026, 11, 1))",
+        ],
+        cwd=ROOT,
+        env=stack.environment(),
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_a_release_published_by_another_process_shows_on_the_next_page_view(devstack):
+    url = devstack.url + "/rest-api/mariadb/10.11/latest/"
+    publish_with_manage_py(devstack, "10.11.98")
+    first, _ = get(url)
+    again, _ = get(url)  # from the page cache, where pages are cached
+    assert '"release_id":"10.11.98"' in first.replace(" ", "")
+    assert again == first
+
+    publish_with_manage_py(devstack, "10.11.99")
+
+    after, cache = get(url)
+    assert '"release_id":"10.11.99"' in after.replace(" ", ""), cache
+
+
 def answers(port: int) -> bool:
     try:
         socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
@@ -58,31 +112,46 @@ def answers(port: int) -> bool:
         return False
 
 
-def test_ctrl_c_stops_every_process_it_started(devstack, tmp_path):
-    # A second stack on a copy of the first one's database: nothing to set up.
-    stack = DevStack(tmp_path / "second", demo=(), setup=False)
+@pytest.fixture
+def second_stack():
+    stack = DevStack.in_new_folder(demo=())
+    yield stack
+    stack.stop_and_remove()
+
+
+def test_ctrl_c_stops_every_process_it_started(devstack, second_stack):
+    # A second stack on a copy of the first one's database: no migration, no demo to load.
+    stack = second_stack
     devstack.copy_database_to(stack)
     stack.start()
     pids = stack.pids()
-    assert set(pids) == {"stripe", "web", "worker", "beat"}
+    assert set(pids) == PROCFILE_LINES
     assert all(alive(pid) for pid in pids.values())
     assert answers(stack.port) and answers(stack.stripe_port)
+    (postmaster,) = [int(stack.database_folder.joinpath("postmaster.pid").read_text().split()[0])]
+    assert alive(postmaster)
+    assert "Demo content loaded" not in stack.output("web")  # the copy has it
 
-    assert stack.stop() == 0  # SIGINT, as Ctrl-C sends it
+    stack.stop()  # SIGINT to the terminal's process group, as Ctrl-C sends it
 
+    assert "SIGINT received" in stack.output("system")
     assert [name for name, pid in pids.items() if alive(pid)] == []
+    assert not alive(postmaster)
     assert not answers(stack.port) and not answers(stack.stripe_port)
-    assert stack.output("devstack").rstrip().endswith("stopped")
+    assert not (stack.folder / "redis.sock").exists()
 
 
-def test_it_refuses_the_production_profile(tmp_path):
+@pytest.mark.parametrize(
+    "command", [["manage.py", "prepare_devstack"], ["-m", "config.engines", "postgres"]]
+)
+def test_its_commands_refuse_the_production_profile(command):
     result = subprocess.run(
-        [sys.executable, str(SUPERVISOR), "--folder", str(tmp_path)],
-        env={**os.environ, "DJANGO_ENV": "production"},
+        [sys.executable, *command],
+        cwd=ROOT,
+        env={**clean_env(), **PRODUCTION_ENV},
         capture_output=True,
         text=True,
         timeout=60,
     )
-    assert result.returncode == 2
-    assert "refuses DJANGO_ENV=production" in result.stderr
-    assert not (tmp_path / "mail").exists()
+    assert result.returncode != 0
+    assert "refused under DJANGO_ENV=production" in result.stderr

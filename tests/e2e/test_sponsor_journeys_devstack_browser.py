@@ -144,3 +144,33 @@ def test_invoice_journey_worker_issues_the_invoice_in_localstripe(devstack, brow
     ) as answer:
         assert b'"open"' in answer.read()
     context.close()
+
+
+def test_a_withdrawn_application_comes_back_with_undo(devstack, browser):
+    """The undo runs a JSON lookup PostgreSQL has (and SQLite, which `make run` once used,
+    had not: it answered 500 there while the page offered the undo)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    sign_up(devstack, page, "owner@initech.example")
+    page.goto(devstack.url + "/sponsors/")
+    apply_for_gold(page, "Initech Storage", "billing@initech.example", "invoice")
+    ((organisation,),) = devstack.query(
+        "select id from sponsors_organisation where name = 'Initech Storage'"
+    )
+    page.goto(f"{devstack.url}/sponsors/organisations/{organisation}/")
+    page.get_by_role("link", name="Withdraw this application…").click()
+    page.get_by_role("button", name="Withdraw the application").click()
+    assert "was withdrawn" in page.inner_text("body")
+
+    with page.expect_response(re.compile(r"/undo-cancel/$")) as undo:
+        page.get_by_role("button", name="Undo the withdrawal").click()
+
+    assert undo.value.status == 302
+    assert "is back, exactly as it was" in page.inner_text("body")
+    assert page.get_by_role("link", name="Withdraw this application…").count() == 1
+    ((status,),) = devstack.query(
+        "select status from sponsors_sponsorship s join sponsors_organisation o"
+        " on o.id = s.organisation_id where o.name = 'Initech Storage'"
+    )
+    assert status == "applied"
+    context.close()

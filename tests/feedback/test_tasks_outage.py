@@ -64,13 +64,14 @@ def database():
 def test_a_database_outage_is_two_short_lines_and_the_reports_wait_for_the_sweep(
     caplog, outage_state, database
 ):
-    raws = RawReportFactory.create_batch(3)
+    RawReportFactory.create_batch(3)
     database.cut()
     with caplog.at_level(logging.INFO):
-        queued = [tasks.process_raw_reports.apply(args=[[raw.pk]]) for raw in raws * (QUEUED // 3)]
+        queued = [tasks.process_pending_reports.apply() for _ in range(QUEUED)]
         database.restore()
         sweep = tasks.process_pending_reports.apply()
     assert [result.successful() for result in queued] == [True] * len(queued)
+    assert {result.result["left_pending"] for result in queued} == {True}
     assert sweep.successful() and sweep.result["processed"] == 3
     assert set(RawReport.objects.values_list("status", flat=True)) == {"processed"}
     lines = [(r.levelname, r.getMessage()) for r in caplog.records if r.levelno >= logging.WARNING]

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from donations.models import Donation, Gift, Refund
+from donations.models import Donation, Gift
 from outbox.models import OutboxItem
 from payments import dispatch
-from payments.models import StripeEvent
+from payments.models import Refund, StripeEvent
 from sponsors.models import Payment, Sponsorship, SponsorshipEvent
 from sponsors.services import applications
 from tests.donations.factories import DonationFactory

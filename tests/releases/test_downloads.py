@@ -2,6 +2,9 @@
 each download counted in Redis and moved into the database by the beat task, and counted
 in the database straight away when Redis cannot be reached."""
 
+import os
+import subprocess
+import sys
 from datetime import date
 
 import pytest
@@ -13,6 +16,7 @@ from releases.models import DownloadCount
 from releases.repoconfig.models import Mirror
 from tests.core.test_outages import CLOSED_REDIS, cache_settings
 from tests.foundation.factories import UserFactory
+from tests.project import ROOT
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
@@ -105,7 +109,7 @@ def test_without_redis_as_in_development_each_download_is_counted_at_once(client
 
 def test_a_busy_worker_adds_up_counts_and_hands_them_over_at_exit(client, msi, settings):
     """In production each process hands its counts to Redis at most every
-    TALLY_BUFFER_SECONDS, and when gunicorn stops it (the worker_exit hook)."""
+    TALLY_BUFFER_SECONDS, and when the process stops (an exit hook)."""
     settings.TALLY_BUFFER_SECONDS = 3600
     downloads.hand_over_counts()  # start the interval now
     for _ in range(3):
@@ -113,6 +117,24 @@ def test_a_busy_worker_adds_up_counts_and_hands_them_over_at_exit(client, msi, s
     assert cache.keys(f"{downloads.TALLY_PREFIX}:*") == []  # still in this process
     downloads.hand_over_counts()
     assert downloads.flush_download_counts() == 3
+
+
+def test_a_process_that_exits_hands_its_buffered_counts_over(msi, settings):
+    """What a gunicorn worker does as it stops: the releases app's exit hook hands the
+    counts still buffered in the process to Redis, where the flush finds them."""
+    place = downloads.FilePlace(msi.release_id, msi.os, msi.architecture, msi.path)
+    code = (
+        "import django; django.setup(); from releases import downloads; "
+        f"place = downloads.{place!r}; "
+        "[downloads.record_download(place) for _ in range(2)]"
+    )
+    env = {
+        **os.environ,
+        "TALLY_BUFFER_SECONDS": "3600",
+        "REDIS_URL": settings.CACHES["default"]["LOCATION"],
+    }
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True, timeout=60)
+    assert downloads.flush_download_counts() == 2
 
 
 def test_counts_handed_over_while_redis_is_away_go_to_the_database(client, msi, settings):

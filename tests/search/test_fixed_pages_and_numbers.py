@@ -9,7 +9,6 @@ from django.utils import timezone
 
 from core import sitemaps
 from core.sitemaps import NamedPagesSitemap
-from search import models as search_models
 from search import services
 from search.models import SearchDocument
 from search.sources import PAGES
@@ -18,15 +17,6 @@ from tests.releases.factories import ReleaseFactory, SeriesFactory
 from tests.search.test_search import result_urls
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(params=["full text", "fallback"])
-def engine(request, monkeypatch):
-    if request.param == "fallback":
-        monkeypatch.setattr(search_models, "uses_full_text", lambda: False)
-        for module in ("search.query", "search.services"):
-            monkeypatch.setattr(f"{module}.uses_full_text", lambda: False)
-    return request.param
 
 
 def test_every_fixed_page_the_sitemap_lists_has_a_search_entry():
@@ -58,7 +48,7 @@ SEARCHES = {
 
 
 @pytest.mark.parametrize(("words", "url"), SEARCHES.items())
-def test_a_fixed_page_is_found_by_its_words(client, engine, words, url):
+def test_a_fixed_page_is_found_by_its_words(client, words, url):
     services.rebuild()
     found = result_urls(client.get("/search/", {"q": words}))
     assert url in found, f"{words!r} found {found}"
@@ -90,10 +80,10 @@ def talk_of_11_8():
         )
 
 
-def test_a_series_number_finds_the_series_first(client, engine, talk_of_11_8):
+def test_a_series_number_finds_the_series_first(client, talk_of_11_8):
     for words in ("11.8", "MariaDB 11.8"):
         assert result_urls(client.get("/search/", {"q": words}))[0] == "/download/11.8/"
 
 
-def test_a_release_number_finds_the_release_first(client, engine, talk_of_11_8):
+def test_a_release_number_finds_the_release_first(client, talk_of_11_8):
     assert result_urls(client.get("/search/", {"q": "11.8.9"}))[0] == "/download/11.8/11.8.9/"

@@ -1,8 +1,10 @@
 from decimal import Decimal
 
 import factory
+from django.utils import timezone
 
-from sponsors.models import Organisation, Programme, Sponsorship, Tier
+from payments.money import minor_units
+from sponsors.models import Organisation, Payment, Programme, Sponsorship, Tier
 from tests.foundation.factories import UserFactory
 
 
@@ -53,3 +55,21 @@ class ActiveSponsorshipFactory(factory.django.DjangoModelFactory):
     terms = factory.LazyAttribute(lambda o: o.tier.terms())
     status = Sponsorship.Status.ACTIVE
     payment_method = Sponsorship.Payment.INVOICE
+
+
+class PaymentFactory(factory.django.DjangoModelFactory):
+    """A sponsorship's payment (``payments.Payment``); ``amount`` in the currency's units."""
+
+    class Meta:
+        model = Payment
+        exclude = ("sponsorship", "amount")
+
+    sponsorship = None  # required
+    paid_for = factory.SelfAttribute("sponsorship")
+    stripe_id = factory.Sequence(lambda n: f"in_test_{n}")
+    amount = Decimal("50000")
+    currency = "EUR"
+    amount_minor = factory.LazyAttribute(
+        lambda payment: minor_units(payment.amount, payment.currency)
+    )
+    paid_at = factory.LazyFunction(timezone.now)

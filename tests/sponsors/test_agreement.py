@@ -14,9 +14,9 @@ from pypdf import PdfReader
 from pytest_django.asserts import assertContains, assertInHTML, assertNotContains
 
 from sponsors.benefits.models import Benefit
-from sponsors.models import AgreementTemplate, Organisation, Payment, Sponsorship
+from sponsors.models import AgreementTemplate, Organisation, Sponsorship
 from tests.foundation.factories import UserFactory
-from tests.sponsors.factories import OrganisationFactory, TierFactory
+from tests.sponsors.factories import OrganisationFactory, PaymentFactory, TierFactory
 from tests.sponsors.helpers import price_fields
 
 pytestmark = pytest.mark.django_db
@@ -138,7 +138,7 @@ def test_the_accepted_agreement_and_each_payment_download_as_pdf(client, applica
     assert "Agreement version: 1" in text
     assert "cto@acme.test" in text
     assert "€50,000" in text
-    payment = Payment.objects.create(
+    payment = PaymentFactory(
         sponsorship=sponsorship,
         stripe_id="in_123",
         amount=Decimal("50000"),

@@ -7,15 +7,15 @@ import pytest
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
-from sponsors.models import Payment
 from tests.sponsors.benefits.factories import SponsorshipFactory
+from tests.sponsors.factories import PaymentFactory
 
 pytestmark = pytest.mark.django_db
 PAGES = ["/supporters/", "/sponsors/", "/"]
 
 
 def pay(sponsorship, demo):
-    Payment.objects.create(
+    PaymentFactory(
         sponsorship=sponsorship,
         stripe_id=f"pay-{sponsorship.pk}-{demo}",
         amount=Decimal("50000"),

@@ -10,7 +10,7 @@ from outbox.models import OutboxItem
 from payments import gateway
 from sponsors import stripe_gateway
 from sponsors.models import Sponsorship, SponsorshipEvent
-from sponsors.services import applications, billing, lifecycle, transitions
+from sponsors.services import applications, billing, lifecycle, recording, transitions
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event, issued
@@ -30,10 +30,10 @@ def application():
 
 
 def paid(sponsorship, stripe_id="pi_1"):
-    return billing.record_payment(
+    return recording.record_payment(
         sponsorship.pk,
         stripe_id=stripe_id,
-        amount=Decimal("50000"),
+        amount_minor=5_000_000,
         currency="eur",
         paid_at=timezone.now(),
     )

@@ -1,6 +1,6 @@
 """Development: forget the Stripe plans and customers an earlier Stripe fake made.
 
-`make run` starts localstripe empty every time (scripts/devstack.py), while db.sqlite3
+`make run` starts localstripe empty every time (the Procfile), while the database
 keeps the ids of the plans (tiers) and customers (organisations) the last one made; the
 next payment would name objects the fake no longer has. Without those ids the site makes
 them again on first use. Refused in production and against the real Stripe.

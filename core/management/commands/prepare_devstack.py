@@ -1,0 +1,105 @@
+"""Development: what `make run` does once before the site, the worker and beat start (the
+Procfile's ``web`` line runs it; ``worker`` and ``beat`` run it with ``--wait``).
+
+It waits for the engines the Procfile starts beside it (PostgreSQL, Redis, the Stripe fake),
+then: ``migrate``; ``load_demo`` when the demo is not there yet (a first run, or after
+``make clean``; its last step makes the demo staff account), not at every start; ``forget_fake_stripe_ids``, since the fake starts empty
+each run; and asks the fake to deliver its events, signed with the webhook secret, to
+the site's webhook. Last it leaves a mark in Redis, which starts empty each run: ``--wait``
+returns when the mark is there, so the worker and beat start on a migrated database.
+Refused under the production profile.
+"""
+
+import socket
+import time
+import urllib.parse
+
+import requests
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+from django.db import OperationalError, connection
+from django.urls import reverse
+
+from core.demo import DEMO_STAFF_USERNAME
+
+PREPARED_KEY = "devstack:prepared"
+WEBHOOK_ID = "devstack"
+WAIT_SECONDS = 120
+
+
+def wait_for(what: str, ready, seconds=WAIT_SECONDS):
+    deadline = time.monotonic() + seconds
+    while not ready():
+        if time.monotonic() > deadline:
+            raise CommandError(f"{what} did not answer within {seconds} s")
+        time.sleep(0.1)
+
+
+def database_answers() -> bool:
+    try:
+        connection.ensure_connection()
+        return True
+    except OperationalError:
+        return False
+
+
+def stripe_fake_answers() -> bool:
+    address = urllib.parse.urlsplit(settings.STRIPE_API_BASE)
+    try:
+        socket.create_connection((address.hostname, address.port or 80), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
+
+
+def register_webhook():
+    """localstripe's own call: deliver every event to the site, signed like Stripe."""
+    requests.post(
+        f"{settings.STRIPE_API_BASE}/_config/webhooks/{WEBHOOK_ID}",
+        data={
+            "url": settings.SITE_URL + reverse("payments:stripe-webhook"),
+            "secret": settings.STRIPE_WEBHOOK_SECRET,
+        },
+        timeout=10,
+    ).raise_for_status()
+
+
+class Command(BaseCommand):
+    help = "Prepare make run's database and Stripe fake once (or, with --wait, wait for that)."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--wait", action="store_true", help="wait until another process has prepared"
+        )
+        parser.add_argument(
+            "--demo",
+            nargs="*",
+            default=None,
+            help="demo modules a new database gets (default: all; with no name: none)",
+        )
+
+    def handle(self, *args, wait=False, demo=None, **options):
+        if settings.PRODUCTION:
+            raise CommandError("Development only: refused under DJANGO_ENV=production.")
+        if not settings.STRIPE_API_BASE:
+            raise CommandError("STRIPE_API_BASE must name the Stripe fake (make run sets it).")
+        if wait:
+            wait_for(
+                "the preparation (the web line of the Procfile)", lambda: cache.get(PREPARED_KEY)
+            )
+            return
+        wait_for("PostgreSQL", database_answers)
+        call_command("migrate", interactive=False, verbosity=1)
+        # load_demo makes the demo staff account last: without it, the demo is not loaded.
+        loaded = get_user_model().objects.filter(username=DEMO_STAFF_USERNAME).exists()
+        if not loaded and demo != []:
+            call_command("load_demo", *(["--only", *demo] if demo else []))
+        wait_for("the Stripe fake", stripe_fake_answers)
+        call_command("forget_fake_stripe_ids")
+        register_webhook()
+        self.stdout.write(f"The Stripe fake delivers its events to {settings.SITE_URL}.")
+        wait_for("Redis", lambda: cache.set(PREPARED_KEY, True, None) or cache.get(PREPARED_KEY))
+        self.stdout.write(f"Prepared; the site starts at {settings.SITE_URL}")

@@ -1,0 +1,57 @@
+"""Payments' own Stripe event handlers: refunds and disputes, of whatever a payment paid
+for (registered in ``PaymentsConfig.ready()``). Recorded by ``payments.recording``."""
+
+from datetime import UTC, datetime
+
+from payments import recording
+from payments.dispatch import Ignored
+from payments.events import StripeEventData
+
+
+def _time(timestamp: int | None) -> datetime:
+    if timestamp is None:
+        raise Ignored("it does not say when it happened")
+    return datetime.fromtimestamp(timestamp, tz=UTC)
+
+
+def charge_refunded(event: StripeEventData):
+    """Stripe's charge.refunded: ``amount_refunded`` is the charge's refunded total; the
+    refund happened when the event was made (the charge's own date is its payment's)."""
+    if not event.object_id:
+        raise Ignored("charge without id")
+    currency = event.required_currency()
+    recording.record_refund(
+        charge_id=event.object_id,
+        payment_intent_id=event.payment_intent,
+        invoice_id=event.invoice,
+        customer_id=event.customer,
+        amount_minor=event.amount,
+        currency=currency,
+        refunded_at=_time(event.occurred or event.created),
+    )
+
+
+def dispute_changed(event: StripeEventData):
+    if not event.object_id:
+        raise Ignored("dispute without id")
+    if not (event.charge or event.payment_intent):
+        raise Ignored("the dispute names no charge")
+    recording.record_dispute(
+        dispute_id=event.object_id,
+        charge_id=event.charge,
+        payment_intent_id=event.payment_intent,
+        amount_minor=event.amount,
+        currency=event.required_currency(),
+        status=event.status or "needs_response",
+        opened_at=_time(event.created),
+    )
+
+
+HANDLERS = {
+    "charge.refunded": charge_refunded,
+    "charge.dispute.created": dispute_changed,
+    "charge.dispute.updated": dispute_changed,
+    "charge.dispute.closed": dispute_changed,
+    "charge.dispute.funds_withdrawn": dispute_changed,
+    "charge.dispute.funds_reinstated": dispute_changed,
+}
