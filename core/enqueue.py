@@ -69,19 +69,23 @@ BROKER_BREAKER = BrokerBreaker()
 
 class LoggedEnqueueTask(Task):
     def apply_async(self, *args, **kwargs):
-        if BROKER_BREAKER.is_open() or known_down(self.app.conf.broker_url or ""):
+        if BROKER_BREAKER.is_open():
             logger.debug("task %s not enqueued: the broker failed moments ago", self.name)
             return None
+        if known_down(self.app.conf.broker_url or ""):
+            return self._not_enqueued("the cache found this Redis unreachable moments ago")
         try:
             result = super().apply_async(*args, **kwargs)
         except OperationalError as error:
-            BROKER_BREAKER.failed()
-            logger.warning(
-                "task %s not enqueued, broker unavailable: %s (not asked again for %s s)",
-                self.name,
-                error,
-                settings.CELERY_BROKER_BREAKER_SECONDS,
-            )
-            return None
+            return self._not_enqueued(error)
         BROKER_BREAKER.succeeded()
         return result
+
+    def _not_enqueued(self, reason) -> None:
+        BROKER_BREAKER.failed()
+        logger.warning(
+            "task %s not enqueued, broker unavailable: %s (not asked again for %s s)",
+            self.name,
+            reason,
+            settings.CELERY_BROKER_BREAKER_SECONDS,
+        )
