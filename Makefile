@@ -36,9 +36,11 @@ install: $(STAMP)
 ## The browser tests run it on free ports (tests/e2e/devstack.py).
 SITE_URL ?= http://127.0.0.1:8000
 STRIPE_API_BASE ?= http://127.0.0.1:8420
+# The pay pages load the fake's Stripe.js, which sends the card to the fake only.
+STRIPE_JS_URL ?= $(STRIPE_API_BASE)/js.stripe.com/v3/
 run: $(STAMP)
-	SITE_URL=$(SITE_URL) STRIPE_API_BASE=$(STRIPE_API_BASE) PYTHONUNBUFFERED=1 \
-		$(BIN)/honcho start
+	SITE_URL=$(SITE_URL) STRIPE_API_BASE=$(STRIPE_API_BASE) STRIPE_JS_URL=$(STRIPE_JS_URL) \
+		PYTHONUNBUFFERED=1 $(BIN)/honcho start
 
 ## test: the whole suite on the real PostgreSQL and Redis (starts them if they are down)
 test: $(STAMP)

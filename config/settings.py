@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "sponsors",
     "releases",
     "releases.repoconfig",
+    "security",
     "feedback",
     "feedback.trends",
     "benchmarks",
@@ -371,7 +372,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "MariaDB Foundation portal API",
-    "DESCRIPTION": "Releases, repository configuration, usage statistics and benchmark results.",
+    "DESCRIPTION": "Releases, repository configuration, security advisories, usage statistics and benchmark results.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Plain Django views decorated with @extend_schema are documented too (config/openapi.py);
@@ -395,6 +396,13 @@ RATELIMIT_FAIL_OPEN = True
 # STRIPE_API_BASE at a local fake, which check --deploy refuses in production. The key and
 # the webhook secret are declared with the other secrets at the top (core/secrets.py).
 STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
+# Where the pay pages load Stripe.js from: Stripe's own address, the only one production
+# accepts (check --deploy refuses another); `make run` and the browser tests point it at
+# the fake's copy (<localstripe>/js.stripe.com/v3/). The card typed into its card element
+# goes from the browser to this address's origin only, never to this site.
+STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
+# The publishable key Stripe.js is started with (pk_live_… in production; the fake takes any).
+STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="pk_test_local")
 # Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.
 STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
 # The year whose tiers are offered; empty means the current calendar year.
@@ -503,8 +511,8 @@ CONTENT_SECURITY_POLICY = {
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "frame-ancestors": ["'none'"],
-        # Payments continue on Stripe Checkout after a form post.
-        "form-action": ["'self'", "https://checkout.stripe.com"],
+        "form-action": ["'self'"],
+        # The pay pages add the origins Stripe.js needs (payments.stripe_js.allow).
     }
 }
 PERMISSIONS_POLICY = {

@@ -49,7 +49,7 @@ class DonationForm(forms.Form):
     email = forms.EmailField(
         required=False,
         label="E-mail for the receipt",
-        help_text="Optional here: Stripe's payment page asks for it otherwise.",
+        help_text="Optional: the receipt and the link to manage your gift are sent here.",
     )
     show_on_wall = forms.BooleanField(
         required=False, label="Thank me by name on the public donor wall"
@@ -61,12 +61,8 @@ class DonationForm(forms.Form):
         help_text="Only shown if you tick the box above. The amount is never shown.",
     )
 
-    def __init__(self, *args, card_mode=False, **kwargs):
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        if card_mode:  # fake mode: no Stripe page will ask for the address
-            self.fields[
-                "email"
-            ].help_text = "Optional: the receipt and the link to manage your gift are sent here."
         currencies = settings.DONATION_CURRENCIES
         self.fields["currency"].choices = [(code, code) for code in currencies]
         self.fields["currency"].initial = currencies[0]

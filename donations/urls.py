@@ -6,6 +6,7 @@ app_name = "donations"
 
 urlpatterns = [
     path("donate/", views.donate, name="donate"),
+    path("donate/card/", views.give_by_card, name="give-by-card"),
     path("donate/thanks/", views.thanks, name="thanks"),
     path("donate/manage/", views.request_manage_link, name="manage-request"),
     path("donate/manage/<str:token>/", views.manage, name="manage"),

@@ -3,11 +3,12 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 from django.views.defaults import page_not_found
 
 from core import opendata
@@ -22,47 +23,70 @@ from donations.reports import (
     withholding_rule,
     yearly_export,
 )
-from donations.services import checkout, managing
-from payments.forms import CardForm
-from payments.gateway import fake_mode
+from donations.services import giving, managing
+from payments import stripe_js
 
 
 def donate(request):
-    card_mode = fake_mode()  # localstripe has no Checkout: the test card is typed here
-    sent = request.POST if request.method == "POST" else None
-    form = DonationForm(sent, card_mode=card_mode)
-    card = CardForm(sent, prefix="card") if card_mode else None
-    context = {"form": form, "card": card, **_bounds()}
-    if request.method == "POST" and form.is_valid() and (card is None or card.is_valid()):
-        data = form.cleaned_data
-        gift = {
-            "email": data["email"],
-            "amount": data["amount"],
-            "currency": data["currency"],
-            "monthly": data["frequency"] == Donation.Frequency.MONTHLY,
-            "public_name": data["public_name"],
-            "show_on_wall": data["show_on_wall"],
-            "user": request.user,
-        }
-        thanks = request.build_absolute_uri(reverse("donations:thanks"))
-        try:
-            if card is None:
-                return redirect(
-                    checkout.start(
-                        **gift,
-                        thanks=thanks,
-                        cancel_url=request.build_absolute_uri(reverse("donations:donate")),
-                    )
-                )
-            donation = checkout.give_by_card(**gift, card=card.card())
-            return redirect(checkout.thanks_url(thanks, donation.reference))
-        except checkout.PaymentServiceUnavailable:
-            context["unavailable"] = True
-            return render(request, "donations/donate.html", context, status=503)
-        except checkout.CardRefused as refusal:
-            card.add_error(None, f"The payment did not go through: {refusal} Nothing was taken.")
-    status = 400 if request.method == "POST" else 200
-    return render(request, "donations/donate.html", context, status=status)
+    """The gift form with Stripe.js's card element; the page's script pays through
+    ``give_by_card``. A form sent here (the script found mistakes in it, or there is no
+    script) is answered with its mistakes, and nothing is charged."""
+    form = DonationForm(request.POST if request.method == "POST" else None)
+    context = {"form": form, **_bounds(), **stripe_js.page_context()}
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            form.add_error(
+                None,
+                "Nothing was charged: the card is typed into Stripe's card field, which "
+                "needs JavaScript. Type the card, then press the button again.",
+            )
+    return stripe_js.allow(render(request, "donations/donate.html", context, status=status))
+
+
+@require_POST
+def give_by_card(request):
+    """The donate page's script, one step at a time (donations.services.giving): JSON."""
+    form = DonationForm(request.POST)
+    if not form.is_valid():
+        return JsonResponse({"invalid": True}, status=400)
+    data = form.cleaned_data
+    gift = giving.Gift(
+        email=data["email"],
+        amount=data["amount"],
+        currency=data["currency"],
+        monthly=data["frequency"] == Donation.Frequency.MONTHLY,
+        public_name=data["public_name"],
+        show_on_wall=data["show_on_wall"],
+        user=request.user,
+    )
+    stage = request.POST.get("stage")
+    setup_intent = request.POST.get("setup_intent", "")
+    try:
+        if stage == "setup":
+            return JsonResponse({"client_secret": giving.start(gift)["client_secret"]})
+        if stage == "pay":
+            donation, attempt = giving.pay(gift, setup_intent)
+        elif stage == "check":
+            donation, attempt = giving.check_confirmed(setup_intent)
+        else:
+            return stripe_js.refuse("Unknown step.")
+    except giving.PaymentServiceUnavailable:
+        return stripe_js.refuse(UNAVAILABLE, status=503)
+    except giving.CardRefused as refusal:
+        return stripe_js.refuse(f"{refusal} Nothing was taken.", status=402)
+    thanks = reverse("donations:thanks")
+    return stripe_js.answer(
+        attempt, giving.thanks_url(thanks, donation.reference) if donation else ""
+    )
+
+
+UNAVAILABLE = (
+    "Card payments cannot be taken right now: Stripe, which handles them, did not answer. "
+    "Nothing was charged. Please try again in a few minutes, or write to us for a bank "
+    "transfer."
+)
 
 
 def _bounds():
@@ -95,10 +119,10 @@ def thanks(request):
     it carries the donor's manage link, and its answer changes when Stripe reports)."""
     token = request.GET.get("gift", "")
     reference = signing.reference_from_token(token) if token else None
-    donation = checkout.find(reference) if reference else None
+    donation = giving.find(reference) if reference else None
     context = {
         "donation": donation,
-        "state": checkout.payment_state(donation),
+        "state": giving.payment_state(donation),
         "token": token if donation else "",
         "gift": donation.gifts.first() if donation else None,
     }
@@ -107,7 +131,7 @@ def thanks(request):
 
 def _donation_from_token(token: str) -> Donation:
     reference = signing.reference_from_token(token)
-    donation = checkout.find(reference) if reference else None
+    donation = giving.find(reference) if reference else None
     if donation is None:
         raise Http404(
             "This link is not valid or has expired. Ask for a new one on the donation page."
@@ -136,11 +160,11 @@ def manage(request, token):
                     "This page says “Cancelled” once Stripe confirms it.",
                 )
                 return redirect(request.path)
-    elif request.method == "POST" and not fake_mode():
+    elif request.method == "POST":
         return_url = request.build_absolute_uri(request.path)
         try:
             return redirect(managing.portal_url(donation, return_url))
-        except checkout.PaymentServiceUnavailable:
+        except giving.PaymentServiceUnavailable:
             messages.error(
                 request,
                 "Stripe's page for managing gifts cannot be reached right now. "
@@ -150,7 +174,6 @@ def manage(request, token):
         "donation": donation,
         "gifts": donation.gifts.prefetch_related("refunds", "disputes"),
         "token": token,
-        "portal": not fake_mode(),
     }
     return render(request, "donations/manage.html", context, status=status)
 

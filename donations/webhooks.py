@@ -10,7 +10,7 @@ disputes of a gift are the payments app's to record (``payments.handlers``).
 from django.conf import settings
 
 from donations.models import Donation
-from donations.services import checkout, recording
+from donations.services import giving, recording
 from payments.dispatch import Ignored
 from payments.events import StripeEventData
 
@@ -40,7 +40,7 @@ def _reference(event: StripeEventData) -> str:
 
 def _donation(event: StripeEventData):
     reference = _reference(event)
-    donation = checkout.find(reference) if reference else None
+    donation = giving.find(reference) if reference else None
     if donation is None:
         donation = recording.donation_for_stripe_ids(
             subscription_id=event.subscription, payment_intent_id=event.payment_intent
@@ -73,7 +73,7 @@ def payment_intent_succeeded(event: StripeEventData):
         raise Ignored("the payment of an invoice: the invoice's event records it")
     intent_id = event.object_id
     reference = _reference(event)
-    donation = checkout.find(reference) if reference else None
+    donation = giving.find(reference) if reference else None
     if donation is None and intent_id:
         donation = recording.donation_for_stripe_ids(payment_intent_id=intent_id)
     if donation is None or donation.frequency != donation.Frequency.ONCE:

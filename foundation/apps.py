@@ -32,3 +32,4 @@ class FoundationConfig(AppConfig):
         navigation.add("News", "foundation:news-list", order=20)
         # The mail its services record in the outbox.
         registry.register(mail.CONTACT_MESSAGE, mail.mail_contact_message_to_staff)
+        registry.register(mail.CONTACT_ACKNOWLEDGEMENT, mail.mail_contact_acknowledgement)

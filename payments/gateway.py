@@ -7,6 +7,7 @@ settings (key, API base, timeout); nothing sets the SDK's module globals.
 import hashlib
 import json
 import time
+from dataclasses import dataclass
 
 import stripe
 from django.conf import settings
@@ -16,6 +17,7 @@ UNREACHABLE = (stripe.APIConnectionError, stripe.RateLimitError)
 StripeError = stripe.StripeError
 InvalidRequestError = stripe.InvalidRequestError
 SignatureVerificationError = stripe.SignatureVerificationError
+CardError = stripe.CardError
 
 _clients: dict[tuple, stripe.StripeClient] = {}
 
@@ -34,16 +36,6 @@ def client() -> stripe.StripeClient:
     return _clients[config]
 
 
-def fake_mode() -> bool:
-    """Whether Stripe is a local fake (localstripe, in ``make run`` and the tests).
-
-    The fake has no Checkout and no customer portal, so the site takes the test card on
-    its own pages and cancels subscriptions itself. ``check --deploy`` refuses
-    STRIPE_API_BASE in production, and this refuses it again.
-    """
-    return bool(settings.STRIPE_API_BASE) and not settings.PRODUCTION
-
-
 def options(idempotency_key: str = "") -> dict:
     return {"idempotency_key": idempotency_key} if idempotency_key else {}
 
@@ -55,12 +47,6 @@ def idempotency_key(local: str, *asked) -> str:
     address, another card) is a new request, which Stripe would refuse under an old key."""
     digest = hashlib.sha256(json.dumps(asked, default=str, sort_keys=True).encode()).hexdigest()
     return f"{local}-{digest[:16]}"
-
-
-def card_payment_method(card: dict) -> str:
-    """Fake mode only: a PaymentMethod made from card fields (the live site uses Checkout,
-    where the card is typed on Stripe's page)."""
-    return client().v1.payment_methods.create({"type": "card", "card": card}).id
 
 
 def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
@@ -102,3 +88,160 @@ def verify_webhook(payload: bytes, signature: str) -> str:
             "Timestamp in the future, outside the tolerance zone", signature, text
         )
     return text
+
+
+# The card payments of the pay pages (sponsorships and gifts alike). The browser confirms
+# a SetupIntent with the card typed into Stripe.js; the server then makes the payment
+# with the payment method Stripe attached to it, and the browser answers 3-D Secure.
+
+
+def create_setup_intent(customer_id: str, metadata: dict, *, recurring: bool) -> dict:
+    """A SetupIntent of the customer, for the browser to confirm with the card:
+    ``{"id", "client_secret"}``. ``recurring``: the card is kept for later charges made
+    while the payer is away (renewals, monthly gifts)."""
+    setup = client().v1.setup_intents.create(
+        {
+            "customer": customer_id,
+            "payment_method_types": ["card"],
+            "usage": "off_session" if recurring else "on_session",
+            "metadata": metadata,
+        }
+    )
+    return {"id": setup.id, "client_secret": setup.client_secret}
+
+
+@dataclass(frozen=True)
+class ConfirmedCard:
+    customer_id: str
+    payment_method_id: str
+    metadata: dict
+
+
+class NotConfirmed(Exception):
+    """The SetupIntent is not one the browser confirmed with a card (or is someone else's)."""
+
+
+def confirmed_card(setup_intent_id: str) -> ConfirmedCard:
+    """What the browser's confirmed SetupIntent holds, as Stripe tells it (the browser
+    only names it: the payment method and the metadata are read from Stripe)."""
+    if not isinstance(setup_intent_id, str) or not setup_intent_id.startswith("seti_"):
+        raise NotConfirmed("no SetupIntent named")
+    try:
+        setup = client().v1.setup_intents.retrieve(setup_intent_id).to_dict()
+    except InvalidRequestError as error:
+        raise NotConfirmed("unknown SetupIntent") from error
+    method = setup.get("payment_method")
+    method = method.get("id") if isinstance(method, dict) else method
+    if setup.get("status") != "succeeded" or not method or not setup.get("customer"):
+        raise NotConfirmed(f"SetupIntent is {setup.get('status')}")
+    return ConfirmedCard(setup["customer"], method, dict(setup.get("metadata") or {}))
+
+
+def use_card(card: ConfirmedCard):
+    """The card becomes the customer's default for invoices (a subscription charges it).
+    Stripe attaches it when the SetupIntent succeeds; the fake leaves that to this call."""
+    stripe = client().v1
+    method = stripe.payment_methods.retrieve(card.payment_method_id).to_dict()
+    if method.get("customer") != card.customer_id:
+        stripe.payment_methods.attach(card.payment_method_id, {"customer": card.customer_id})
+    stripe.customers.update(
+        card.customer_id,
+        {"invoice_settings": {"default_payment_method": card.payment_method_id}},
+    )
+
+
+def charge(card: ConfirmedCard, amount: int, currency: str, metadata: dict, key: str) -> str:
+    """A PaymentIntent of ``amount`` (minor units) confirmed now with the card; its id."""
+    params = {
+        "amount": amount,
+        "currency": currency.lower(),
+        "customer": card.customer_id,
+        "payment_method": card.payment_method_id,
+        "payment_method_types": ["card"],
+        "confirm": True,
+        "metadata": metadata,
+    }
+    return client().v1.payment_intents.create(params, options(key)).id
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """Where a card payment stands at Stripe: ``succeeded``, ``processing``,
+    ``requires_action`` (the browser answers 3-D Secure with ``client_secret``) or
+    ``failed`` (nothing taken; ``message`` is Stripe's reason)."""
+
+    status: str
+    client_secret: str = ""
+    message: str = ""
+    payment_method: str = ""  # the card it charges, while it waits for 3-D Secure
+
+    @property
+    def done(self) -> bool:
+        return self.status in ("succeeded", "processing")
+
+
+NOTHING = Attempt("none")
+
+
+def _attempt_of(intent: dict | None) -> Attempt:
+    if not intent:
+        return Attempt("failed", message="Stripe made no payment.")
+    status = intent.get("status")
+    if status in ("succeeded", "processing", "requires_capture"):
+        return Attempt("processing" if status != "succeeded" else "succeeded")
+    if status == "requires_action":
+        method = intent.get("payment_method")
+        return Attempt(
+            "requires_action",
+            client_secret=intent.get("client_secret") or "",
+            payment_method=(method.get("id") if isinstance(method, dict) else method) or "",
+        )
+    error = intent.get("last_payment_error") or {}
+    return Attempt("failed", message=error.get("message") or "The payment was not completed.")
+
+
+def payment_attempt(payment_intent_id: str) -> Attempt:
+    try:
+        return _attempt_of(client().v1.payment_intents.retrieve(payment_intent_id).to_dict())
+    except InvalidRequestError as error:
+        if error.code == "resource_missing":
+            return Attempt("failed", message="Stripe has no such payment.")
+        raise
+
+
+def subscription_attempt(subscription_id: str) -> Attempt:
+    """Where the first payment of a subscription stands."""
+    try:
+        subscription = (
+            client()
+            .v1.subscriptions.retrieve(
+                subscription_id, {"expand": ["latest_invoice.payment_intent"]}
+            )
+            .to_dict()
+        )
+    except InvalidRequestError as error:
+        if error.code == "resource_missing":
+            return Attempt("failed", message="Stripe has no such subscription.")
+        raise
+    if subscription.get("status") in ("active", "trialing"):
+        return Attempt("succeeded")
+    invoice = subscription.get("latest_invoice")
+    intent = invoice.get("payment_intent") if isinstance(invoice, dict) else None
+    if subscription.get("status") != "incomplete":
+        message = _attempt_of(intent if isinstance(intent, dict) else None).message
+        return Attempt("failed", message=message or "The payment was not completed.")
+    return _attempt_of(intent if isinstance(intent, dict) else None)
+
+
+def cancel_payment_intent(payment_intent_id: str):
+    """A payment left waiting for 3-D Secure can no longer be completed."""
+    try:
+        client().v1.payment_intents.cancel(payment_intent_id)
+    except InvalidRequestError as error:
+        if error.code != "resource_missing":
+            raise
+
+
+def refused(error: StripeError) -> Attempt:
+    """A create call Stripe answered with a refusal of the card (402)."""
+    return Attempt("failed", message=error.user_message or "The card was declined.")

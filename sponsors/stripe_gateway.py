@@ -13,14 +13,13 @@ from payments.gateway import (
     UNREACHABLE,
     StripeError,
     cancel_subscription,
-    card_payment_method,
     client,
     idempotency_key,
     options,
 )
 from payments.money import minor_units
 
-__all__ = ["UNREACHABLE", "StripeError", "cancel_subscription", "card_payment_method"]
+__all__ = ["UNREACHABLE", "StripeError", "cancel_subscription"]
 
 
 def create_customer(organisation) -> str:
@@ -32,14 +31,6 @@ def create_customer(organisation) -> str:
     }
     key = idempotency_key(f"organisation-{organisation.pk}-customer", params)
     return client().v1.customers.create(params, options(key)).id
-
-
-def attach_default_payment_method(customer_id: str, payment_method_id: str):
-    stripe = client().v1
-    stripe.payment_methods.attach(payment_method_id, {"customer": customer_id})
-    stripe.customers.update(
-        customer_id, {"invoice_settings": {"default_payment_method": payment_method_id}}
-    )
 
 
 def create_plan(tier) -> str:
@@ -63,77 +54,17 @@ def create_plan(tier) -> str:
 
 
 def subscribe(customer_id: str, plan_id: str, sponsorship_id: int, payment_method_id: str) -> str:
+    """A yearly subscription charged to the customer's default card (``payments.gateway.
+    use_card``); its first invoice is paid at once, or waits for 3-D Secure
+    (``allow_incomplete``). Returns its id."""
     params = {
         "customer": customer_id,
         "items": [{"plan": plan_id}],
         "metadata": {"sponsorship": str(sponsorship_id)},
+        "payment_behavior": "allow_incomplete",
     }
     key = idempotency_key(f"sponsorship-{sponsorship_id}-subscription", params, payment_method_id)
     return client().v1.subscriptions.create(params, options(key)).id
-
-
-def charge_once(
-    customer_id: str, payment_method_id: str, amount: Decimal, currency: str, sponsorship_id: int
-) -> str:
-    params = {
-        "amount": minor_units(amount, currency),
-        "currency": currency.lower(),
-        "customer": customer_id,
-        "payment_method": payment_method_id,
-        "confirm": True,
-        "metadata": {"sponsorship": str(sponsorship_id)},
-    }
-    key = idempotency_key(f"sponsorship-{sponsorship_id}-payment", params)
-    return client().v1.payment_intents.create(params, options(key)).id
-
-
-def checkout_url(
-    *,
-    customer_id: str,
-    sponsorship_id: int,
-    success_url: str,
-    cancel_url: str,
-    plan_id: str = "",
-    amount: Decimal | None = None,
-    currency: str = "",
-    description: str = "",
-) -> str:
-    """Live mode: a Stripe Checkout session, Stripe's hosted page where the card is typed.
-
-    With ``plan_id`` it starts the annual subscription, otherwise a one-off payment of
-    ``amount``. The sponsorship id travels in the metadata of the session and of the
-    subscription or payment it creates, so every later webhook names its sponsorship.
-    """
-    metadata = {"sponsorship": str(sponsorship_id)}
-    params = {
-        "customer": customer_id,
-        "client_reference_id": str(sponsorship_id),
-        "metadata": metadata,
-        "success_url": success_url,
-        "cancel_url": cancel_url,
-    }
-    if plan_id:
-        params.update(
-            mode="subscription",
-            line_items=[{"price": plan_id, "quantity": 1}],
-            subscription_data={"metadata": metadata},
-        )
-    else:
-        params.update(
-            mode="payment",
-            line_items=[
-                {
-                    "quantity": 1,
-                    "price_data": {
-                        "currency": currency.lower(),
-                        "unit_amount": minor_units(amount, currency),
-                        "product_data": {"name": description},
-                    },
-                }
-            ],
-            payment_intent_data={"metadata": metadata},
-        )
-    return client().v1.checkout.sessions.create(params).url
 
 
 @dataclass(frozen=True)

@@ -47,3 +47,18 @@ def store_payment_ids(sponsorship: Sponsorship, *, subscription_id="", payment_i
         locked.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
     sponsorship.stripe_subscription_id = locked.stripe_subscription_id
     sponsorship.stripe_payment_intent_id = locked.stripe_payment_intent_id
+
+
+def forget_payment_ids(sponsorship: Sponsorship, *, subscription_id="", payment_intent_id=""):
+    """Forget a card payment that failed (nothing was taken), so that the sponsor may pay
+    again and the sponsorship counts as nothing paid; an id stored meanwhile by another
+    request is kept."""
+    with transaction.atomic():
+        locked = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+        if subscription_id and locked.stripe_subscription_id == subscription_id:
+            locked.stripe_subscription_id = ""
+        if payment_intent_id and locked.stripe_payment_intent_id == payment_intent_id:
+            locked.stripe_payment_intent_id = ""
+        locked.save(update_fields=["stripe_subscription_id", "stripe_payment_intent_id"])
+    sponsorship.stripe_subscription_id = locked.stripe_subscription_id
+    sponsorship.stripe_payment_intent_id = locked.stripe_payment_intent_id

@@ -9,6 +9,7 @@ urlpatterns = [
     path("sponsors/apply/<int:tier_id>/", views.apply, name="apply"),
     path("sponsors/dashboard/", views.dashboard, name="dashboard"),
     path("sponsors/sponsorships/<int:pk>/pay/", views.pay, name="pay"),
+    path("sponsors/sponsorships/<int:pk>/pay/card/", views.pay_card, name="pay-card"),
     path(
         "sponsors/sponsorships/<int:pk>/pay-by-invoice/",
         views.pay_by_invoice,

@@ -7,15 +7,14 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from core.uploads import declared_body_size
-from payments.forms import CardForm
-from payments.gateway import fake_mode
+from payments import stripe_js
 from sponsors import agreements, documents, logos, supporters_cache
 from sponsors.forms import (
     ApplicationForms,
@@ -32,6 +31,7 @@ from sponsors.services import (
     lifecycle,
     moderation,
     organisations,
+    paying,
     transitions,
 )
 
@@ -221,62 +221,76 @@ def _invoice_notice(sponsorship) -> str:
     return f"This sponsorship is paid by invoice: the invoice {when}."
 
 
+def _needs_no_card(sponsorship) -> str:
+    """Why the sponsorship is not paid by card now ("" when it is)."""
+    if sponsorship.is_paid or sponsorship.status not in transitions.PAYABLE:
+        return "This sponsorship needs no payment now."
+    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+        return _invoice_notice(sponsorship)
+    return ""
+
+
 @login_required
 def pay(request, pk):
+    """The card element (Stripe.js) and the button; the page's script pays through
+    ``pay_card``."""
     sponsorship = _own_sponsorship(request, pk)
-    if sponsorship.is_paid or sponsorship.status not in transitions.PAYABLE:
-        messages.info(request, "This sponsorship needs no payment now.")
+    reason = _needs_no_card(sponsorship)
+    if reason:
+        messages.info(request, reason)
         return redirect("sponsors:dashboard")
-    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
-        messages.info(request, _invoice_notice(sponsorship))
-        return redirect("sponsors:dashboard")
-    test_mode = fake_mode()  # localstripe has no Checkout: the card is typed here
-    form = CardForm(request.POST or None) if test_mode else None
-    sent = request.POST if request.method == "POST" else None
-    price = PriceConfirmationForm(sent, sponsorship=sponsorship)
-    error = ""
-    unavailable = False
-    if request.method == "POST" and not price.is_valid():
-        error = " ".join(price.non_field_errors())
-    elif request.method == "POST" and not test_mode:
-        try:
-            return redirect(
-                billing.start_checkout(
-                    sponsorship,
-                    success_url=request.build_absolute_uri(reverse("sponsors:dashboard"))
-                    + "?paid=1",
-                    cancel_url=request.build_absolute_uri(request.path),
-                )
-            )
-        except billing.StripeUnavailable as failure:
-            error, unavailable = str(failure), True
-        except billing.PaymentFailed as failure:
-            error = f"The payment could not be started: {failure}"
-    elif request.method == "POST" and form.is_valid():
-        try:
-            billing.pay_with_card_details(sponsorship, form.card())
-        except billing.StripeUnavailable as failure:
-            error, unavailable = str(failure), True
-        except billing.PaymentFailed as failure:
-            form.add_error(None, f"The payment did not go through: {failure}")
-        else:
-            messages.success(
-                request, "Thank you! Your payment is confirmed as soon as Stripe tells us."
-            )
-            return redirect("sponsors:dashboard")
     context = {
         "sponsorship": sponsorship,
-        "form": form,
         "price": PriceConfirmationForm(sponsorship=sponsorship),
         "price_label": price_label(sponsorship),
-        "test_mode": test_mode,
-        "error": error,
-        "offer_invoice": unavailable,
         "invoice_wording": agreements.PAYMENT_WORDS[Sponsorship.Payment.INVOICE],
+        **stripe_js.page_context(),
     }
-    failed = bool(error or (form is not None and form.errors))
-    status = 503 if unavailable else 400 if failed else 200
-    return render(request, "sponsors/pay.html", context, status=status)
+    return stripe_js.allow(render(request, "sponsors/pay.html", context))
+
+
+@require_POST
+@login_required
+def pay_card(request, pk):
+    """The pay page's script, one step at a time (sponsors.services.paying): JSON."""
+    sponsorship = _own_sponsorship(request, pk)
+    dashboard = reverse("sponsors:dashboard")
+    reason = _needs_no_card(sponsorship)
+    if reason:
+        messages.info(request, reason)
+        return stripe_js.go_to(dashboard)
+    price = PriceConfirmationForm(request.POST, sponsorship=sponsorship)
+    if not price.is_valid():
+        return stripe_js.refuse(" ".join(price.non_field_errors()), status=409)
+    stage = request.POST.get("stage")
+    try:
+        if stage == "setup":
+            return JsonResponse({"client_secret": paying.start(sponsorship)["client_secret"]})
+        if stage == "pay":
+            attempt = paying.pay(sponsorship, request.POST.get("setup_intent", ""))
+        elif stage == "check":
+            attempt = paying.check(sponsorship)
+        else:
+            return stripe_js.refuse("Unknown step.")
+    except paying.StripeUnavailable as failure:
+        return stripe_js.refuse(str(failure), status=503, offer_invoice=True)
+    except paying.NotPayable as failure:
+        messages.info(request, str(failure))
+        return stripe_js.go_to(dashboard)
+    except paying.PaymentFailed as failure:
+        return stripe_js.refuse(str(failure), status=409)
+    if attempt.status == "succeeded":
+        messages.success(
+            request,
+            f"Thank you: Stripe accepted the payment of {price_label(sponsorship)}. The "
+            "dashboard says “Paid” as soon as Stripe's confirmation reaches us.",
+        )
+    elif attempt.status == "processing":
+        messages.info(
+            request,
+            "Stripe is processing the payment: the dashboard says “Paid” once it is through.",
+        )
+    return stripe_js.answer(attempt, dashboard)
 
 
 @require_POST
@@ -295,10 +309,6 @@ def pay_by_invoice(request, pk):
 
 @login_required
 def dashboard(request):
-    if request.GET.get("paid") == "1":  # back from Stripe Checkout
-        messages.success(
-            request, "Thank you! Your payment is confirmed here as soon as Stripe tells us."
-        )
     managed = Organisation.objects.managed_by(request.user).prefetch_related(
         "sponsorships__payments__refunds",
         "sponsorships__payments__disputes",
@@ -345,10 +355,12 @@ def edit_profile(request, pk):
     org = _own_organisation(request, pk)
     form = ProfileForm(request.POST)
     if form.is_valid():
-        moderation.propose_profile_change(org, **form.cleaned_data)
-        messages.success(
-            request, "Thank you: staff will review the change before it appears publicly."
-        )
+        if moderation.propose_profile_change(org, **form.cleaned_data):
+            messages.success(
+                request, "Thank you: staff will review the change before it appears publicly."
+            )
+        else:
+            messages.info(request, "Nothing to review: the public profile already says this.")
         return redirect(org.get_absolute_url())
     messages.error(request, "The profile was not changed: please correct the fields marked below.")
     return _organisation_page(request, org, profile_form=form, status=400)

@@ -102,15 +102,12 @@ def checkout_completed(event: StripeEventData):
 
 
 def subscription_deleted(event: StripeEventData):
+    """Ends the sponsorship whose subscription it is now. A subscription the site let go
+    (its first payment failed, sponsors.services.paying) is no sponsorship's any more:
+    its end ends nothing, and the sponsor may pay again."""
     subscription_id = _required_id(event)
-    sponsorship = _sponsorship_for(event)  # from the subscription's own metadata
-    if (
-        sponsorship is None
-        and not Sponsorship.objects.filter(stripe_subscription_id=subscription_id).exists()
-    ):
-        raise Ignored("it matches no sponsorship")
-    if sponsorship is not None:
-        recording.link_stripe_objects(sponsorship, subscription_id=subscription_id)
+    if not Sponsorship.objects.filter(stripe_subscription_id=subscription_id).exists():
+        raise Ignored("it matches no sponsorship's current subscription")
     lifecycle.subscription_ended(subscription_id)
 
 

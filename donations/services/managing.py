@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from donations import mail, stripe_gateway
 from donations.models import Donation
-from donations.services.checkout import PaymentServiceUnavailable
+from donations.services.giving import PaymentServiceUnavailable
 from outbox import queue
 
 logger = logging.getLogger(__name__)

@@ -92,6 +92,7 @@ MENU = [
     ("News", "/news/"),
     ("Supporters", "/supporters/"),
     ("Download", "/download/"),
+    ("Security", "/security/"),
     ("Usage statistics", "/feedback/"),
     ("Benchmarks", "/benchmarks/"),
     ("Donate", "/donate/"),

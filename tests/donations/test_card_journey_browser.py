@@ -1,5 +1,5 @@
-"""The fake-mode donor pages, audited in a real browser: they reflow and pass axe at every
-width, light and dark. The donor's journey itself (give once and monthly, receipts, cancel,
+"""The donor pages, with the card field of localstripe's Stripe.js drawn, audited in a real
+browser: they reflow and pass axe at every width, light and dark. The donor's journey itself (give once and monthly, receipts, cancel,
 /funding/) is walked on the system `make run` starts, in
 tests/e2e/test_donor_journey_devstack_browser.py.
 """
@@ -14,8 +14,8 @@ from tests.e2e.page_audit import SCHEMES, WIDTHS, audit
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_the_fake_mode_donor_pages_reflow_and_pass_axe(live_server, browser, settings):
-    settings.STRIPE_API_BASE = "http://127.0.0.1:9"  # fake mode; these pages call no Stripe
+def test_the_donor_pages_reflow_and_pass_axe(live_server, browser, settings, fake_stripe):
+    settings.STRIPE_JS_URL = f"{fake_stripe}/js.stripe.com/v3/"
     paid = GiftFactory(
         donation__frequency=Donation.Frequency.MONTHLY,
         donation__status=Donation.Status.ACTIVE,
@@ -39,7 +39,7 @@ def test_the_fake_mode_donor_pages_reflow_and_pass_axe(live_server, browser, set
             response = page.goto(live_server.url + path, wait_until="load")
             assert response is not None and response.status == 200, path
             if path == "/donate/":
-                assert page.get_by_label("Card number").is_visible()
+                assert page.locator("[data-card-element] input").first.is_visible()
             wide, blocking, count = audit(page, path, width)
             overflowing += wide
             violations += blocking

@@ -34,11 +34,12 @@ def test_a_tampered_gift_in_the_address_is_no_gift(client):
     assertContains(page, "<h1>No gift to confirm</h1>", html=True)
 
 
-def test_before_stripes_event_the_gift_is_pending(client):
+def test_before_stripes_event_the_gift_is_processing_and_no_thanks_is_said(client):
     donation = DonationFactory(amount=37.5)
     page = thanks(client, donation)
-    assertContains(page, "<h1>Thank you: waiting for Stripe</h1>", html=True)
-    assertContains(page, "Stripe has not confirmed the payment of €37.50 yet")
+    assertContains(page, "<h1>Your payment is processing</h1>", html=True)
+    assertContains(page, "Stripe is processing the payment of €37.50 and has not confirmed it yet")
+    assertNotContains(page, "Thank you")
     assertNotContains(page, "Download the receipt")
     assertNotContains(page, "receipt is on its way")
 
@@ -59,9 +60,9 @@ def test_once_stripes_event_came_the_payment_is_confirmed_with_its_receipt(clien
 
 
 def test_the_confirmed_page_is_never_kept_by_a_shared_cache(client):
-    """It carries the donor's manage link, and says "waiting" until Stripe reports."""
+    """It carries the donor's manage link, and says "processing" until Stripe reports."""
     donation = DonationFactory(amount=37.5)
-    assertContains(thanks(client, donation), "waiting for Stripe")
+    assertContains(thanks(client, donation), "Your payment is processing")
     GiftFactory(donation=donation)
     page = thanks(client, donation)
     assertContains(page, "<h1>Thank you for your gift</h1>", html=True)

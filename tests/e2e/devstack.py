@@ -98,6 +98,7 @@ class DevStack:
         env.update(
             SITE_URL=self.url,
             STRIPE_API_BASE=self.stripe_url,
+            STRIPE_JS_URL=f"{self.stripe_url}/js.stripe.com/v3/",  # as the Makefile sets it
             DATABASE_URL=self.database_url,
             REDIS_URL=f"unix://{self.folder / 'redis.sock'}",
             EMAIL_URL=f"filemail:///{self.mail_folder}",  # environ drops one slash

@@ -13,19 +13,19 @@ from outbox.tasks import sweep_outbox
 from payments import gateway
 from releases.models import AnnouncementSubscriber, Release
 from releases.services import publishing
-from sponsors import stripe_gateway, stripe_tasks
+from sponsors import stripe_tasks
 from sponsors.benefits import services as benefits
 from sponsors.benefits.models import Benefit, Delivery
 from sponsors.models import Sponsorship
-from sponsors.services import applications, billing, lifecycle
+from sponsors.services import applications, lifecycle
 from tests.donations.factories import GiftFactory
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
 from tests.sponsors.benefits.factories import BenefitFactory
 from tests.sponsors.benefits.factories import SponsorshipFactory as BenefitedSponsorshipFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
+from tests.sponsors.helpers import pay_by_card
 
 pytestmark = pytest.mark.django_db
-CARD = {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
 NOTHING_OWED = {"done": 0, "pending": 0, "stuck": 0}
 
 
@@ -52,7 +52,7 @@ def test_a_cancellation_committed_while_redis_is_down_reaches_stripe_after_the_s
     sponsorship = applications.apply(
         OrganisationFactory(), TierFactory(), Sponsorship.Payment.CARD_ANNUAL, None
     )
-    billing.pay_by_card(sponsorship, stripe_gateway.card_payment_method(CARD))
+    assert pay_by_card(sponsorship).status == "succeeded"
     sponsorship.refresh_from_db()
     subscriptions = gateway.client().v1.subscriptions
     assert subscriptions.retrieve(sponsorship.stripe_subscription_id).status == "active"

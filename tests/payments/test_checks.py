@@ -1,4 +1,5 @@
-"""No test Stripe in production: ``check --deploy`` refuses a test key and a fake API base."""
+"""No test Stripe in production: ``check --deploy`` refuses a test key, a fake API base and
+a Stripe.js that is not Stripe's."""
 
 import subprocess
 import sys
@@ -13,8 +14,10 @@ from tests.core.test_settings import PRODUCTION_ENV, ROOT, clean_env
     [
         ({"STRIPE_SECRET_KEY": "sk_test_local"}, "STRIPE_SECRET_KEY is a Stripe test key"),
         ({"STRIPE_API_BASE": "http://127.0.0.1:8420"}, "payments.E002"),
+        ({"STRIPE_JS_URL": "http://127.0.0.1:8420/js.stripe.com/v3/"}, "payments.E003"),
+        ({"STRIPE_JS_URL": "https://js.stripe.com.evil.example/v3/"}, "payments.E003"),
     ],
-    ids=["test-key", "fake-stripe-and-test-card-form"],
+    ids=["test-key", "fake-stripe-api", "fake-stripe-js", "look-alike-stripe-js"],
 )
 def test_check_deploy_refuses_test_stripe_in_production(extra, message):
     result = subprocess.run(

@@ -6,6 +6,8 @@ import json
 import time
 
 from sponsors import stripe_gateway
+from sponsors.services import paying
+from tests.stripe_js import confirm_card_setup
 
 WEBHOOK_SECRET = "whsec_test_secret"
 
@@ -47,3 +49,11 @@ def price_fields(sponsorship):
 def issued(stripe_id: str):
     """What ``stripe_gateway.send_invoice`` answers, for tests that replace that seam."""
     return stripe_gateway.IssuedInvoice(stripe_id=stripe_id, number="", due_on=None, url="")
+
+
+def pay_by_card(sponsorship, number: str = "4242424242424242"):
+    """The pay page's steps (sponsors.services.paying) with the card confirmed as Stripe.js
+    confirms it in the browser (tests/stripe_js.py): where the payment then stands."""
+    setup = paying.start(sponsorship)
+    assert confirm_card_setup(setup["client_secret"], number)["status"] == "succeeded"
+    return paying.pay(sponsorship, setup["id"])

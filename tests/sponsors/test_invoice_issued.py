@@ -13,6 +13,7 @@ from sponsors.models import Sponsorship
 from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
+from tests.sponsors.helpers import event
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +74,29 @@ def test_an_approved_invoice_not_yet_issued_is_not_called_sent(client):
     page = client.get("/sponsors/dashboard/")
     assertContains(page, "the invoice is being issued")
     assertNotContains(page, "e-mailed")
+
+
+def test_a_one_off_invoice_without_subscription_details_is_recorded(post_event):
+    # Invoices of API versions before 2025 carry "subscription_details": null when they
+    # belong to no subscription.
+    sponsorship = applications.apply(
+        OrganisationFactory(), TierFactory(), Sponsorship.Payment.INVOICE, None
+    )
+    response = post_event(
+        event(
+            "evt_o1",
+            "invoice.paid",
+            {
+                "id": "in_once1",
+                "object": "invoice",
+                "amount_paid": 5000000,
+                "currency": "eur",
+                "created": 1767225600,
+                "subscription": None,
+                "subscription_details": None,
+                "metadata": {"sponsorship": str(sponsorship.pk)},
+            },
+        )
+    )
+    assert response.content.decode().strip() == "processed"
+    assert sponsorship.payments.get().stripe_id == "in_once1"

@@ -10,10 +10,10 @@ from outbox.models import OutboxItem
 from payments import gateway
 from sponsors import stripe_gateway
 from sponsors.models import Sponsorship, SponsorshipEvent
-from sponsors.services import applications, billing, lifecycle, recording, transitions
+from sponsors.services import applications, lifecycle, recording, transitions
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
-from tests.sponsors.helpers import event, issued
+from tests.sponsors.helpers import event, issued, pay_by_card
 
 pytestmark = pytest.mark.django_db
 S = Sponsorship.Status
@@ -225,10 +225,7 @@ def test_subscription_deleted_before_payment_cancels(post_event, application):
 def test_card_payment_against_the_stripe_fake(fake_stripe, method):
     organisation = OrganisationFactory()
     sponsorship = applications.apply(organisation, TierFactory(), method, None)
-    payment_method = stripe_gateway.card_payment_method(
-        {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
-    )
-    billing.pay_by_card(sponsorship, payment_method)
+    assert pay_by_card(sponsorship).status == "succeeded"
     sponsorship.refresh_from_db()
     organisation.refresh_from_db()
     assert organisation.stripe_customer_id.startswith("cus_")

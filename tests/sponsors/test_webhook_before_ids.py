@@ -7,9 +7,10 @@ import pytest
 from payments import gateway
 from sponsors import stripe_gateway, stripe_objects
 from sponsors.models import Sponsorship
-from sponsors.services import applications
+from sponsors.services import applications, paying
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event
+from tests.stripe_js import confirm_card_setup
 
 pytestmark = pytest.mark.django_db
 
@@ -18,15 +19,14 @@ def test_invoice_paid_before_the_subscription_id_is_stored_is_recorded(fake_stri
     organisation = OrganisationFactory()
     tier = TierFactory()
     sponsorship = applications.apply(organisation, tier, Sponsorship.Payment.CARD_ANNUAL, None)
-    # What pay_by_card does at Stripe, but the site has not saved the subscription id yet.
+    # What paying.pay does at Stripe, but the site has not saved the subscription id yet.
     stripe = gateway.client().v1
-    customer = stripe_objects.ensure_customer(organisation)
-    card = stripe_gateway.card_payment_method(
-        {"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123"}
-    )
-    stripe_gateway.attach_default_payment_method(customer, card)
+    setup = paying.start(sponsorship)
+    confirm_card_setup(setup["client_secret"])
+    card = gateway.confirmed_card(setup["id"])
+    gateway.use_card(card)
     subscription_id = stripe_gateway.subscribe(
-        customer, stripe_objects.ensure_plan(tier), sponsorship.pk, card
+        card.customer_id, stripe_objects.ensure_plan(tier), sponsorship.pk, card.payment_method_id
     )
     invoice = stripe.invoices.retrieve(
         stripe.subscriptions.retrieve(subscription_id).latest_invoice

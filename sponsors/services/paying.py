@@ -1,0 +1,198 @@
+"""Starting the card payment of a sponsorship (once, or yearly by subscription).
+
+The card is typed into Stripe.js's card element on the pay page and goes from the browser
+to Stripe only. The steps, each one request of the page's script:
+
+1. ``start``: the organisation's Stripe customer and a SetupIntent, whose client secret
+   the browser confirms with the card (``confirmCardSetup``; Stripe may ask for 3-D
+   Secure there).
+2. ``pay``: the server reads the confirmed SetupIntent from Stripe and charges its card:
+   a PaymentIntent for one year, a subscription for a yearly one. When Stripe asks for
+   3-D Secure, the browser answers it (``confirmCardPayment``), then
+3. ``check``: the server asks Stripe where the payment stands.
+
+Nothing here records money: Stripe's events do (``billing.record_payment``, through the
+webhook). No Stripe call is made inside a database transaction. A payment is made once:
+one SetupIntent makes one payment (its id is in the idempotency key), a payment already
+made or waiting for 3-D Secure is answered instead of another one, and two requests for
+the same sponsorship at the same moment are refused (a short lock in the cache).
+"""
+
+import logging
+from decimal import Decimal
+
+from django.core.cache import cache
+
+from payments import gateway
+from payments.money import minor_units
+from sponsors import stripe_gateway, stripe_objects
+from sponsors.models import Sponsorship
+from sponsors.services.transitions import PAYABLE, SponsorshipError
+
+logger = logging.getLogger(__name__)
+
+Attempt = gateway.Attempt
+# How long a request holds the sponsorship's payment lock: longer than its Stripe calls.
+LOCK_SECONDS = 120
+
+
+class PaymentFailed(SponsorshipError):
+    pass
+
+
+class StripeUnavailable(PaymentFailed):
+    """Stripe could not be reached; nothing was charged and the invoice remains possible."""
+
+    def __init__(self):
+        super().__init__(
+            "Our payment provider cannot be reached just now, so nothing was charged. "
+            "Please try again in a few minutes, or pay by invoice instead."
+        )
+
+
+class NotPayable(PaymentFailed):
+    pass
+
+
+class Busy(PaymentFailed):
+    def __init__(self):
+        super().__init__(
+            "A payment for this sponsorship is already under way. Wait a moment, then look "
+            "at your dashboard before paying again."
+        )
+
+
+def _stripe_failure(error) -> PaymentFailed:
+    if isinstance(error, stripe_gateway.UNREACHABLE) or (error.http_status or 500) >= 500:
+        logger.warning("Stripe unreachable or failing: %s", type(error).__name__)
+        return StripeUnavailable()
+    logger.warning("Stripe refused a sponsorship payment call: %s", type(error).__name__)
+    return PaymentFailed(error.user_message or "Stripe refused the payment.")
+
+
+def _annual(sponsorship: Sponsorship) -> bool:
+    return sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
+
+
+def _check_payable(sponsorship: Sponsorship):
+    if sponsorship.is_paid or sponsorship.status not in PAYABLE:
+        raise NotPayable("This sponsorship needs no payment now.")
+    if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
+        raise NotPayable("This sponsorship is paid by invoice.")
+
+
+def current(sponsorship: Sponsorship) -> Attempt:
+    """Where the payment last made for the sponsorship stands at Stripe (``NOTHING``
+    when none was made)."""
+    try:
+        if _annual(sponsorship) and sponsorship.stripe_subscription_id:
+            return gateway.subscription_attempt(sponsorship.stripe_subscription_id)
+        if not _annual(sponsorship) and sponsorship.stripe_payment_intent_id:
+            return gateway.payment_attempt(sponsorship.stripe_payment_intent_id)
+    except stripe_gateway.StripeError as error:
+        raise _stripe_failure(error) from error
+    return gateway.NOTHING
+
+
+def start(sponsorship: Sponsorship) -> dict:
+    """A SetupIntent for the card: ``{"id", "client_secret"}`` for the browser. Raises
+    NotPayable when a payment was already made (or is waiting for 3-D Secure)."""
+    _check_payable(sponsorship)
+    if current(sponsorship).done:
+        raise NotPayable("A payment of this sponsorship is already made or under way.")
+    try:
+        customer = stripe_objects.ensure_customer(sponsorship.organisation)
+        return gateway.create_setup_intent(
+            customer, {"sponsorship": str(sponsorship.pk)}, recurring=_annual(sponsorship)
+        )
+    except stripe_gateway.StripeError as error:
+        raise _stripe_failure(error) from error
+
+
+def pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
+    """Charge the card of the browser's confirmed SetupIntent, once."""
+    _check_payable(sponsorship)
+    lock = f"sponsorship-{sponsorship.pk}-paying"
+    if not cache.add(lock, setup_intent_id, LOCK_SECONDS):
+        raise Busy()
+    try:
+        return _pay(sponsorship, setup_intent_id)
+    finally:
+        cache.delete(lock)
+
+
+def _pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
+    before = current(sponsorship)
+    if before.done:
+        return before  # already paid: no second payment
+    try:
+        card = gateway.confirmed_card(setup_intent_id)
+    except gateway.NotConfirmed as error:
+        raise PaymentFailed("The card was not confirmed with Stripe: nothing was taken.") from error
+    except stripe_gateway.StripeError as error:
+        raise _stripe_failure(error) from error
+    if (
+        card.metadata.get("sponsorship") != str(sponsorship.pk)
+        or card.customer_id != sponsorship.organisation.stripe_customer_id
+    ):
+        raise PaymentFailed("This card was confirmed for another payment: nothing was taken.")
+    if before.status == "requires_action":
+        if before.payment_method == card.payment_method_id:
+            return before  # this very attempt, sent twice: still waiting for 3-D Secure
+        _let_go(sponsorship)  # one left waiting (a closed tab) gives way to this card
+    terms = sponsorship.terms
+    try:
+        gateway.use_card(card)
+        if _annual(sponsorship):
+            subscription = stripe_gateway.subscribe(
+                card.customer_id,
+                stripe_objects.ensure_plan(sponsorship.tier),
+                sponsorship.pk,
+                card.payment_method_id,
+            )
+            stripe_objects.store_payment_ids(sponsorship, subscription_id=subscription)
+        else:
+            intent = gateway.charge(
+                card,
+                minor_units(Decimal(terms["annual_price"]), terms["currency"]),
+                terms["currency"],
+                {"sponsorship": str(sponsorship.pk)},
+                key=f"sponsorship-{sponsorship.pk}-{setup_intent_id}-payment",
+            )
+            stripe_objects.store_payment_ids(sponsorship, payment_intent_id=intent)
+    except gateway.CardError as error:
+        return gateway.refused(error)
+    except stripe_gateway.StripeError as error:
+        raise _stripe_failure(error) from error
+    return check(sponsorship)
+
+
+def check(sponsorship: Sponsorship) -> Attempt:
+    """Where the payment stands after the browser answered 3-D Secure. A failed one is
+    let go (a subscription left incomplete is cancelled), so the sponsor may try again."""
+    attempt = current(sponsorship)
+    if attempt.status == "failed":
+        _let_go(sponsorship)
+    return attempt
+
+
+def _let_go(sponsorship: Sponsorship):
+    """Forget the failed or abandoned attempt first, so that Stripe's event about its
+    cancellation matches no sponsorship and ends nothing; then cancel it at Stripe."""
+    annual = _annual(sponsorship)
+    subscription = sponsorship.stripe_subscription_id if annual else ""
+    intent = "" if annual else sponsorship.stripe_payment_intent_id
+    stripe_objects.forget_payment_ids(
+        sponsorship, subscription_id=subscription, payment_intent_id=intent
+    )
+    try:
+        if subscription:
+            stripe_gateway.cancel_subscription(subscription)
+        elif intent and _waits_for_3ds(intent):
+            gateway.cancel_payment_intent(intent)
+    except stripe_gateway.StripeError as error:
+        raise _stripe_failure(error) from error
+
+
+def _waits_for_3ds(payment_intent_id: str) -> bool:
+    return gateway.payment_attempt(payment_intent_id).status == "requires_action"
