@@ -12,6 +12,7 @@ from django.db import connection
 from django.test import Client
 
 from feedback import tasks
+from feedback import views as feedback_views
 from feedback.models import RawReport
 from feedback.services import processing
 from feedback.trends.synthetic import full_report
@@ -118,8 +119,13 @@ def test_a_database_lost_while_storing_a_batch_refuses_no_report(caplog, outage_
     assert len(lines) == 2 and lines[0].startswith("database unavailable"), lines
 
 
-def test_reports_answered_503_in_an_outage_are_two_lines_not_one_each(caplog, database):
+def test_reports_answered_503_in_an_outage_are_two_lines_not_one_each(
+    caplog, database, monkeypatch
+):
     """Issue 47, item 12: one 20 s outage wrote 2,399 identical "report not stored" lines."""
+    # As if this process had stored every report so far (an earlier test's 503 is forgotten).
+    monkeypatch.setattr(feedback_views.STORAGE_OUTAGE, "down_since", None)
+    monkeypatch.setattr(feedback_views.STORAGE_OUTAGE, "failures", 0)
     body = full_report(1)
     with caplog.at_level(logging.INFO):
         database.cut()
