@@ -160,12 +160,11 @@ class RunUploadAPI(APIView):
         if suite is None:
             return Response({"error": f"no suite {slug!r}"}, status=status.HTTP_404_NOT_FOUND)
         reviewed = not permissions.may_publish(request.user)
-        if reviewed and (wait := permissions.SUBMIT_LIMIT.wait(request)) is not None:
-            return Response(
-                {"error": f"too many submissions: you may submit again in {wait} seconds"},
-                status=status.HTTP_429_TOO_MANY_REQUESTS,
-                headers={"Retry-After": str(wait)},
-            )
+        if (
+            reviewed
+            and (allowance := permissions.submission_allowance(request.user)).remaining == 0
+        ):
+            return _over_allowance(importing.over_allowance(allowance, 1))
         if importing.declared_size_too_large(request):
             return Response(
                 {"error": importing.SIZE_MESSAGE}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
@@ -182,17 +181,29 @@ class RunUploadAPI(APIView):
         data = dict(serializer.validated_data)
         upload = data.pop("file")
         try:
-            run = importing.import_run(
+            run = importing.submit_run(
                 suite=suite, raw=upload.read(), file_name=upload.name, user=request.user, **data
             )
+        except importing.OverAllowance as error:
+            return _over_allowance(error)
         except ImportFailed as error:
             return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
-        if reviewed:
-            permissions.SUBMIT_LIMIT.count(request)
         return Response(
             {**_state(request, run), "measurements": run.measurements.count()},
             status=status.HTTP_201_CREATED,
         )
+
+
+def _over_allowance(error):
+    """429 with Retry-After when waiting helps; 400 when the file holds more runs than the
+    limit itself."""
+    if error.wait is None:
+        return Response({"error": str(error)}, status=status.HTTP_400_BAD_REQUEST)
+    return Response(
+        {"error": str(error)},
+        status=status.HTTP_429_TOO_MANY_REQUESTS,
+        headers={"Retry-After": str(error.wait)},
+    )
 
 
 def _state(request, run):

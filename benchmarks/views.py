@@ -507,19 +507,22 @@ def submit(request, slug):
         return render(request, template, context)
     if not form.is_valid():
         return render(request, template, context, status=400)
-    if reviewed and (wait := permissions.SUBMIT_LIMIT.wait(request)) is not None:
-        return refuse(request, template, context, wait)
+    if reviewed and (allowance := permissions.submission_allowance(request.user)).remaining == 0:
+        return refuse(request, template, context, allowance.wait_for(1))
     data = dict(form.cleaned_data)
     upload = data.pop("file")
     try:
-        run = importing.import_run(
+        run = importing.submit_run(
             suite=suite, raw=upload.read(), file_name=upload.name, user=request.user, **data
         )
+    except importing.OverAllowance as error:
+        form.add_error("file", f"Not stored: {error}")
+        if error.wait is None:
+            return render(request, template, context, status=400)
+        return refuse(request, template, context, error.wait)
     except ImportFailed as error:
         form.add_error("file", f"Could not import: {error}")
         return render(request, template, context, status=400)
-    if reviewed:
-        permissions.SUBMIT_LIMIT.count(request)
     state = (
         "published"
         if run.status == Run.Status.PUBLISHED

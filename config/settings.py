@@ -201,6 +201,32 @@ CELERY_BROKER_URL = env.str(
     "CELERY_BROKER_URL",
     default=REDIS_URL.replace("unix://", "redis+socket://", 1) or "memory://localhost//",
 )
+# Seconds a publish (a request enqueueing a task) waits for the Redis broker, to connect
+# and for each answer; a frozen Redis (SIGSTOP) accepts connections and answers nothing.
+# After a failure, publishing is skipped for CELERY_BROKER_BREAKER_SECONDS (core/enqueue.py):
+# the outbox sweep and the feedback beat sweep do what the lost messages would have.
+CELERY_BROKER_TIMEOUT = env.float("CELERY_BROKER_TIMEOUT", default=0.25)
+CELERY_BROKER_BREAKER_SECONDS = env.float("CELERY_BROKER_BREAKER_SECONDS", default=5.0)
+CELERY_BROKER_TRANSPORT_OPTIONS = (
+    {
+        "socket_timeout": CELERY_BROKER_TIMEOUT,
+        "socket_connect_timeout": CELERY_BROKER_TIMEOUT,
+        # Connecting when a channel is first needed: one try, not kombu's retries.
+        "max_retries": 0,
+    }
+    if CELERY_BROKER_URL.startswith("redis")
+    else {}
+)
+# One attempt per publish: a retry would wait as long again on a frozen Redis.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 0}
+# Redis brokers over TCP use kombu's transport with its restore-after-collect crash mended:
+# a Redis restart with a task in flight made the worker exit (core/redis_transport.py).
+# (A redis+socket:// URL names kombu's own transport, which takes precedence.)
+CELERY_BROKER_TRANSPORT = (
+    "core.redis_transport:Transport"
+    if CELERY_BROKER_URL.startswith(("redis://", "rediss://"))
+    else None
+)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=not REDIS_URL)
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -445,6 +471,9 @@ DONATION_PRESET_AMOUNTS = env.list(
 )
 DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
 DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
+# Days a donor's signed link (thank-you page, manage page, receipts) works after it was
+# made; a monthly gift's receipt brings a new one (donations/signing.py).
+DONATION_LINK_MAX_AGE_DAYS = env.int("DONATION_LINK_MAX_AGE_DAYS", default=45)
 # A funding figure is published only when this many different contributors make it up.
 # 1 (the default): every month's and year's income is published as a figure; no donor is
 # ever named with an amount (the line-by-line list names sponsors, whose support is public).

@@ -69,6 +69,13 @@ def breaker_for(location: str) -> RedisBreaker:
     return breaker
 
 
+def known_down(location: str) -> bool:
+    """Whether the cache found this Redis unreachable moments ago (its breaker is open):
+    the broker and the health check, often on the same Redis, need not wait for it too."""
+    breaker = _breakers.get(location)
+    return breaker is not None and breaker.opened
+
+
 def forget_breakers() -> None:
     """Start again as if every Redis had always answered (for tests)."""
     with _breakers_lock:

@@ -7,7 +7,8 @@ before any application.
 - Secrets in URLs: the path segment after a secret-bearing prefix (the accounts'
   password-reset and e-mail confirmation keys, and the prefixes apps register with
   ``redact_after`` from their ``AppConfig.ready()``) is replaced by ``[redacted]``
-  wherever a path is logged, also URL-encoded in a ``?next=`` parameter.
+  wherever a path is logged, also URL-encoded in a ``?next=`` parameter; so is the value
+  of a query parameter apps register with ``redact_query`` (a donor's ``?gift=``).
 - Addresses: gunicorn's "Invalid request from ip=..." warnings lose the address.
 
 Apps register in each process that loads Django (gunicorn's workers, where requests are
@@ -41,8 +42,28 @@ def redact_after(*prefixes: str) -> None:
     SECRET_PATH = _secret_path(_secret_prefixes)
 
 
+# Query parameters whose value is a secret (apps register them with ``redact_query``):
+# also URL-encoded inside a ?next= parameter ("%3Fgift%3D...").
+_secret_parameters: list[str] = []
+SECRET_QUERY: re.Pattern | None = None
+
+
+def redact_query(*names: str) -> None:
+    """The value of each query parameter in ``names`` (a donor's ``?gift=`` token) is a
+    secret: logged URLs show ``[redacted]`` in its place."""
+    global SECRET_QUERY
+    _secret_parameters.extend(n for n in names if n not in _secret_parameters)
+    alternatives = "|".join(re.escape(name) for name in _secret_parameters)
+    SECRET_QUERY = re.compile(
+        rf"((?:[?&]|%3[Ff]|%26)(?:{alternatives})(?:=|%3[Dd]))(?:(?!%26)[^&\s#\"'])+"
+    )
+
+
 def redact(text: str) -> str:
-    return GUNICORN_ADDRESS.sub("", SECRET_PATH.sub(r"\1[redacted]", text))
+    text = SECRET_PATH.sub(r"\1[redacted]", text)
+    if SECRET_QUERY is not None:
+        text = SECRET_QUERY.sub(r"\1[redacted]", text)
+    return GUNICORN_ADDRESS.sub("", text)
 
 
 def _redact_arg(value):

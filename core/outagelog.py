@@ -2,7 +2,8 @@
 
 During a ten-second PostgreSQL or Redis outage a busy site handles thousands of requests;
 a warning for each of them buries the two facts that matter at 3 a.m.: when it started
-and when it ended. ``OutageLog`` keeps that state for its process.
+and when it ended. ``OutageLog`` keeps that state for its process, and counts what failed
+meanwhile: the line at the end says how many (``counted``: what one failure is).
 """
 
 import logging
@@ -11,11 +12,19 @@ import time
 
 
 class OutageLog:
-    def __init__(self, logger: logging.Logger, component: str, consequence: str):
+    def __init__(
+        self,
+        logger: logging.Logger,
+        component: str,
+        consequence: str,
+        counted: str = "failed calls",
+    ):
         self.logger = logger
         self.component = component
         self.consequence = consequence
+        self.counted = counted
         self.down_since: float | None = None
+        self.failures = 0
         self._lock = threading.Lock()
 
     @property
@@ -23,10 +32,9 @@ class OutageLog:
         return self.down_since is not None
 
     def down(self, error: BaseException | None = None) -> None:
-        if self.down_since is not None:  # already said
-            return
         with self._lock:
-            if self.down_since is not None:
+            self.failures += 1
+            if self.down_since is not None:  # already said
                 return
             self.down_since = time.monotonic()
         cause = f" ({error.__class__.__name__})" if error is not None else ""
@@ -39,5 +47,11 @@ class OutageLog:
             if self.down_since is None:
                 return
             seconds = time.monotonic() - self.down_since
-            self.down_since = None
-        self.logger.warning("%s available again after %.1f s", self.component, seconds)
+            failures, self.down_since, self.failures = self.failures, None, 0
+        self.logger.warning(
+            "%s available again after %.1f s (%d %s meanwhile)",
+            self.component,
+            seconds,
+            failures,
+            self.counted,
+        )

@@ -13,6 +13,7 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.generic import TemplateView
 
 from core import navigation
+from core.cache import known_down
 from core.forms import ProfileForm
 from core.hostile import wants_plain_text
 from core.models import Profile
@@ -62,9 +63,11 @@ def _database_up() -> bool:
     return True
 
 
-def _redis_up(url: str) -> bool:
+def _redis_up(url: str, timeout: float) -> bool:
+    if known_down(url):  # the cache failed on it moments ago: no second wait
+        return False
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
         try:
             return bool(client.ping())
         finally:
@@ -79,10 +82,12 @@ def healthz(request):
     component is named, so a degraded Redis shows without failing the health check."""
     components = {"database": "up" if _database_up() else "down"}
     if settings.REDIS_URL:
-        components["redis"] = "up" if _redis_up(settings.REDIS_URL) else "down"
+        up = _redis_up(settings.REDIS_URL, settings.CACHE_REDIS_TIMEOUT)
+        components["redis"] = "up" if up else "down"
     broker = settings.CELERY_BROKER_URL
     if broker.startswith(("redis://", "rediss://")) and broker != settings.REDIS_URL:
-        components["broker"] = "up" if _redis_up(broker) else "down"
+        up = _redis_up(broker, settings.CELERY_BROKER_TIMEOUT)
+        components["broker"] = "up" if up else "down"
     if components["database"] == "down":
         status, code = "unavailable", 503
     elif "down" in components.values():

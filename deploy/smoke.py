@@ -19,7 +19,8 @@ strings are redirected and add no Redis keys (Redis runs deploy/redis/portal.con
 limit and policy); two database servers behind nginx
 keep their own rate-limit budgets and forging X-Forwarded-For resets neither; a missing or
 development secret fails check --deploy; Redis frozen (SIGSTOP): a member signs in and
-pages answer within 1.5 s (p99); 40 clients
+pages answer within 1.5 s (p99); Redis frozen under 40 concurrent feedback posts: pages
+and /healthz answer within a second and every report is stored; 40 clients
 sending a body one byte
 every two seconds do not stop /healthz from answering within a second; Redis stopped:
 pages still render, /healthz names Redis, a report is accepted and the beat sweep
@@ -690,6 +691,73 @@ def check_frozen_redis(processes, web):
     log("Redis thawed: the cache is used again and the log says so")
 
 
+FEEDBACK_UNDER_FREEZE = 40
+FROZEN_ANSWER_LIMIT = 1.0  # seconds: a page or /healthz with Redis frozen (issue 47)
+
+
+def check_frozen_redis_under_feedback(processes, web):
+    """Issue 47: with Redis frozen, 40 concurrent feedback posts took every web thread
+    (each report's wake-up waited on the broker forever): /healthz, /news/ and
+    /download/ answered after 42 s. Now a publish waits CELERY_BROKER_TIMEOUT and the
+    broker is skipped after a failure: pages and /healthz answer within a second while
+    the posts are in flight, every report is stored, and processed once Redis is back."""
+    redis_pid = processes.running["redis"].pid
+    stored_before = query("SELECT count(*) FROM feedback_rawreport")[0][0]
+    posted = []
+
+    def post(source):
+        start = time.monotonic()
+        try:
+            status = post_report(web, source=source)[0]
+        except (OSError, http.client.HTTPException) as error:
+            status = type(error).__name__
+        posted.append((status, time.monotonic() - start))
+
+    os.kill(redis_pid, signal.SIGSTOP)
+    try:
+        # One report from each of 40 servers: each within its rate limit (FEEDBACK_LIMIT).
+        threads = [
+            threading.Thread(target=post, args=(f"127.0.3.{n}",))
+            for n in range(1, FEEDBACK_UNDER_FREEZE + 1)
+        ]
+        for thread in threads:
+            thread.start()
+        answers = []
+        while any(thread.is_alive() for thread in threads) or not answers:
+            for path in ("/healthz", "/news/", "/download/"):
+                start = time.monotonic()
+                status = web.get(path, timeout=30)[0]
+                answers.append((path, status, time.monotonic() - start))
+        for thread in threads:
+            thread.join()
+    finally:
+        os.kill(redis_pid, signal.SIGCONT)
+    slow = [(path, status, round(seconds, 2)) for path, status, seconds in answers
+            if status != 200 or seconds > FROZEN_ANSWER_LIMIT]  # fmt: skip
+    check(not slow, f"with Redis frozen under feedback posts, slow or failed: {slow}")
+    refused = [(status, round(seconds, 2)) for status, seconds in posted if status != 200]
+    check(not refused, f"feedback posts with Redis frozen: {refused}")
+    stored = query("SELECT count(*) FROM feedback_rawreport")[0][0] - stored_before
+    check(stored == FEEDBACK_UNDER_FREEZE, f"{stored} of {FEEDBACK_UNDER_FREEZE} reports stored")
+    worst_page = max(seconds for _, _, seconds in answers)
+    worst_post = max(seconds for _, seconds in posted)
+    figures["Redis frozen, 40 concurrent feedback posts (worst page, worst post)"] = (
+        f"{worst_page * 1000:.0f} ms, {worst_post * 1000:.0f} ms"
+    )
+    wait_for(
+        "the reports posted while Redis was frozen to be processed",
+        lambda: (
+            query("SELECT count(*) FROM feedback_rawreport WHERE status = 'pending'")[0][0] == 0
+        ),
+        timeout=120,
+    )
+    log(
+        f"Redis frozen under {FEEDBACK_UNDER_FREEZE} feedback posts: {len(answers)} pages and "
+        f"/healthz, worst {worst_page * 1000:.0f} ms; worst post {worst_post * 1000:.0f} ms; "
+        "all stored, processed after SIGCONT"
+    )
+
+
 shared_pages: list[str] = []  # what check_pages found marked shareable, for the edge checks
 
 
@@ -1322,10 +1390,16 @@ def check_logs(processes, work, web):
     secret = secrets.token_urlsafe(18)
     web.get(f"/accounts/password/reset/key/1-{secret}/")
     web.get(f"/accounts/login/?next=%2Fsponsors%2Finvitations%2F{secret}%2F")
+    # A donor's links (issue 47): the manage page, the thank-you page's ?gift= token.
+    web.get(f"/donate/manage/{secret}/")
+    web.get(f"/donate/thanks/?gift={secret}")
+    web.get(f"/accounts/login/?next=%2Fdonate%2Fthanks%2F%3Fgift%3D{secret}")
     time.sleep(1)
     access = (work / "logs" / "portal.access.log").read_text()
     check(secret not in access + processes.log_text("gunicorn"), "a URL secret reached the logs")
     check("/accounts/password/reset/key/[redacted]" in access, "nginx did not redact a reset key")
+    check("/donate/manage/[redacted]" in access, "nginx did not redact a donor's manage link")
+    check("/donate/thanks/?gift=[redacted]" in access, "nginx did not redact a ?gift= token")
     check("/rest/v1/post" in access, "nginx's access log has no feedback posts")
     check("127.0.0.1" not in access, "nginx's access log holds client addresses")
     check(" from ip=" not in processes.log_text("gunicorn"), "gunicorn logged a client address")
@@ -1372,6 +1446,7 @@ def main():
         check_client_addresses(web)
         check_slow_clients(web)
         check_frozen_redis(processes, web)
+        check_frozen_redis_under_feedback(processes, web)
         check_redis_outage(processes, work, web)
         check_database_outage(relay, web)
         check_logs(processes, work, web)

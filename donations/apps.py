@@ -8,7 +8,7 @@ class DonationsConfig(AppConfig):
     def ready(self):
         # Registration with payments and the outbox, which know no app: the Stripe events
         # this app handles and the side effects its services record.
-        from core import demo, edge, navigation
+        from core import demo, edge, logredact, navigation
         from core import sitemaps as site_map
         from donations import ledger, mail, models, sitemaps, stripe_gateway, webhooks
         from outbox import registry
@@ -47,3 +47,6 @@ class DonationsConfig(AppConfig):
         navigation.add_account_link("My gifts", "donations:mine", order=20)
         # A donor's own pages: reached by a personal link, or signed in.
         edge.keep_private("/donate/manage/", "/donate/my-gifts/")
+        # Their links carry the donor's token: never in a log.
+        logredact.redact_after("/donate/manage/")
+        logredact.redact_query("gift")

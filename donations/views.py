@@ -1,3 +1,5 @@
+from functools import wraps
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -7,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
+from django.views.defaults import page_not_found
 
 from core import opendata
 from donations import documents, signing
@@ -100,7 +103,24 @@ def _bounds():
     }
 
 
+def no_referrer(view):
+    """The page's address carries the donor's token: no link or resource it loads is told
+    it (Referrer-Policy), so it reaches no other site and no access log."""
+
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            response = view(request, *args, **kwargs)
+        except Http404 as error:  # an expired link's page has the token in its address too
+            response = page_not_found(request, error)
+        response["Referrer-Policy"] = "no-referrer"
+        return response
+
+    return wrapped
+
+
 @never_cache
+@no_referrer
 def thanks(request):
     """Says only what Stripe has reported about the gift its address names (never shared:
     it carries the donor's manage link, and its answer changes when Stripe reports)."""
@@ -120,10 +140,13 @@ def _donation_from_token(token: str) -> Donation:
     reference = signing.reference_from_token(token)
     donation = giving.find(reference) if reference else None
     if donation is None:
-        raise Http404("This link is not valid. Ask for a new one on the donation page.")
+        raise Http404(
+            "This link is not valid or has expired. Ask for a new one on the donation page."
+        )
     return donation
 
 
+@no_referrer
 def manage(request, token):
     donation = _donation_from_token(token)
     status = 200
@@ -162,6 +185,7 @@ def manage(request, token):
     return render(request, "donations/manage.html", context, status=status)
 
 
+@no_referrer
 def gift_receipt(request, token, gift_id):
     """The PDF receipt of one gift of the donation the link is for."""
     donation = _donation_from_token(token)

@@ -27,6 +27,9 @@ class RawReportAdmin(admin.ModelAdmin):
     ]
     exclude = ["body"]
 
+    class Media:
+        css = {"all": ["css/admin-feedback.css"]}  # the CSP allows no inline style
+
     def has_add_permission(self, request):
         return False
 
@@ -43,7 +46,7 @@ class RawReportAdmin(admin.ModelAdmin):
     @admin.display(description="Report as received")
     def report_text(self, obj):
         text = bytes(obj.body).decode("utf-8", errors="replace")
-        return format_html('<pre style="max-height:40rem;overflow:auto">{}</pre>', text)
+        return format_html('<pre class="raw-report">{}</pre>', text)
 
     @admin.action(description="Parse the selected reports again", permissions=["change"])
     def reprocess(self, request, queryset):

@@ -155,6 +155,17 @@ class GroupCommit:
             for slot in batch:
                 if slot is not own:
                     slot.wake()
+        if own.error is None:
+            _hand_over(batch)
+
+
+def _hand_over(batch: list[_Slot]) -> None:
+    """Give the committed reports' ids to their handovers (waking processing), once the
+    batch's requests are answered and the next batch has its writer: a handover that
+    waits (a frozen broker) then holds up its own request alone."""
+    for handover in {slot.handover for slot in batch} - {None}:
+        ids = [slot.report.pk for slot in batch if slot.handover is handover]
+        transaction.on_commit(lambda handover=handover, ids=ids: handover(ids))
 
 
 def _write_batch(slots: list[_Slot]) -> None:
@@ -172,9 +183,6 @@ def _write_batch(slots: list[_Slot]) -> None:
             _insert(reports)
     except DatabaseError as error:
         raise StorageUnavailable(str(error)) from error
-    for handover in {slot.handover for slot in slots} - {None}:
-        ids = [slot.report.pk for slot in slots if slot.handover is handover]
-        transaction.on_commit(lambda handover=handover, ids=ids: handover(ids))
 
 
 def _insert(reports: list[RawReport]):

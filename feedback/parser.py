@@ -35,9 +35,12 @@ TYPED_ROWS = frozenset({
 COUNTER_PREFIXES = ("FEATURE_", "Collation used ")
 COUNTER_SUFFIX = " used"
 TWO_TABS_RE = re.compile(r"\t[^\n]*\t")
+# Numbers are ASCII digits only: int() and \d also read full-width or Arabic-Indic
+# digits (U+FF11 U+FF12 as 12), which no server writes.
 VERSION_RE = re.compile(
-    r"^(?P<major>\d{1,3})\.(?P<minor>\d{1,3})\.(?P<patch>\d{1,4})(?P<suffix>.*)$"
+    r"^(?P<major>[0-9]{1,3})\.(?P<minor>[0-9]{1,3})\.(?P<patch>[0-9]{1,4})(?P<suffix>.*)$"
 )
+WHOLE_NUMBER_RE = re.compile(r"-?[0-9]+")
 
 
 def is_test_traffic(user_info: str) -> bool:
@@ -144,10 +147,9 @@ def checked_int(name: str, value: str, maximum: int) -> int | None:
     value = value.strip()
     if not value:
         return None
-    try:
-        number = int(value)
-    except ValueError:
-        raise ReportError(f"{name[:60]} is not a whole number: {value[:40]!r}") from None
+    if not WHOLE_NUMBER_RE.fullmatch(value):
+        raise ReportError(f"{name[:60]} is not a whole number: {value[:40]!r}")
+    number = int(value)
     if not 0 <= number <= maximum:
         raise ReportError(f"{name[:60]} {value[:40]} is out of range (0 to {maximum})")
     return number

@@ -4,6 +4,7 @@ file, atomically."""
 import re
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils import timezone
@@ -18,8 +19,14 @@ from benchmarks.services.limits import (
     text_problem,
 )
 from benchmarks.services.measurements import BULK_BATCH, add_points, from_points, read_output
-from benchmarks.services.permissions import may_publish, missing_provenance_message
+from benchmarks.services.permissions import (
+    Allowance,
+    may_publish,
+    missing_provenance_message,
+    submission_allowance,
+)
 from core.uploads import declared_body_size
+from outbox import files
 from search import signals as search_signals
 
 # Raw outputs are text; the largest real one we know (sysbench with a report every
@@ -36,7 +43,47 @@ def declared_size_too_large(request) -> bool:
     return declared_body_size(request) > MAX_REQUEST_BYTES
 
 
-def _check_row_limits(groups: dict, points: int) -> None:
+class OverAllowance(ImportFailed):
+    """The upload would store more runs than its account may store now. ``wait``: seconds
+    until it may, or None when the file holds more runs than the limit itself."""
+
+    def __init__(self, message, wait: int | None):
+        super().__init__(message)
+        self.wait = wait
+
+
+def over_allowance(allowance: Allowance, runs: int) -> OverAllowance:
+    wait = allowance.wait_for(runs)
+    rate = settings.BENCHMARK_SUBMIT_RATE
+    if wait is None:
+        return OverAllowance(
+            f"the file holds {runs:,} series, each a run; an account may store "
+            f"{allowance.limit:,} runs in a period ({rate}): split the file",
+            None,
+        )
+    held = f"the file holds {runs:,} series, each a run; " if runs > 1 else ""
+    return OverAllowance(
+        f"too many submissions: {held}you may store {allowance.remaining:,} more runs now "
+        f"({rate}) and may submit again in {wait} seconds",
+        wait,
+    )
+
+
+def submit_run(*, user, **upload) -> Run:
+    """import_run for a contributor: an account without publish_run stores at most
+    BENCHMARK_SUBMIT_RATE runs (not uploads: one file may hold many series) and is refused
+    with OverAllowance, storing nothing, beyond it. Counted first before the file is read,
+    then again with the account's row locked until the commit (import_run), so two
+    uploads at once are counted one after the other."""
+    allowance = None
+    if not may_publish(user):
+        allowance = submission_allowance(user)
+        if allowance.remaining == 0:
+            raise over_allowance(allowance, 1)
+    return import_run(user=user, allowance=allowance, **upload)
+
+
+def _check_row_limits(groups: dict, points: int, allowance: Allowance | None) -> None:
     """Refuse, before anything is written, a file that would make more rows than an upload
     may (one run per labelled series, one measurement per point)."""
     most_runs = settings.BENCHMARK_MAX_RUNS_PER_UPLOAD
@@ -50,6 +97,12 @@ def _check_row_limits(groups: dict, points: int) -> None:
         raise ImportFailed(
             f"the file holds {points:,} measurements; an upload may hold at most {most_points:,}"
         )
+    _check_allowance(allowance, len(groups))
+
+
+def _check_allowance(allowance: Allowance | None, runs: int) -> None:
+    if allowance is not None and runs > allowance.remaining:
+        raise over_allowance(allowance, runs)
 
 
 def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
@@ -67,7 +120,6 @@ def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
         run.client = tool
 
 
-@transaction.atomic
 def import_run(
     *,
     suite: Suite,
@@ -78,6 +130,7 @@ def import_run(
     parameters=None,
     variant=None,
     user=None,
+    allowance: Allowance | None = None,
     **environment,
 ) -> Run:
     """Parse raw output and store it as a run with its measurements and the raw file.
@@ -90,6 +143,10 @@ def import_run(
 
     A user with ``publish_run`` publishes at once (refused, storing nothing, when the
     provenance is incomplete); anyone else's run is a draft until staff review it.
+    With an ``allowance`` (``submit_run``), a file of more runs than it leaves is refused.
+
+    The raw file is stored once everything is checked, before the transaction that
+    records the runs (outbox/files.py: deleted by the outbox if that never commits).
     """
     if len(raw) > MAX_UPLOAD_BYTES:
         raise ImportFailed(SIZE_MESSAGE)
@@ -105,7 +162,7 @@ def import_run(
     groups: dict[str, list] = {}
     for point in parsed.points:
         groups.setdefault(point.label, []).append(point)
-    _check_row_limits(groups, len(parsed.points))
+    _check_row_limits(groups, len(parsed.points), allowance)
     publish = may_publish(user)
     runs = []
     for index, point_label in enumerate(groups):
@@ -129,24 +186,42 @@ def import_run(
                 raise ImportFailed(missing_provenance_message(missing))
             run.reviewed_by, run.reviewed_at = user, timezone.now()
         runs.append(run)
-    # In bulk: one INSERT per batch, not a save (and a search re-index of the suite) per run.
-    Run.objects.bulk_create(runs, batch_size=BULK_BATCH)
-    measurements = []
-    for run, group in zip(runs, groups.values(), strict=True):
-        measurements += from_points(run, group, {})[0]
-    Measurement.objects.bulk_create(measurements, batch_size=BULK_BATCH)
+    stored = _store_raw(raw, file_name)
+    with transaction.atomic():
+        if allowance is not None:  # counted again, with the account's row locked
+            get_user_model().objects.select_for_update().get(pk=user.pk)
+            _check_allowance(submission_allowance(user), len(runs))
+        # In bulk: one INSERT per batch, not a save (and a search re-index) per run.
+        Run.objects.bulk_create(runs, batch_size=BULK_BATCH)
+        measurements = []
+        for run, group in zip(runs, groups.values(), strict=True):
+            measurements += from_points(run, group, {})[0]
+        Measurement.objects.bulk_create(measurements, batch_size=BULK_BATCH)
+        _attach_raw(suite, runs[0], parsed.version, file_name, stored)
+        # bulk_create sends no post_save: the suite's search entry is brought up to date
+        # once, last, so its row is locked only until the commit.
+        search_signals.saved_in_bulk(runs[0])
+    return runs[0]
+
+
+def _store_raw(raw: bytes, file_name: str) -> str:
+    """The raw file stored ahead of its row (call it outside a transaction)."""
+    field = Attachment._meta.get_field("file")
+    name = field.generate_filename(None, _storable_name(file_name))
+    return files.store_uncommitted(field.storage, name, ContentFile(raw))
+
+
+def _attach_raw(suite, run, parser: str, file_name: str, stored: str) -> None:
     attachment = Attachment(
         suite=suite,
-        run=runs[0],
+        run=run,
         kind="raw",
-        parser=parsed.version,
+        parser=parser,
         description=file_name[: field_limit(Attachment, "description")],
     )
-    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
-    # bulk_create sends no post_save: the suite's search entry is brought up to date once,
-    # last, so its row is locked only until the commit.
-    search_signals.saved_in_bulk(runs[0])
-    return runs[0]
+    attachment.file.name = stored
+    attachment.save()
+    files.keep(attachment.file.storage, stored)
 
 
 def _storable_name(file_name: str) -> str:
@@ -157,20 +232,14 @@ def _storable_name(file_name: str) -> str:
     return name or "output.txt"
 
 
-@transaction.atomic
 def add_raw_output(run: Run, *, raw: bytes, file_name: str, importer: str = "", parameters=None):
     """Add one more raw file's points to an existing run: one sysbench file per thread
     count, or another repetition of a point the run already has."""
     parsed = read_output(raw, importer, check_tags("parameters", parameters))
-    add_points(run, parsed.points)
-    _describe(run, file_name, parsed.version, parsed.metadata)
-    run.save(update_fields=["details", "client"])
-    attachment = Attachment(
-        suite=run.suite,
-        run=run,
-        kind="raw",
-        parser=parsed.version,
-        description=file_name[: field_limit(Attachment, "description")],
-    )
-    attachment.file.save(_storable_name(file_name), ContentFile(raw), save=True)
+    stored = _store_raw(raw, file_name)
+    with transaction.atomic():
+        add_points(run, parsed.points)
+        _describe(run, file_name, parsed.version, parsed.metadata)
+        run.save(update_fields=["details", "client"])
+        _attach_raw(run.suite, run, parsed.version, file_name, stored)
     return len(parsed.points)

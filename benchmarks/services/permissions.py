@@ -1,10 +1,16 @@
 """Who may submit runs and who may publish them, and what a published run needs."""
 
+import math
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from django.utils import timezone
 
-from benchmarks.models import Suite
-from core.send_limit import SendLimit
+from benchmarks.models import Run, Suite
 
 PUBLISH_PERMISSION = "benchmarks.publish_run"
 
@@ -24,13 +30,50 @@ def may_submit(user) -> bool:
     return EmailAddress.objects.filter(user=user, verified=True).exists()
 
 
-def _submit_rate(group, request) -> str:
-    return settings.BENCHMARK_SUBMIT_RATE
+RATE_RE = re.compile(r"(?P<count>[0-9]+)/(?P<multiple>[0-9]*)(?P<unit>[smhd])")
+RATE_UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
-# Runs an account without publish_run may submit, through the API and the web form
-# together; counted once a run is stored (core.send_limit).
-SUBMIT_LIMIT = SendLimit(group="benchmarks-submit", key="user", rate=_submit_rate)
+def submit_rate() -> tuple[int, timedelta]:
+    """BENCHMARK_SUBMIT_RATE ("30/h", django-ratelimit's syntax) as runs and a period."""
+    match = RATE_RE.fullmatch(settings.BENCHMARK_SUBMIT_RATE.strip())
+    if match is None:
+        raise ImproperlyConfigured("BENCHMARK_SUBMIT_RATE is not like 30/h")
+    seconds = int(match["multiple"] or 1) * RATE_UNIT_SECONDS[match["unit"]]
+    return int(match["count"]), timedelta(seconds=seconds)
+
+
+@dataclass(frozen=True)
+class Allowance:
+    """How many more runs an account without publish_run may store now, and when each
+    stored one stops counting: the runs it stored in the last period, whatever the number
+    of uploads that made them (one upload may make up to BENCHMARK_MAX_RUNS_PER_UPLOAD),
+    through the API and the web form together."""
+
+    limit: int
+    counted: tuple[datetime, ...]  # when each counted run expires, soonest first
+
+    @property
+    def remaining(self) -> int:
+        return max(0, self.limit - len(self.counted))
+
+    def wait_for(self, runs: int) -> int | None:
+        """Seconds until ``runs`` more may be stored; None if never (over the limit)."""
+        if runs > self.limit:
+            return None
+        expiring = len(self.counted) - (self.limit - runs)
+        if expiring <= 0:
+            return 0
+        return max(1, math.ceil((self.counted[expiring - 1] - timezone.now()).total_seconds()))
+
+
+def submission_allowance(user) -> Allowance:
+    limit, period = submit_rate()
+    since = timezone.now() - period
+    created = Run.objects.filter(uploaded_by=user, created_at__gt=since).values_list(
+        "created_at", flat=True
+    )
+    return Allowance(limit, tuple(sorted(moment + period for moment in created)))
 
 
 def submittable_suite(user, slug: str) -> Suite | None:

@@ -10,6 +10,7 @@ from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
 from core import transitions
+from core.outage import OUTAGE_ERRORS
 from feedback.models import RawReport, Report, Server, TestTrafficRule
 from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
 
@@ -35,7 +36,9 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
     for the batch, rather than by a lookup in every request's insert. Every claimed
     report leaves the pending state in this pass: a report the parser or the database
     refuses is rejected with the reason (its bytes kept) and the rest of the batch is
-    stored, so the sweep can never pick the same failing rows again.
+    stored, so the sweep can never pick the same failing rows again. A database that goes
+    away (``core.outage.OUTAGE_ERRORS``: a lost connection, a shutdown) refuses nothing:
+    the error is raised, the batch rolls back and stays pending for the next run.
     """
     result = ProcessingResult()
     with transaction.atomic():
@@ -65,6 +68,8 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
         try:
             with transaction.atomic():  # a savepoint: one statement for the whole batch
                 _write_reports(parsed)
+        except OUTAGE_ERRORS:
+            raise  # the database went away: the batch stays pending for the next run
         except Exception:
             # Something the parser let through was refused (or hit a bug): find the report
             # by storing one at a time, so that the rest of the batch is stored anyway.
@@ -72,6 +77,8 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
                 try:
                     with transaction.atomic():
                         _write_reports([(raw, report)])
+                except OUTAGE_ERRORS:
+                    raise  # not a refusal of this report: nothing is rejected for it
                 except DatabaseError as error:
                     logger.warning("feedback report %s refused by the database", raw.pk)
                     _reject(raw, f"the database refused it: {error}")

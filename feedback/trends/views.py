@@ -1,5 +1,8 @@
+import datetime
+
 from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import permission_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -224,9 +227,10 @@ def snapshot_readme(request):
 @require_GET
 def snapshot_detail(request, year, month, fmt):
     year, month = int(year), int(month)
-    if not 1 <= month <= 12:
+    # The address takes any four digits; year 0000 has no date, so the lookup would fail.
+    if not (datetime.MINYEAR <= year <= datetime.MAXYEAR and 1 <= month <= 12):
         raise Http404("no such month")
-    snapshot = get_object_or_404(Snapshot, month__year=year, month__month=month)
+    snapshot = get_object_or_404(Snapshot, month=datetime.date(year, month, 1))
     if fmt == "csv":
         text = snapshot_csv(snapshot)
         response = _csv(f"mariadb-usage-{year:04d}-{month:02d}.csv", text=text)
@@ -267,7 +271,16 @@ def privacy(request):
     )
 
 
+# What the page shows: the admin asks the same permissions of the same rows.
+STAFF_PAGE_PERMISSIONS = (
+    "feedback.view_report",
+    "feedback.view_rawreport",
+    "feedback.view_testtrafficrule",
+)
+
+
 @staff_member_required
+@permission_required(STAFF_PAGE_PERMISSIONS, raise_exception=True)
 def staff(request):
     context = {
         "recent": Report.objects.select_related("server").order_by("-id")[:25],

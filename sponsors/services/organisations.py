@@ -11,35 +11,67 @@ from django.db import transaction
 from django.utils import timezone
 
 from core.storage import private_storage
-from outbox import queue
+from outbox import files, queue
 from sponsors import logos, mail
 from sponsors.models import Invitation, Organisation
 from sponsors.services.transitions import SponsorshipError
 from sponsors.supporters_cache import invalidate_supporters_page
 
 
-@transaction.atomic
 def create_organisation(
     user, *, logo_upload=None, logo_height=logos.THUMBNAIL_HEIGHT, **fields
 ) -> Organisation:
-    """Raises ValidationError (and creates nothing) when the logo is refused."""
-    organisation = Organisation.objects.create(**fields)
-    organisation.managers.add(user)
-    if logo_upload:
-        store_logo(organisation, logo_upload, logo_height)
+    """Raises ValidationError (and creates nothing) when the logo is refused. Call it
+    outside a transaction: the logo is stored before the organisation is recorded
+    (outbox/files.py deletes it if the organisation never commits)."""
+    logo = _stored_logo(logo_upload, logo_height) if logo_upload else None
+    with transaction.atomic():
+        organisation = Organisation.objects.create(**fields)
+        organisation.managers.add(user)
+        if logo:
+            _use_logo(organisation, logo)
     return organisation
 
 
-@transaction.atomic
 def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT):
-    """Validate and store a logo and its thumbnail. Raises ValidationError, storing nothing."""
+    """Validate and store a logo and its thumbnail in place of the organisation's (whose
+    files are deleted once this commits). Raises ValidationError, storing nothing."""
+    logo = _stored_logo(upload, height)
+    with transaction.atomic():
+        _use_logo(organisation, logo)
+
+
+@dataclass
+class _Logo:
+    logo: str
+    thumbnail: str
+
+
+def _stored_logo(upload, height) -> _Logo:
+    """The validated logo and its thumbnail, stored before their row commits (each with
+    an outbox item that deletes it unless the row's transaction keeps it)."""
     clean, thumbnail = logos.process_logo(upload, height)
-    organisation.logo.save(clean.name, clean, save=False)
-    if thumbnail:
-        organisation.logo_thumbnail.save(thumbnail.name, thumbnail, save=False)
-    else:
-        organisation.logo_thumbnail = ""
+    stored = []
+    for field, content in (("logo", clean), ("logo_thumbnail", thumbnail)):
+        if not content:
+            stored.append("")
+            continue
+        field = Organisation._meta.get_field(field)
+        name = field.generate_filename(None, content.name)
+        stored.append(files.store_uncommitted(field.storage, name, content))
+    return _Logo(*stored)
+
+
+def _use_logo(organisation: Organisation, logo: _Logo):
+    replaced = [f.name for f in (organisation.logo, organisation.logo_thumbnail) if f]
+    organisation.logo.name = logo.logo
+    organisation.logo_thumbnail.name = logo.thumbnail
     organisation.save()
+    storage = organisation.logo.storage
+    for name in (logo.logo, logo.thumbnail):
+        files.keep(storage, name)
+    for name in replaced:
+        files.delete_after_commit(storage, name)
     transaction.on_commit(invalidate_supporters_page)
 
 
@@ -52,7 +84,7 @@ def remove_logo(organisation: Organisation):
     organisation.save(update_fields=["logo", "logo_thumbnail"])
     transaction.on_commit(invalidate_supporters_page)
     for storage, name in stored:
-        transaction.on_commit(lambda storage=storage, name=name: storage.delete(name))
+        files.delete_after_commit(storage, name)
 
 
 @transaction.atomic
@@ -132,9 +164,10 @@ def held_logo(user, token: str) -> HeldLogo | None:
 
 
 def use_held_logo(held: HeldLogo) -> ContentFile:
-    """The kept file as an upload for create_organisation; it is deleted after the commit."""
+    """The kept file as an upload for create_organisation; it is deleted through the
+    outbox (no sooner than a refused form's would be pruned)."""
     path = signing.loads(held.token, salt=HELD_LOGO_SALT)["path"]
     with private_storage.open(path, "rb") as handle:
         upload = ContentFile(handle.read(), name=held.name)
-    transaction.on_commit(lambda: private_storage.delete(path))
+    files.delete_after_commit(private_storage, path)
     return upload

@@ -3,18 +3,21 @@ their account page (shown once, hashed, named, revocable) or with the web form; 
 and their state on the account page; a mail when a reviewer publishes or rejects."""
 
 import hashlib
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
+from benchmarks import mail as benchmark_mail
 from benchmarks.models import Run, SubmissionToken
 from benchmarks.services import review
 from outbox.models import OutboxItem
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
+from tests.benchmarks.test_upload_limits import hyperfine
 
 pytestmark = pytest.mark.django_db
 ACCOUNT = "/accounts/benchmarks/"
@@ -173,6 +176,57 @@ def test_submissions_are_rate_limited_per_account_counting_only_stored_runs(
     assert _submit(client, other).status_code == 201
 
 
+def _hyperfine_upload(commands):
+    return {
+        "importer": "hyperfine",
+        "file": SimpleUploadedFile("many.json", hyperfine(commands)),
+    }
+
+
+def test_the_limit_counts_runs_not_uploads(client, contributor, suite, settings):
+    """Issue 47, item 8: documented as 30 stored runs an hour, one account stored 777
+    draft runs in 20 minutes with 30 uploads of up to 200 runs each."""
+    settings.BENCHMARK_SUBMIT_RATE = "5/h"
+    _, key = _make_token(client, contributor)
+    client.logout()
+    stored = Run.objects.filter(uploaded_by=contributor)
+    assert _submit(client, key, **_hyperfine_upload(3)).status_code == 201
+    assert stored.count() == 3
+    more_than_the_limit = _submit(client, key, **_hyperfine_upload(6))
+    assert more_than_the_limit.status_code == 400  # waiting would not help
+    assert (
+        "an account may store 5 runs in a period (5/h): split the file"
+        in (more_than_the_limit.json()["error"])
+    )
+    over = _submit(client, key, **_hyperfine_upload(3))  # 2 of 5 left: stores nothing
+    assert over.status_code == 429 and int(over["Retry-After"]) > 3000
+    assert over.json()["error"] == (
+        "too many submissions: the file holds 3 series, each a run; you may store 2 more "
+        f"runs now (5/h) and may submit again in {over['Retry-After']} seconds"
+    )
+    assert stored.count() == 3
+    assert _submit(client, key, **_hyperfine_upload(2)).status_code == 201
+    assert _submit(client, key).status_code == 429  # even one run, in one upload
+    assert stored.count() == 5
+    # an hour after the first upload its runs stop counting
+    stored.update(created_at=timezone.now() - timedelta(minutes=61))
+    assert _submit(client, key, **_hyperfine_upload(5)).status_code == 201
+    assert stored.count() == 10
+
+
+def test_the_web_form_counts_runs_too(client, contributor, suite, settings):
+    settings.BENCHMARK_SUBMIT_RATE = "4/h"
+    client.force_login(contributor)
+    fields = {"label": "from the form", **OLTP_RW_PROVENANCE}
+    response = client.post("/benchmarks/community/submit/", {**fields, **_hyperfine_upload(3)})
+    assert response.status_code == 302
+    response = client.post("/benchmarks/community/submit/", {**fields, **_hyperfine_upload(2)})
+    assert response.status_code == 429
+    assertContains(response, "you may store 1 more runs now", status_code=429)
+    assertContains(response, 'value="from the form"', status_code=429)  # kept as typed
+    assert Run.objects.filter(uploaded_by=contributor).count() == 3
+
+
 def test_the_web_form_stores_a_draft(client, contributor, suite):
     client.force_login(contributor)
     form = client.get("/benchmarks/community/submit/")
@@ -224,7 +278,7 @@ def test_publishing_mails_the_contributor_after_the_commit(
     run = Run.objects.get(pk=_submit(client, None).json()["run"])
     with django_capture_on_commit_callbacks(execute=True):
         review.publish_run(run, reviewer)
-    assert OutboxItem.objects.get().status == OutboxItem.Status.DONE
+    assert OutboxItem.objects.get(kind=benchmark_mail.REVIEW_MAIL).status == OutboxItem.Status.DONE
     (mail,) = mailoutbox
     assert mail.to == [contributor.email]
     assert mail.subject == "Your benchmark run “my CI run” is published"
@@ -261,7 +315,9 @@ def test_a_review_rolled_back_sends_nothing(
         pytest.raises(review.NotPublishable),
     ):
         review.reject_run(run, reviewer, "   ")
-    assert mailoutbox == [] and not OutboxItem.objects.exists()
+    assert (
+        mailoutbox == [] and not OutboxItem.objects.filter(kind=benchmark_mail.REVIEW_MAIL).exists()
+    )
 
 
 def test_a_publisher_still_publishes_directly_and_is_not_limited(client, reviewer, suite, settings):

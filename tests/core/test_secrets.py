@@ -5,10 +5,13 @@ with the public development default."""
 
 import re
 import secrets
+import string
 import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.secrets import refused_secrets, registered
 from tests.core.test_settings import PRODUCTION_ENV, ROOT, SETUP, clean_env
@@ -82,8 +85,10 @@ def test_a_stripe_test_key_needs_test_mode_in_production():
     assert result.returncode != 0
     assert "STRIPE_SECRET_KEY is a Stripe test key" in result.stderr
 
-    result = run(["-c", SETUP + "from django.conf import settings; print(settings.STRIPE_TEST_MODE)"],
-                 {**env, "STRIPE_TEST_MODE": "true"})  # fmt: skip
+    result = run(
+        ["-c", SETUP + "from django.conf import settings; print(settings.STRIPE_TEST_MODE)"],
+        {**env, "STRIPE_TEST_MODE": "true"},
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "True"
 
@@ -121,6 +126,12 @@ WEAK_VALUES = [
     ("SECRET_KEY", "0123456789" * 6),
     ("STRIPE_SECRET_KEY", "sk_live_" + "t" * 24),
     ("STRIPE_SECRET_KEY", "pk_live_T4mQ9xVb2LzR7nKc5WdH8pJs"),  # a publishable key
+    # Issue 47, item 11: these still started.
+    ("SECRET_KEY", "password1-" * 5 + "x"),
+    ("SECRET_KEY", string.ascii_lowercase * 2 + "!"),
+    ("SECRET_KEY", "0123456789" + "0" * 40),
+    ("SECRET_KEY", SECRET_SETTINGS["SECRET_KEY"] + "1234"),
+    ("STRIPE_WEBHOOK_SECRET", "whsec_test_secret_0123456789ab"),
 ]
 
 
@@ -160,3 +171,81 @@ def test_production_refuses_to_start_with_the_test_suites_webhook_secret_and_an_
     assert "STRIPE_WEBHOOK_SECRET is a value published with the code" in result.stderr
     assert "DATABASE_URL still holds the placeholder password" in result.stderr
     assert WEBHOOK_SECRET not in result.stderr
+
+
+# Ways people make up a secret that looks long: a word repeated, runs of the alphabet, the
+# digits or a keyboard row, common words with digits, a published value with more after.
+SHORT_WORDS = st.text(alphabet=string.ascii_letters + string.digits + "-_!", min_size=1, max_size=9)
+RUNS = st.sampled_from(
+    [
+        string.ascii_lowercase,
+        string.ascii_uppercase,
+        string.digits,
+        "qwertyuiop",
+        "asdfghjkl",
+        "zxcvbnm",
+        string.digits[::-1],
+        string.ascii_lowercase[::-1],
+    ]
+)
+WEAK_SECRETS = st.one_of(
+    st.builds(
+        lambda word, times, end: word * times + end,
+        SHORT_WORDS,
+        st.integers(6, 12),
+        st.text(alphabet=string.printable.strip(), max_size=2),
+    ),
+    st.builds(
+        lambda runs, end: "".join(runs) + end,
+        st.lists(RUNS, min_size=2, max_size=4),
+        st.text(alphabet="!0x", max_size=4),
+    ),
+    st.builds(
+        lambda run, fill, n: run + fill * n, RUNS, st.sampled_from("0x-a"), st.integers(30, 50)
+    ),
+    st.builds(
+        lambda words, digits: "".join(w + digits for w in words),
+        st.lists(
+            st.sampled_from(["password", "secret", "admin", "Welcome", "django", "test"]),
+            min_size=4,
+            max_size=7,
+        ),
+        st.text(alphabet=string.digits + "!", min_size=1, max_size=2),
+    ),
+    st.builds(
+        lambda published, end: published + end,
+        st.sampled_from(
+            sorted(v for s in registered() for v in (s.development_default, *s.published))
+        ),
+        st.text(alphabet=string.ascii_letters + string.digits, min_size=0, max_size=12),
+    ),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=WEAK_SECRETS, name=st.sampled_from(["SECRET_KEY", "STRIPE_WEBHOOK_SECRET"]))
+def test_property_made_up_secrets_are_refused(value, name):
+    if name == "STRIPE_WEBHOOK_SECRET" and not value.startswith("whsec_"):
+        value = "whsec_" + value
+    problems = refused_secrets({**PRODUCTION_ENV, name: value})
+    assert len(problems) == 1 and problems[0].startswith(f"{name} "), problems
+    assert value not in problems[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rng=st.randoms(use_true_random=True),
+    alphabet=st.sampled_from(
+        [
+            string.ascii_letters + string.digits + "-_",
+            string.hexdigits.lower(),
+            string.ascii_letters + string.digits + string.punctuation,
+        ]
+    ),
+    length=st.integers(50, 100),
+)
+def test_property_generated_secrets_are_accepted(rng, alphabet, length):
+    value = "".join(rng.choice(alphabet) for _ in range(length))
+    assert refused_secrets({**PRODUCTION_ENV, "SECRET_KEY": value}) == []
+    webhook = "whsec_" + value[:32]
+    assert refused_secrets({**PRODUCTION_ENV, "STRIPE_WEBHOOK_SECRET": webhook}) == []

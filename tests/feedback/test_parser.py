@@ -157,6 +157,48 @@ def test_every_typed_value_is_range_checked(row, reason):
         parse_report(f"{UID_ROW}VERSION\t11.4.2-MariaDB\n{row}\n".encode())
 
 
+# Digits of every script but ASCII's: int() reads them (full-width 12 is 12), a server never writes them.
+OTHER_DIGITS = st.characters(categories=["Nd"]).filter(lambda c: not c.isascii())
+COUNTED_ROWS = st.sampled_from(["Cpu_count", "Mem_total", "FEATURE_JSON", "InnoDB used"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=COUNTED_ROWS,
+    before=st.text(alphabet="0123456789", max_size=3),
+    digit=OTHER_DIGITS,
+    after=st.text(alphabet=st.characters(categories=["Nd"]), max_size=3),
+)
+def test_only_ascii_digits_are_numbers(name, before, digit, after):
+    """Issue 47, item 13: Cpu_count in full-width digits was stored as 12."""
+    data = f"{UID_ROW}VERSION\t11.4.2-MariaDB\n{name}\t{before}{digit}{after}\n".encode()
+    for check in (check_report, parse_report):  # the endpoint's check and processing
+        with pytest.raises(ReportError, match=f"{name} is not a whole number"):
+            check(data)
+
+
+@settings(max_examples=200, deadline=None)
+@given(digit=OTHER_DIGITS, position=st.integers(0, 2))
+def test_a_version_with_other_digits_has_no_number(digit, position):
+    parts = ["11", "4", "2"]
+    parts[position] = digit
+    report = parse_report(f"{UID_ROW}VERSION\t{'.'.join(parts)}-MariaDB\n".encode())
+    assert report.version_major is None and report.version_patch is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=COUNTED_ROWS, number=st.integers(0, 2147483647))
+def test_ascii_digits_are_read(name, number):
+    report = parse_report(f"{UID_ROW}VERSION\t11.4.2-MariaDB\n{name}\t{number}\n".encode())
+    read = {
+        "Cpu_count": report.cpu_count,
+        "Mem_total": report.memory_bytes,
+        "FEATURE_JSON": report.features.get("FEATURE_JSON"),
+        "InnoDB used": report.plugins.get("InnoDB"),
+    }
+    assert read[name] == number
+
+
 def test_the_largest_values_the_columns_hold_are_accepted():
     report = parse_report(
         f"{UID_ROW}Cpu_count\t2147483647\nMem_total\t{2**63 - 1}\nFEATURE_GIS\t0\n".encode()

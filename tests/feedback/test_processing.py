@@ -1,4 +1,5 @@
 import threading
+from html.parser import HTMLParser
 
 import pytest
 from django.db import connection
@@ -148,6 +149,31 @@ def test_staff_can_read_a_raw_report_in_the_admin(admin_client, fixture_requests
     response = admin_client.get(f"/admin/feedback/rawreport/{raw.pk}/change/")
     assert response.status_code == 200
     assert b"Uname_distribution" in response.content
+
+
+class _StyledElements(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.styled = []
+
+    def handle_starttag(self, tag, attrs):
+        if any(name == "style" for name, _ in attrs) or tag == "style":
+            self.styled.append(tag)
+
+
+@pytest.mark.django_db
+def test_the_raw_report_page_keeps_to_the_content_security_policy(admin_client, fixture_requests):
+    """The CSP's style-src is 'self' (issue 47, item 13): an inline style was refused by
+    the browser and the report's box did not scroll."""
+    raw = build_raw_report(full_report(fixture_requests), path="/rest/v1/post", is_test=False)
+    store_reports([raw])
+    response = admin_client.get(f"/admin/feedback/rawreport/{raw.pk}/change/")
+    assert "'unsafe-inline'" not in response["Content-Security-Policy"]
+    parser = _StyledElements()
+    parser.feed(response.content.decode())
+    assert parser.styled == []
+    assert b'<pre class="raw-report">' in response.content
+    assert b"/static/css/admin-feedback.css" in response.content
 
 
 def test_staff_see_how_many_reports_wait_to_be_processed(admin_client):

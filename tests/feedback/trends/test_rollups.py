@@ -1,6 +1,7 @@
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.contrib.auth.models import Permission
 from pytest_django.asserts import assertContains
 
 from feedback.anonymity import merge_small_buckets
@@ -11,6 +12,7 @@ from feedback.trends.rollups import recompute, update_rollups
 from feedback.trends.versioning import bump_cache_version
 from releases.models import Release, Series
 from tests.feedback.factories import ReportFactory, ServerFactory
+from tests.foundation.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 MARCH_4 = datetime(2026, 3, 4, 12, tzinfo=UTC)  # a Wednesday
@@ -176,6 +178,25 @@ def test_privacy_page_and_staff_view(client, admin_client):
     assert b"fewer than 5 servers" in client.get("/feedback/privacy/").content
     assert client.get("/feedback/staff/").status_code == 302  # staff only
     assert admin_client.get("/feedback/staff/").status_code == 200
+
+
+def test_the_staff_page_asks_the_permissions_the_admin_asks(client):
+    """Issue 47, item 13: a staff account with no permission read user info and rejected
+    raw reports here while the admin refused it the same rows."""
+    clerk = UserFactory(is_staff=True)
+    client.force_login(clerk)
+    assert client.get("/admin/feedback/rawreport/").status_code == 403
+    assert client.get("/feedback/staff/").status_code == 403
+    clerk.user_permissions.add(Permission.objects.get(codename="view_report"))
+    clerk = type(clerk).objects.get(pk=clerk.pk)  # permissions are cached on the object
+    client.force_login(clerk)
+    assert client.get("/feedback/staff/").status_code == 403  # the raw reports too
+    clerk.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_rawreport", "view_testtrafficrule"])
+    )
+    client.force_login(type(clerk).objects.get(pk=clerk.pk))
+    assert client.get("/admin/feedback/rawreport/").status_code == 200
+    assert client.get("/feedback/staff/").status_code == 200
 
 
 def test_unknown_dimension_and_period(client):

@@ -11,6 +11,9 @@ import pytest
 from django.core.cache import cache
 from django.core.management import call_command
 from django.utils import timezone
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 from pytest_django.asserts import assertContains
 
 from feedback import dimensions
@@ -415,3 +418,32 @@ def test_the_dashboard_never_shows_a_withheld_share_or_a_table_that_cannot_fill(
     page = client.get("/feedback/")
     assertContains(page, '<p class="table-empty">', count=0)
     assertContains(page, '<td class="num">before reports began</td>', html=True)
+
+
+SNAPSHOT_FORMATS = ("json", "csv", "datapackage.json")
+
+
+def test_every_month_the_snapshot_address_takes_answers_200_or_404(client, settings):
+    """The address takes any four-digit year and two-digit month (issue 47, item 7: year
+    0000 was a 500): a month with no snapshot is a 404, the published one a 200."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    ReportFactory(received_at=at(date(2026, 9, 29)))
+    ReportFactory(received_at=at(date(2026, 10, 5)))
+    update_rollups(today=TODAY)
+    publish_complete_months(today=TODAY)
+
+    @hypothesis_settings(max_examples=150, deadline=None, database=None)
+    @given(
+        year=st.integers(0, 9999), month=st.integers(0, 99), fmt=st.sampled_from(SNAPSHOT_FORMATS)
+    )
+    def check(year, month, fmt):
+        response = client.get(f"/api/feedback/snapshots/{year:04d}-{month:02d}.{fmt}")
+        assert response.status_code == (200 if (year, month) == (2026, 10) else 404)
+
+    check()
+
+
+@pytest.mark.parametrize("fmt", SNAPSHOT_FORMATS)
+@pytest.mark.parametrize("month", ["0000-01", "0000-00", "9999-12", "0001-01", "2026-00"])
+def test_the_edges_of_the_calendar_are_not_found(client, month, fmt):
+    assert client.get(f"/api/feedback/snapshots/{month}.{fmt}").status_code == 404
