@@ -17,7 +17,9 @@ from pytest_django.asserts import assertContains
 from core import edge, logredact
 from core import secrets as site_secrets
 from core.outage import database_unavailable_response
+from donations.services import recording as gift_recording
 from donations.signing import manage_token
+from invoicing.links import public_url
 from tests.core.test_settings import PRODUCTION_ENV
 from tests.donations.factories import GiftFactory
 from tests.project import ROOT, project_app_configs
@@ -124,7 +126,9 @@ def test_the_menu_is_on_the_outage_page_too():
 def private_pages() -> dict[str, str]:
     """A page under each path prefix an app keeps out of the page cache."""
     gift = GiftFactory()
+    receipt = gift_recording.documents.issue_receipt(gift)
     return {
+        "/documents/": public_url(receipt),
         "/stripe/": "/stripe/webhook/",
         "/rest/": "/rest/v1/post",
         "/feedback_plugin/": "/feedback_plugin/post",
