@@ -417,6 +417,10 @@ DONATION_PRESET_AMOUNTS = env.list(
 )
 DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
 DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
+# A gift still waiting for its payment this many hours after it was started (its page was
+# closed during 3-D Secure) is deleted by the hourly task; Stripe lets an unpaid monthly
+# gift's subscription expire after 23 hours.
+DONATION_ABANDONED_AFTER_HOURS = env.int("DONATION_ABANDONED_AFTER_HOURS", default=24)
 # A funding figure is published only when this many different contributors make it up.
 FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=5)
 
