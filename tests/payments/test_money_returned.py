@@ -209,3 +209,12 @@ def test_a_monthly_donor_with_one_gift_kept_stays_on_the_wall(post):
     assert list(Donation.objects.on_donor_wall()) == [donation]
     assert post(refunded("pi_in_2", 2000, 2000, event_id="evt_refund_2")) == "processed"
     assert list(Donation.objects.on_donor_wall()) == []
+
+
+def test_staff_find_the_sponsorships_to_end_in_the_admin(admin_client, post, sponsorship):
+    kept = ActiveSponsorshipFactory(organisation=OrganisationFactory(name="Keepsake AB"))
+    PaymentFactory(sponsorship=kept, stripe_id="pi_kept", payment_intent_id="pi_kept")
+    assert post(refunded("pi_sp", 50000, 50000)) == "processed"
+    listed = admin_client.get("/admin/sponsors/sponsorship/?returned=yes")
+    assertContains(listed, "Refundia Oy")
+    assertNotContains(listed, "Keepsake AB")
