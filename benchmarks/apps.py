@@ -31,3 +31,9 @@ class BenchmarksConfig(AppConfig):
         site_map.register("suites", sitemaps.SuiteSitemap)
         search_sources.register_sources()
         navigation.add("Benchmarks", "benchmarks:index", order=60)
+        navigation.add_footer_link("Software", "Benchmarks", "benchmarks:index", order=33)
+        navigation.add_account_link("My benchmarks", "benchmarks:account", order=30)
+        navigation.add_home_highlight(
+            "Benchmarks", "Published results with their raw data", "benchmarks:index", order=30
+        )
+        navigation.include(navigation.PROFILE, "benchmarks/includes/profile_section.html", order=10)

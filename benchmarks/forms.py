@@ -42,7 +42,11 @@ class RunUploadForm(forms.Form):
         max_length=limits.field_limit(Run, "client"),
         help_text="e.g. sysbench 1.0.20",
     )
-    run_date = forms.DateField(required=False, label="Date measured", help_text="YYYY-MM-DD")
+    run_date = forms.DateField(
+        required=False,
+        label="Date measured",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
     source = forms.CharField(
         required=False,
         max_length=limits.field_limit(Run, "source"),
@@ -66,6 +70,19 @@ class RunUploadForm(forms.Form):
         max_length=limits.field_limit(Run, "notes"),
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The provenance a reviewer needs: marked in the label, and said how it may be left
+        # out (only for a cited source that does not state it; the source never).
+        for name in PROVENANCE:
+            field = self.fields[name]
+            field.label = f"{field.label or name.replace('_', ' ').capitalize()} (required)"
+            field.widget.attrs["aria-required"] = "true"
+            unless = (
+                "" if name == "source" else " unless you tick it under “Not stated by the source”"
+            )
+            field.help_text = " ".join(filter(None, [field.help_text, f"Required{unless}."]))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

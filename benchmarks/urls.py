@@ -31,6 +31,7 @@ urlpatterns = [
     path("benchmarks/<slug:slug>/runs/<int:pk>/", views.run_detail, name="run"),
     path("benchmarks/<slug:slug>/submit/", views.submit, name="submit"),
     path("accounts/benchmarks/", views.account, name="account"),
+    path("benchmarks/client/submit_run.py", views.submit_client, name="submit-client"),
     path("accounts/benchmarks/tokens/", views.create_token, name="create-token"),
     path("accounts/benchmarks/tokens/<int:pk>/revoke/", views.revoke_token, name="revoke-token"),
     path("benchmarks/<slug:slug>/compare/", views.compare, name="compare"),

@@ -433,6 +433,21 @@ def _account_context(request, token_form=None, new_key=None):
     }
 
 
+SUBMIT_CLIENT = "bench/submit_run.py"
+
+
+def submit_client(request):
+    """The submitter the token page tells people to run (bench/submit_run.py), as a file."""
+    response = FileResponse(
+        open(settings.BASE_DIR / SUBMIT_CLIENT, "rb"),  # noqa: SIM115 - FileResponse closes it
+        as_attachment=True,
+        filename="submit_run.py",
+        content_type="text/x-python; charset=utf-8",
+    )
+    patch_cache_control(response, public=True, max_age=3600)
+    return response
+
+
 @login_required
 def account(request):
     """The contributor's page: their API tokens and what they submitted, in its state."""

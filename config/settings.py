@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "sponsors",
     "releases",
     "releases.repoconfig",
+    "security",
     "feedback",
     "feedback.trends",
     "benchmarks",
@@ -345,7 +346,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "MariaDB Foundation portal API",
-    "DESCRIPTION": "Releases, repository configuration, usage statistics and benchmark results.",
+    "DESCRIPTION": "Releases, repository configuration, security advisories, usage statistics and benchmark results.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Plain Django views decorated with @extend_schema are documented too (config/openapi.py);

@@ -25,6 +25,7 @@ urlpatterns = [
     path("sitemap.xml", sitemap, {"sitemaps": sitemaps.sections()}, name="sitemap"),
     path("", include("releases.repoconfig.urls")),
     path("", include("releases.urls")),
+    path("", include("security.urls")),
     path("", include("core.urls")),
     path("", include("foundation.urls")),
     path("", include("sponsors.urls")),

@@ -9,6 +9,7 @@ class CoreConfig(AppConfig):
     def ready(self):
         from core import (
             checks,  # noqa: F401 - registers the deployment checks
+            navigation,
             pagecache,
             sitemaps,
         )
@@ -21,3 +22,5 @@ class CoreConfig(AppConfig):
         pagecache.connect_signals()
         pagecache.watch_app(self)  # display names, shown with comments
         sitemaps.register("site", sitemaps.core_pages)
+        navigation.add_footer_link("This site", "Accessibility", "accessibility", order=41)
+        navigation.add_footer_link("This site", "API schema", "api-schema", order=43)

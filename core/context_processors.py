@@ -13,4 +13,7 @@ def site_context(path: str) -> dict:
         "site_name": settings.SITE_NAME,
         "site_url": settings.SITE_URL,
         "navigation": navigation.menu(path),
+        "account_links": navigation.account_links(),
+        "footer_sections": navigation.footer_sections(),
+        "includes": navigation.includes(),
     }

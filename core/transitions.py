@@ -4,7 +4,15 @@ A model whose ``status`` follows rules declares them on the class: ``TRANSITIONS
 status to the statuses it may go to, and its audit rows are reached as ``events`` (a model with
 ``from_status``, ``to_status``, ``actor`` and ``note``). ``move`` checks the change against the
 table, saves the object and writes the audit row, in the caller's transaction.
+
+A model whose moves have names declares ``VERBS`` instead, each a ``Verb`` (the statuses it
+starts from and the one it reaches): ``OutboxItem``'s ``withdraw`` or ``retry``,
+``RawReport``'s ``accept`` or ``reject``. ``step`` moves one object by a verb, in memory,
+for a caller that saves it (alone or in bulk); ``step_all`` moves every row of a queryset
+the verb applies to, in one update. Every refusal is a ``TransitionRefused``.
 """
+
+from dataclasses import dataclass
 
 
 class TransitionRefused(ValueError):
@@ -31,3 +39,51 @@ def move(obj, status: str, *, actor=None, note: str = "", **audit):
     return obj.events.create(
         from_status=from_status, to_status=status, actor=actor, note=note, **audit
     )
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A named move: from any of ``sources`` to ``target``."""
+
+    sources: frozenset[str]
+    target: str
+
+
+def verb(*sources: str, to: str) -> Verb:
+    return Verb(frozenset(sources), to)
+
+
+def _verb(model, name: str) -> Verb:
+    try:
+        return model.VERBS[name]
+    except KeyError:
+        raise TransitionRefused(
+            f"A {model._meta.verbose_name} has no move named {name!r}."
+        ) from None
+
+
+def may(obj, name: str) -> bool:
+    return obj.status in _verb(type(obj), name).sources
+
+
+def step(obj, name: str) -> str:
+    """Move ``obj`` by the verb ``name`` of its model's ``VERBS``, in memory: the caller
+    saves it. Returns the status it left; raises TransitionRefused, changing nothing, when
+    the verb does not start from the object's status."""
+    move_by = _verb(type(obj), name)
+    if obj.status not in move_by.sources:
+        labels = dict(type(obj)._meta.get_field("status").choices)
+        raise TransitionRefused(
+            f"Cannot {name.replace('_', ' ')} a {type(obj)._meta.verbose_name} "
+            f"that is {labels.get(obj.status, obj.status)}."
+        )
+    from_status, obj.status = obj.status, move_by.target
+    return from_status
+
+
+def step_all(queryset, name: str, **changes) -> int:
+    """Move every row of ``queryset`` that the verb ``name`` starts from, in one update
+    (with ``changes`` to other fields); rows in any other status are left as they are.
+    Returns how many moved."""
+    move_by = _verb(queryset.model, name)
+    return queryset.filter(status__in=move_by.sources).update(status=move_by.target, **changes)

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.generic import TemplateView
 
+from core import navigation
 from core.forms import ProfileForm
 from core.hostile import wants_plain_text
 from core.models import Profile
@@ -20,11 +21,23 @@ SECURITY_TXT_VALIDITY = timedelta(days=180)
 
 
 class HomeView(TemplateView):
+    """The introduction, then what each app registers for the home page (core.navigation)."""
+
     template_name = "core/home.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            home_actions=navigation.home_actions(),
+            home_highlights=navigation.home_highlights(),
+            **kwargs,
+        )
 
 
 class AccessibilityView(TemplateView):
     template_name = "core/accessibility.html"
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(contact_url=navigation.contact_url(), **kwargs)
 
 
 @login_required

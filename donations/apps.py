@@ -38,5 +38,10 @@ class DonationsConfig(AppConfig):
         search_index.register_pages(*sitemaps.search_pages)
         demo.register("donations.demo", after="sponsors.demo")
         navigation.add("Donate", "donations:donate", order=70)
+        navigation.add_footer_link("Support us", "Donate", "donations:donate", order=22)
+        navigation.add_footer_link(
+            "Support us", "Where the money comes from", "donations:funding", order=23
+        )
+        navigation.add_account_link("My gifts", "donations:mine", order=20)
         # A donor's own pages: reached by a personal link, or signed in.
         pagecache.keep_private("/donate/manage/", "/donate/my-gifts/")

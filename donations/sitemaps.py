@@ -1,7 +1,7 @@
 """The public donation and funding pages, for /sitemap.xml."""
 
 from core.sitemaps import NamedPagesSitemap
-from search.sources import Page
+from search.sources import MONEY_WORDS, Page
 
 donation_pages = NamedPagesSitemap("donations:donate", "donations:funding", changefreq="weekly")
 
@@ -12,15 +12,13 @@ search_pages = [
         "Donate: support MariaDB with a gift",
         "A one-off or monthly gift to the foundation, paid on Stripe's secure page, with a "
         "receipt and a link to manage it.",
-        "donate donation donations gift give money monthly one-off card support fund "
-        "contribute receipt",
+        f"{MONEY_WORDS} monthly one-off card receipt",
     ),
     Page(
         "donations:funding",
         "Funding",
         "Where the foundation's money comes from (sponsors, members and individual donors) "
         "and what it is spent on, by month, with the year's goal.",
-        "funding income expenses money finances budget spending ledger donors transparency "
-        "report goal CSV",
+        f"{MONEY_WORDS} income expenses budget spending ledger donors transparency report goal CSV",
     ),
 ]

@@ -30,6 +30,16 @@ class RawReportAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
+    def changelist_view(self, request, extra_context=None):
+        """Above the list: how many reports wait to be processed, and since when."""
+        pending = RawReport.objects.pending()
+        extra_context = {
+            **(extra_context or {}),
+            "pending_count": pending.count(),
+            "oldest_pending": pending.order_by("id").values_list("received_at", flat=True).first(),
+        }
+        return super().changelist_view(request, extra_context)
+
     @admin.display(description="Report as received")
     def report_text(self, obj):
         text = bytes(obj.body).decode("utf-8", errors="replace")

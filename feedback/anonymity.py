@@ -149,3 +149,40 @@ def publish_ranges_over_time(
         for label, counts in totals.items()
         if any(counts)
     }
+
+
+def publish_with_total(
+    cells: dict[str, int], total: int | None, minimum: int | None = None
+) -> dict[str, int | None]:
+    """The cells of a breakdown whose ``total`` is published beside them, as they may be
+    published: ``None`` ("fewer than N") for each cell under the minimum, and none that
+    the total and the other cells reveal. Complementary suppression: when the withheld
+    cells could be worked out (one alone, or several that can only all be N - 1), the
+    smallest published cell is withheld with them. Withheld cells that add up to nothing
+    are all zero, which the total already tells: they are published as 0."""
+    minimum = minimum_servers() if minimum is None else minimum
+    shown: dict[str, int | None] = {
+        value: servers if servers and publishable(servers, minimum) else None
+        for value, servers in cells.items()
+    }
+    if total is None or not publishable(total, minimum):
+        return shown
+    hidden = [value for value, servers in shown.items() if servers is None]
+    hidden_sum = sum(cells[value] for value in hidden)
+    if hidden_sum == 0:
+        return {value: 0 if servers is None else servers for value, servers in shown.items()}
+
+    def revealed() -> bool:
+        if len(hidden) == 1:
+            return True
+        return all(cells[v] < minimum for v in hidden) and hidden_sum == len(hidden) * (minimum - 1)
+
+    while revealed():
+        candidates = [v for v, servers in shown.items() if servers is not None]
+        if not candidates:
+            break
+        smallest = min(candidates, key=lambda v: (cells[v], v))
+        shown[smallest] = None
+        hidden.append(smallest)
+        hidden_sum += cells[smallest]
+    return shown

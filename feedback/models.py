@@ -11,6 +11,8 @@ import hashlib
 from django.db import models
 from django.db.models import Exists, OuterRef
 
+from core.transitions import verb
+
 
 class ReportJSONField(models.JSONField):
     """A JSONField that keeps Django's multi-row VALUES insert for bulk_create.
@@ -62,6 +64,14 @@ class RawReport(models.Model):
         blank=True,
         help_text="ISO 3166-1 code looked up from the address, which is not kept.",
     )
+    # How a report moves (core.transitions): processing accepts or rejects a pending one;
+    # staff send processed and rejected ones through again after a parser fix.
+    VERBS = {
+        "accept": verb(Status.PENDING, to=Status.PROCESSED),
+        "reject": verb(Status.PENDING, to=Status.REJECTED),
+        "reprocess": verb(Status.PROCESSED, Status.REJECTED, to=Status.PENDING),
+    }
+
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     rejection_reason = models.TextField(blank=True)
     processed_at = models.DateTimeField(null=True, blank=True)

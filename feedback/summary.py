@@ -147,7 +147,10 @@ def build_summary(
             "days": days,
             "window": window,
             "month": month.strftime("%Y-%m") if month else None,
-            "window_from": since.date().isoformat() if window or month else None,
+            # Never before the reports begin: a window covers only days with reports.
+            "window_from": max(since.date(), begin.date() if begin else since.date()).isoformat()
+            if window or month
+            else None,
             "window_to": (until - timedelta(days=1)).date().isoformat() if until else None,
         },
         "reports_begin": begin.date().isoformat() if begin else None,

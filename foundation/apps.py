@@ -30,5 +30,25 @@ class FoundationConfig(AppConfig):
         search_sources.register_sources()
         navigation.add("Foundation", "foundation:about", order=10)
         navigation.add("News", "foundation:news-list", order=20)
+        navigation.set_contact_page("foundation:contact")
+        for order, (label, url_name) in enumerate(
+            [
+                ("About", "foundation:about"),
+                ("Board", "foundation:board"),
+                ("Staff", "foundation:staff"),
+                ("Governance", "foundation:governance"),
+                ("Contact", "foundation:contact"),
+            ],
+            start=10,
+        ):
+            navigation.add_footer_link("Foundation", label, url_name, order=order)
+        navigation.add_footer_link(
+            "This site", "News feed (Atom)", "foundation:news-feed", order=40
+        )
+        navigation.include(
+            navigation.HOME_HEAD, "foundation/includes/news_feed_link.html", order=10
+        )
+        navigation.include(navigation.HOME_COLUMNS, "foundation/includes/home_news.html", order=10)
         # The mail its services record in the outbox.
         registry.register(mail.CONTACT_MESSAGE, mail.mail_contact_message_to_staff)
+        registry.register(mail.CONTACT_ACKNOWLEDGEMENT, mail.mail_contact_acknowledgement)

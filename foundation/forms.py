@@ -46,3 +46,15 @@ class ContactForm(HoneypotMixin, forms.ModelForm):
         fields = ["topic", "name", "email", "organisation", "message"]
         widgets = {"message": forms.Textarea(attrs={"rows": 8})}
         labels = {"topic": "What is it about?", "organisation": "Organisation (optional)"}
+
+
+class DocumentCommentForm(CommentForm):
+    """A comment on a governance document, pointing at the section it discusses."""
+
+    section = forms.ChoiceField(label="Section it discusses", required=False)
+
+    def __init__(self, *args, sections=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["section"].choices = [("", "The whole document"), *sections]
+        # The section first, then the comment.
+        self.order_fields(["section", "body"])

@@ -9,8 +9,9 @@ from django.conf import settings
 from core.mail import send_templated_mail
 from foundation.models import ContactMessage
 
-# The outbox kind of the mail below (registered in FoundationConfig.ready()).
+# The outbox kinds of the mails below (registered in FoundationConfig.ready()).
 CONTACT_MESSAGE = "foundation.contact_message"
+CONTACT_ACKNOWLEDGEMENT = "foundation.contact_acknowledgement"
 
 
 def mail_contact_message_to_staff(message_id: int):
@@ -22,4 +23,15 @@ def mail_contact_message_to_staff(message_id: int):
         {"message": message},
         settings.STAFF_NOTIFICATION_EMAILS,
         reply_to=[sender],
+    )
+
+
+def mail_contact_acknowledgement(message_id: int):
+    """Tell the sender that the message arrived. It repeats none of what was typed (the
+    form must not mail a stranger's text to any address given), only the topic and date."""
+    message = ContactMessage.objects.get(pk=message_id)
+    send_templated_mail(
+        "foundation/email/contact_acknowledgement",
+        {"message": message, "site_url": settings.SITE_URL.rstrip("/")},
+        [message.email],
     )

@@ -208,6 +208,11 @@ class Comment(models.Model):
 
 class DocumentComment(Comment):
     version = models.ForeignKey(DocumentVersion, on_delete=models.CASCADE, related_name="comments")
+    section = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="The anchor of the heading the comment discusses; empty: the whole document.",
+    )
 
     def __str__(self):
         return f"Comment by {self.author} on {self.version}"
@@ -350,6 +355,7 @@ class ContactMessage(models.Model):
     class Topic(models.TextChoices):
         GENERAL = "general", "General enquiry"
         SUPPORT_US = "sponsorship", "Becoming a sponsor or member"
+        PRESS = "press", "Press and media"
 
     topic = models.CharField(max_length=12, choices=Topic.choices, default=Topic.GENERAL)
     name = models.CharField(max_length=120)

@@ -57,10 +57,12 @@ def publish_news_post(
     return post
 
 
-def comment_on_document(version: DocumentVersion, user, body: str) -> DocumentComment:
+def comment_on_document(
+    version: DocumentVersion, user, body: str, section: str = ""
+) -> DocumentComment:
     if not version.discussion_is_open():
         raise DiscussionClosed("The public discussion of this version is closed.")
-    return DocumentComment.objects.create(version=version, author=user, body=body)
+    return DocumentComment.objects.create(version=version, author=user, body=body, section=section)
 
 
 def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:
@@ -71,7 +73,9 @@ def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:
 
 @transaction.atomic
 def receive_contact_message(form) -> ContactMessage:
-    """Store the enquiry and, in the same transaction, the outbox item that mails staff."""
+    """Store the enquiry and, in the same transaction, the outbox items that mail staff
+    and acknowledge it to the sender."""
     message = form.save()
     queue.enqueue(mail.CONTACT_MESSAGE, message_id=message.pk)
+    queue.enqueue(mail.CONTACT_ACKNOWLEDGEMENT, message_id=message.pk)
     return message

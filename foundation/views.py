@@ -14,8 +14,8 @@ from core.hostile import bad_request
 from core.markdown import render_markdown
 from core.send_limit import SendLimit, refuse
 from foundation import services
-from foundation.diff import line_diff
-from foundation.forms import CommentForm, ContactForm
+from foundation.diff import sections, text_diff
+from foundation.forms import CommentForm, ContactForm, DocumentCommentForm
 from foundation.models import (
     Affiliation,
     BoardMeeting,
@@ -101,7 +101,15 @@ def _public_version(slug, number=None):
     return get_object_or_404(versions, document__slug=slug, number=number)
 
 
+def _document_comment_form(version, data=None):
+    return DocumentCommentForm(data, sections=sections(version.body))
+
+
 def _document_context(version, form):
+    headings = dict(sections(version.body))
+    comments = list(version.comments.filter(is_public=True).select_related("author__profile"))
+    for comment in comments:
+        comment.section_title = headings.get(comment.section, "")
     return {
         "version": version,
         "document": version.document,
@@ -112,7 +120,7 @@ def _document_context(version, form):
             .order_by("-number")
             .first()
         ),
-        "comments": version.comments.filter(is_public=True).select_related("author__profile"),
+        "comments": comments,
         "form": form,
         "open": version.discussion_is_open(),
     }
@@ -120,7 +128,11 @@ def _document_context(version, form):
 
 def document(request, slug, number=None):
     version = _public_version(slug, number)
-    return render(request, "foundation/document.html", _document_context(version, CommentForm()))
+    return render(
+        request,
+        "foundation/document.html",
+        _document_context(version, _document_comment_form(version)),
+    )
 
 
 def document_diff(request, slug, number):
@@ -133,7 +145,7 @@ def document_diff(request, slug, number):
         document=version.document,
         number=int(from_number),
     )
-    hunks = line_diff(previous.body, version.body)
+    hunks = text_diff(previous.body, version.body)
     return render(
         request,
         "foundation/document_diff.html",
@@ -145,14 +157,16 @@ def document_diff(request, slug, number):
 @login_required
 def document_comment(request, slug, number):
     version = _public_version(slug, number)
-    form = CommentForm(request.POST)
+    form = _document_comment_form(version, request.POST)
     template = "foundation/document.html"
     if not form.is_valid():
         return render(request, template, _document_context(version, form), status=400)
     if (wait := COMMENT_LIMIT.wait(request)) is not None:
         return refuse(request, template, _document_context(version, form), wait)
     try:
-        services.comment_on_document(version, request.user, form.cleaned_data["body"])
+        services.comment_on_document(
+            version, request.user, form.cleaned_data["body"], form.cleaned_data["section"]
+        )
     except services.DiscussionClosed as error:
         messages.error(request, str(error))
     else:
@@ -267,9 +281,13 @@ def contact(request):
         return render(request, template, {"form": form}, status=400)
     if (wait := CONTACT_LIMIT.wait(request)) is not None:
         return refuse(request, template, {"form": form}, wait)
-    services.receive_contact_message(form)
+    message = services.receive_contact_message(form)
     CONTACT_LIMIT.count(request)
-    messages.success(request, "Thank you: your message has reached the foundation's staff.")
+    messages.success(
+        request,
+        "Thank you: your message has reached the foundation's staff. A confirmation is on "
+        f"its way to {message.email}.",
+    )
     return redirect("foundation:contact")
 
 

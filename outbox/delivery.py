@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from core import transitions
 from outbox import registry
 from outbox.models import OutboxItem
 
@@ -74,13 +75,13 @@ def _record(item: OutboxItem, error: Exception | None) -> str | None:
     now = timezone.now()
     changes = {"leased_until": None}
     if error is None:
-        item.move_to(S.DONE)
+        transitions.step(item, "finish")
         changes.update(status=S.DONE, done_at=now, last_error="")
     else:
         changes["last_error"] = f"{type(error).__name__}: {error}"[:500]
         stuck = item.attempts >= settings.OUTBOX_MAX_ATTEMPTS
         if stuck:
-            item.move_to(S.STUCK)
+            transitions.step(item, "give_up")
             changes["status"] = S.STUCK
         else:
             changes["next_attempt_at"] = now + backoff(item.attempts)

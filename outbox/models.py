@@ -4,6 +4,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from core.transitions import verb
+
 
 class OutboxItemQuerySet(models.QuerySet):
     def due(self, now=None):
@@ -28,12 +30,13 @@ class OutboxItem(models.Model):
         STUCK = "stuck", "Stuck (needs staff)"
         WITHDRAWN = "withdrawn", "Withdrawn (undone before it was due)"
 
-    # Which transitions the delivery and staff may make (see ``move_to``).
-    ALLOWED = {
-        Status.PENDING: {Status.DONE, Status.STUCK, Status.WITHDRAWN},
-        Status.STUCK: {Status.PENDING},
-        Status.DONE: set(),
-        Status.WITHDRAWN: set(),
+    # How an item moves (core.transitions.step): the delivery finishes it or gives up
+    # after the last attempt; its service withdraws it before it is due; staff retry it.
+    VERBS = {
+        "finish": verb(Status.PENDING, to=Status.DONE),
+        "give_up": verb(Status.PENDING, to=Status.STUCK),
+        "withdraw": verb(Status.PENDING, to=Status.WITHDRAWN),
+        "retry": verb(Status.STUCK, to=Status.PENDING),
     }
 
     kind = models.CharField(max_length=80, help_text="The registered side effect")
@@ -59,9 +62,3 @@ class OutboxItem(models.Model):
 
     def __str__(self):
         return f"{self.kind} #{self.pk} ({self.get_status_display()})"
-
-    def move_to(self, status: str):
-        """Change the status, refusing a transition the table does not allow."""
-        if status not in self.ALLOWED[self.status]:
-            raise ValueError(f"An outbox item cannot go from {self.status} to {status}.")
-        self.status = status

@@ -13,6 +13,7 @@ see it in the admin and retry it.
 from django.db import transaction
 from django.utils import timezone
 
+from core import transitions
 from outbox import delivery, registry
 from outbox.models import OutboxItem
 
@@ -41,7 +42,7 @@ def withdraw(kind: str, **payload) -> bool:
         )
     )
     for item in items:
-        item.move_to(S.WITHDRAWN)
+        transitions.step(item, "withdraw")
         item.save(update_fields=["status"])
     return bool(items)
 
@@ -51,7 +52,7 @@ def retry(items) -> int:
     count = 0
     with transaction.atomic():
         for item in items.select_for_update().filter(status=S.STUCK):
-            item.move_to(S.PENDING)
+            transitions.step(item, "retry")
             item.attempts = 0
             item.next_attempt_at = timezone.now()
             item.leased_until = None

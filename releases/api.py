@@ -81,9 +81,13 @@ class ReleaseSerializer(serializers.ModelSerializer):
 
 
 class ReleaseSummarySerializer(serializers.ModelSerializer):
+    files_pending = serializers.BooleanField(
+        read_only=True, help_text="True while the files of this release are on their way."
+    )
+
     class Meta:
         model = Release
-        fields = ["version", "maturity", "release_date"]
+        fields = ["version", "maturity", "release_date", "files_pending"]
 
 
 class SeriesSerializer(serializers.ModelSerializer):
@@ -183,7 +187,8 @@ class SeriesDetailAPI(FilteredFilesAPIView):
 
 
 class LatestReleaseAPI(FilteredFilesAPIView):
-    """The latest published release of a series (highest version number)."""
+    """The latest release of a series that scripts can download: the highest version that
+    has files (a release whose files are on their way is listed in the series, never here)."""
 
     @extend_schema(
         tags=["releases"],
@@ -191,11 +196,11 @@ class LatestReleaseAPI(FilteredFilesAPIView):
     )
     def get(self, request, series):
         files = self.files()
+        newest = Release.objects.latest_in(series)
         release = (
-            published_releases(files)
-            .filter(series__version=series)
-            .select_related("series")
-            .first()
+            published_releases(files).filter(pk=newest.pk).select_related("series").first()
+            if newest
+            else None
         )
         if release is None:
             return Response({"detail": f"No published release in series {series}."}, status=404)

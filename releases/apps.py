@@ -36,6 +36,11 @@ class ReleasesConfig(AppConfig):
         # The mariadb.org-compatible API, an API like those under /api/.
         pagecache.register_api_prefix("/rest-api/")
         navigation.add("Download", "releases:download", order=40)
+        navigation.add_footer_link("Software", "Download MariaDB", "releases:download", order=30)
+        navigation.add_home_action("Download MariaDB", "releases:download", order=10)
+        navigation.include(
+            navigation.HOME_COLUMNS, "releases/includes/home_releases.html", order=20
+        )
         # The mails its services record in the outbox.
         registry.register(mail.SUBSCRIPTION_CONFIRMATION, mail.mail_subscription_confirmation)
         registry.register(mail.RELEASE_ANNOUNCEMENTS, mail.announce_release)

@@ -2,7 +2,8 @@
 
 GET /rest-api/mariadb/                                   major releases (series)
 GET /rest-api/mariadb/<series>/[?os=&cpu=]               {"releases": {version: release}}
-GET /rest-api/mariadb/<series>/latest/[?os=&cpu=]        the same, only the newest release
+GET /rest-api/mariadb/<series>/latest/[?os=&cpu=]        the same, only the newest release with
+                                                         files (Release.objects.latest_in)
 GET /rest-api/mariadb/<version>/[?os=&cpu=]              {"release_data": {version: release}}
 GET /rest-api/mariadb/<version>/<file_name>/checksum/    {"response": {"checksum": {...}}}
 GET /rest-api/mariadb/<file_id>/checksum/                the same, by file id
@@ -311,20 +312,28 @@ class ReleasesAPI(PublicAPIView):
                     }
                 }
             )
-        if (
-            not SERIES_VERSION.match(release_id)
-            or not Series.objects.filter(version=release_id).exists()
-        ):
-            return Response({"error": f"No series or release {release_id[:40]!r}."}, status=404)
+        missing = Response({"error": f"No series or release {release_id[:40]!r}."}, status=404)
+        if not SERIES_VERSION.match(release_id):
+            return missing
+        newest = Release.objects.latest_in(release_id)
         releases = with_files(Release.objects).filter(series__version=release_id)
-        releases = releases[:1] if latest else releases
+        if latest:
+            releases = list(releases.filter(pk=newest.pk)) if newest else []
+        else:
+            # `latest` first, so a client that takes the first entry (MariaDB/mariadb-docker's
+            # update.sh: first(.releases[])) gets a release it can download; a release whose
+            # files are on their way follows it, marked files_pending.
+            releases = sorted(releases, key=lambda r: r != newest)
+        if not releases and not Series.objects.filter(version=release_id).exists():
+            return missing
         return Response(
             {"releases": {r.version: release_object(request, r, filters, mirror) for r in releases}}
         )
 
 
 class LatestReleaseAPI(ReleasesAPI):
-    """The newest published release of a series, in the series shape."""
+    """The newest published release of a series that has files, in the series shape: a
+    release whose files are still on their way is never handed out as the latest."""
 
     @extend_schema(
         operation_id="compat_latest_release",

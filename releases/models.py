@@ -22,7 +22,11 @@ class SeriesQuerySet(models.QuerySet):
                 "releases", filter=models.Q(releases__is_published=True), distinct=True
             ),
             has_ga=models.Exists(published.filter(maturity=Release.Maturity.GA)),
-            latest_version=models.Subquery(published.by_version().values("version")[:1]),
+            latest_version=models.Subquery(
+                Release.objects.filter(series=models.OuterRef("pk"))
+                .downloadable_first()
+                .values("version")[:1]
+            ),
         )
 
 
@@ -106,8 +110,22 @@ class ReleaseQuerySet(models.QuerySet):
     def by_version(self):
         return self.order_by("-version_major", "-version_minor", "-version_patch")
 
+    def downloadable_first(self):
+        """Published releases in the order `latest` chooses from: those with files, newest
+        first, then those without (newest first); a release whose files are still on their
+        way is left out, so `.first()` is the release a script can download (or, in a series
+        with no file recorded at all, its newest release)."""
+        files = ReleaseFile.objects.filter(release=models.OuterRef("pk"))
+        return (
+            self.published()
+            .filter(files_pending=False)
+            .annotate(has_files=models.Exists(files))
+            .order_by("-has_files", "-version_major", "-version_minor", "-version_patch")
+        )
+
     def latest_in(self, series_version):
-        return self.published().filter(series__version=series_version).by_version().first()
+        """What `latest` means everywhere (both APIs, the series pages): see downloadable_first."""
+        return self.filter(series__version=series_version).downloadable_first().first()
 
     def ga(self):
         return self.filter(maturity=Release.Maturity.GA)

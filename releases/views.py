@@ -195,6 +195,8 @@ class SeriesView(TemplateView):
             paginator=paginator,
             is_paginated=page.has_other_pages(),
             is_eol=series.is_eol(today),
+            # Only the newest releases wait for files: they are on the first page.
+            files_pending=[r for r in page.object_list if r.files_pending],
             downloads=list(
                 DownloadCount.objects.filter(release__series=series).per_release()[:DOWNLOAD_ROWS]
             ),
@@ -237,10 +239,12 @@ class ReleaseFeed(Feed):
         return Release.objects.published().select_related("series").order_by("-release_date")[:30]
 
     def item_title(self, item):
-        return f"MariaDB {item.version} ({item.get_maturity_display()})"
+        title = f"MariaDB {item.version} ({item.get_maturity_display()})"
+        return f"{title}: files on their way" if item.files_pending else title
 
     def item_description(self, item):
-        return f"MariaDB {item.version}, a {item.get_maturity_display().lower()} release of {item.series}."
+        about = f"MariaDB {item.version}, a {item.get_maturity_display().lower()} release of {item.series}."
+        return f"{about} {item.files_note}" if item.files_pending else about
 
     def item_pubdate(self, item):
         return datetime.combine(item.release_date, time(12, 0), tzinfo=UTC)

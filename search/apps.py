@@ -6,7 +6,7 @@ class SearchConfig(AppConfig):
     verbose_name = "Site search"
 
     def ready(self):
-        from core import demo, pagecache
+        from core import demo, navigation, pagecache
         from search import signals
 
         pagecache.watch_app(self)  # the search results pages
@@ -15,3 +15,7 @@ class SearchConfig(AppConfig):
         signals.connect(self)
         # Last: it indexes what the others created (some write in bulk, without signals).
         demo.register(signals.DEMO_LOADER, after=demo.EVERYTHING_ELSE)
+        # The search box of every page, its stylesheet, and the 404 page's search.
+        navigation.include(navigation.HEAD, "search/includes/head.html", order=10)
+        navigation.include(navigation.HEADER, "search/includes/header_form.html", order=10)
+        navigation.include(navigation.NOT_FOUND, "search/includes/not_found_form.html", order=10)

@@ -44,6 +44,7 @@ class SearchDocument(models.Model):
         SERIES = "series", "Release series"
         RELEASE = "release", "Releases"
         BENCHMARK = "benchmark", "Benchmarks"
+        ADVISORY = "advisory", "Security advisories"
         PAGE = "page", "Pages"
 
     key = models.CharField(

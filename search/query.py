@@ -156,11 +156,21 @@ def _full_text(visible: QuerySet, text: str, names, now):
             title_marked=SearchHeadline(
                 "title", query, config=TEXT_SEARCH_CONFIG, highlight_all=True, **SELECTORS
             ),
-            snippet_marked=SearchHeadline(
-                Concat("summary", Value(" "), "body", output_field=TextField()),
-                query,
-                config=TEXT_SEARCH_CONFIG,
-                **HEADLINE_OPTIONS,
+            snippet_marked=Case(
+                # A fixed page's body is the words it is searched by: it shows its summary.
+                When(
+                    kind=SearchDocument.Kind.PAGE,
+                    then=SearchHeadline(
+                        "summary", query, config=TEXT_SEARCH_CONFIG, highlight_all=True, **SELECTORS
+                    ),
+                ),
+                default=SearchHeadline(
+                    Concat("summary", Value(" "), "body", output_field=TextField()),
+                    query,
+                    config=TEXT_SEARCH_CONFIG,
+                    **HEADLINE_OPTIONS,
+                ),
+                output_field=TextField(),
             ),
         )
         .defer("body", "summary", "vector")

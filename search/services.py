@@ -62,6 +62,22 @@ def reindex(source: Source, pk) -> SearchDocument | None:
     return document
 
 
+def index_many(model, pks) -> int:
+    """Write the entries of many objects of one indexed model at once (rows written in bulk
+    send no post_save); returns how many are public and indexed."""
+    source = SOURCE_FOR[model]
+    keys = [object_key(model, pk) for pk in pks]
+    documents = [
+        source.document(obj)
+        for obj in source.public().filter(pk__in=pks).iterator(chunk_size=REBUILD_BATCH)
+    ]
+    with transaction.atomic():
+        SearchDocument.objects.filter(key__in=keys).delete()
+        SearchDocument.objects.bulk_create(documents, batch_size=REBUILD_BATCH)
+        SearchDocument.objects.filter(key__in=keys).fill_vectors()
+    return len(documents)
+
+
 def rebuild(progress: Callable[[str], None] = lambda message: None) -> int:
     """Index every public object afresh; returns the number of entries."""
     total = 0

@@ -49,3 +49,10 @@ def connect(app_config) -> None:
     post_save.connect(_saved, dispatch_uid="search:save")
     post_delete.connect(_deleted, dispatch_uid="search:delete")
     post_migrate.connect(_migrated, sender=app_config, dispatch_uid="search:pages")
+
+
+def saved_in_bulk_many(model, pks) -> None:
+    """Rows of an indexed model written with bulk_create, each its own entry (a catalogue
+    import's announcements): indexed in one go."""
+    if _indexed(model) and not _rebuilt_later():
+        services.index_many(model, pks)

@@ -93,10 +93,20 @@ def register(source: Source, *, dependents=None) -> None:
     DEPENDENTS.update(dependents or {})
 
 
+# The words people use when they look for how to give money: every page that takes or
+# accounts for money (/donate/, /sponsors/, /funding/) is found by each of them.
+MONEY_WORDS = (
+    "donate donation donations give gift money pay payment fund funding funds support "
+    "sponsor sponsorship contribute contribution finances"
+)
+
+
 @dataclass(frozen=True)
 class Page:
     """A fixed page (one the sitemap lists by URL name, not a row): its title, a summary
-    and the words a visitor would search it by, written by the app that serves it."""
+    and the words a visitor would search it by, written by the app that serves it. The
+    summary is the page's own description, what a result shows; the words are only
+    searched, never shown (search.query)."""
 
     url_name: str
     title: str

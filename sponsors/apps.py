@@ -54,5 +54,12 @@ class SponsorsConfig(AppConfig):
         site_map.register("sponsors", sitemaps.sponsor_pages)
         search_index.register_pages(*sitemaps.search_pages)
         navigation.add("Supporters", "sponsors:supporters", order=30)
+        navigation.add_footer_link("Support us", "Supporters", "sponsors:supporters", order=20)
+        navigation.add_footer_link(
+            "Support us", "Become a sponsor or member", "sponsors:programmes", order=21
+        )
+        navigation.add_account_link("My organisation", "sponsors:dashboard", order=10)
+        navigation.add_home_action("Support the foundation", "sponsors:supporters", order=20)
+        navigation.include(navigation.HOME_BANDS, "sponsors/includes/home_sponsors.html", order=10)
         # An invitation's link carries its token: logged paths show "[redacted]".
         logredact.redact_after("/sponsors/invitations/")

@@ -1,7 +1,7 @@
 """The public sponsorship pages, for /sitemap.xml."""
 
 from core.sitemaps import NamedPagesSitemap
-from search.sources import Page
+from search.sources import MONEY_WORDS, Page
 
 sponsor_pages = NamedPagesSitemap("sponsors:programmes", "sponsors:supporters", changefreq="weekly")
 
@@ -12,8 +12,7 @@ search_pages = [
         "Become a sponsor or member",
         "Support the MariaDB Foundation: the sponsorship and membership programmes, their "
         "tiers and how to apply.",
-        "sponsor sponsors sponsorship member membership programmes tiers apply corporate "
-        "support funding",
+        f"{MONEY_WORDS} sponsors member membership programmes tiers apply corporate",
     ),
     Page(
         "sponsors:supporters",

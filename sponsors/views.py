@@ -355,10 +355,12 @@ def edit_profile(request, pk):
     org = _own_organisation(request, pk)
     form = ProfileForm(request.POST)
     if form.is_valid():
-        moderation.propose_profile_change(org, **form.cleaned_data)
-        messages.success(
-            request, "Thank you: staff will review the change before it appears publicly."
-        )
+        if moderation.propose_profile_change(org, **form.cleaned_data):
+            messages.success(
+                request, "Thank you: staff will review the change before it appears publicly."
+            )
+        else:
+            messages.info(request, "Nothing to review: the public profile already says this.")
         return redirect(org.get_absolute_url())
     messages.error(request, "The profile was not changed: please correct the fields marked below.")
     return _organisation_page(request, org, profile_form=form, status=400)

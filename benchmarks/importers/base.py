@@ -8,6 +8,11 @@ class ImportFailed(ValueError):
         super().__init__(f"line {line}: {message}" if line else message)
 
 
+# Units of time: a duration (latency, run time, execution time) is better the lower it
+# is, whatever the importer says about the metric.
+TIME_UNITS = {"ns", "µs", "us", "ms", "s"}
+
+
 @dataclass
 class Point:
     metric: str
@@ -24,6 +29,10 @@ class Point:
     headline: bool = (
         True  # charted on the suite page; the other figures are listed and charted on demand
     )
+
+    def __post_init__(self):
+        if self.unit in TIME_UNITS:
+            self.higher_is_better = False
 
 
 class Parsed(NamedTuple):

@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
+from core import transitions
 from feedback.models import RawReport, Report, Server, TestTrafficRule
 from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
 
@@ -79,8 +80,8 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
                     _reject(raw, f"processing failed: {error!r}")
         for raw in raws:
             raw.is_resend = raw.pk in resent
-            if raw.status == RawReport.Status.PENDING:
-                raw.status = RawReport.Status.PROCESSED
+            if transitions.may(raw, "accept"):
+                transitions.step(raw, "accept")
                 raw.rejection_reason = ""
                 result.processed += 1
             else:
@@ -92,7 +93,7 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
 
 
 def _reject(raw: RawReport, reason: str):
-    raw.status = RawReport.Status.REJECTED
+    transitions.step(raw, "reject")
     raw.rejection_reason = reason.replace("\x00", "")[:500]
 
 
@@ -200,8 +201,11 @@ def reprocess(raw_ids) -> ProcessingResult:
     """Parse stored reports again (after a parser fix): staff action in the admin."""
     with transaction.atomic():
         Report.objects.filter(raw_id__in=raw_ids).delete()
-        RawReport.objects.filter(pk__in=raw_ids).update(
-            status=RawReport.Status.PENDING, rejection_reason="", processed_at=None
+        transitions.step_all(
+            RawReport.objects.filter(pk__in=raw_ids),
+            "reprocess",
+            rejection_reason="",
+            processed_at=None,
         )
     return process_pending(batch_size=len(raw_ids) or 1, ids=raw_ids)
 

@@ -20,3 +20,13 @@ class TrendsConfig(AppConfig):
         site_map.register("usage", sitemaps.trends_pages)
         search_index.register_pages(*sitemaps.search_pages)
         navigation.add("Usage statistics", "trends:dashboard", order=50)
+        navigation.add_footer_link("Software", "Usage statistics", "trends:dashboard", order=32)
+        navigation.add_footer_link(
+            "This site", "Privacy of usage reports", "trends:privacy", order=42
+        )
+        navigation.add_home_highlight(
+            "Usage statistics",
+            "Trends from servers that send anonymous feedback",
+            "trends:dashboard",
+            order=20,
+        )

@@ -45,7 +45,7 @@ SECTION_OF = {
     "b-os": "platforms", "b-distribution": "platforms", "b-distribution_release": "platforms",
     "b-architecture": "platforms", "b-thread_handling": "platforms", "b-country": "countries",
     "b-cpu": "hardware", "b-memory": "hardware", "adoption": "upgrades", "eol": "upgrades",
-    "reach": "upgrades", "lag": "upgrades",
+    "reach": "upgrades", "lag": "upgrades", "exposure": "upgrades",
 }  # fmt: skip
 
 
@@ -67,14 +67,17 @@ def rule() -> str:
     """The withholding rule, as the schemas and captions state it."""
     return (
         f"a count of {withheld_label()} servers is never published on its own "
-        "(the anonymity minimum), and is never written as 0"
+        "(the anonymity minimum), and is never written as 0; nor is a count that the "
+        "published total and the other counts would reveal (it is withheld with the "
+        "smallest other one)"
     )
 
 
 def withheld_caption() -> str:
     return (
-        f"A hatched bar is a withheld figure: {withheld_label()} servers, drawn at "
-        f"{minimum_servers()}, the most it can be."
+        f"A hatched mark on the axis is a withheld figure ({withheld_label()} servers, "
+        "or withheld so that it cannot be worked out from the total): it has no bar, since "
+        "its height is not known."
     )
 
 
@@ -408,6 +411,8 @@ def build(data: dict) -> list[dict]:
         charts.append(_adoption(data, adoption))
     if data["eol"]["by_distribution"]:
         charts.append(_eol(data, breakdown_scope))
+    if data["exposure"]["months"]:
+        charts.append(_exposure(data))
     since_reports = f"7-day windows since the reports began ({data['reports_begin']})."
     if data["days_to_reach"]:
         thresholds = data["reach_thresholds"]
@@ -648,3 +653,79 @@ def trend_export(trend: dict, reports_begin: str | None) -> dict:
             )
     key = [] if dimension == "servers" else [value_field]
     return export([PERIOD_START, COMPLETE, REPORTS_BEGIN, *key, SERVERS, servers_withheld()], rows)
+
+
+def _exposure(data: dict) -> dict:
+    """Per month, the share of servers (all, and per series) on a release that a high or
+    critical security advisory affects; a withheld share is a gap, never 0."""
+    exposure = data["exposure"]
+    groups = exposure["groups"]
+    names = {name: ("All servers" if name == "all" else name) for name in groups}
+    shares = {names[name]: [month["share"] for month in months] for name, months in groups.items()}
+
+    def share_cell(index, name, value):
+        return f"{value}%" if value is not None else f"withheld ({withheld_label()} affected)"
+
+    chart = over_time(
+        "exposure",
+        "Servers on a release with a high or critical security advisory",
+        [
+            month if complete else f"{month} (incomplete)"
+            for month, complete in zip(exposure["months"], exposure["complete"], strict=True)
+        ],
+        shares,
+        description="Per month, the share of reporting servers (all, and per series) whose "
+        "release a high or critical advisory affects (/security/), by the version of "
+        "their latest full report. A gap: too few affected servers to publish.",
+        scope=f"Per month, {exposure['months'][0]} to {exposure['months'][-1]}.",
+        cells=share_cell,
+        incomplete=not exposure["complete"][-1],
+    )
+    group_field = Field(
+        "series",
+        "string",
+        "MariaDB series, 'all' for every server, or 'other' (series under the anonymity minimum)",
+        required=True,
+    )
+    rows = [
+        [
+            month,
+            exposure["complete"][index],
+            name,
+            figures[index]["servers"],
+            figures[index]["servers"] is None,
+            figures[index]["exposed"],
+            figures[index]["exposed"] is None,
+            figures[index]["share"],
+        ]
+        for name, figures in groups.items()
+        for index, month in enumerate(exposure["months"])
+    ]
+    chart["export"] = export(
+        [
+            PERIOD_START,
+            COMPLETE,
+            group_field,
+            Field(
+                "servers", "integer", "Servers whose version is known", unit="servers", minimum=0
+            ),
+            servers_withheld(),
+            Field(
+                "affected_servers",
+                "integer",
+                "Of them, servers on a release a high or critical advisory affects",
+                unit="servers",
+                minimum=0,
+            ),
+            withheld("affected_servers", rule() + "; affected_share_percent is then empty too"),
+            Field(
+                "affected_share_percent",
+                "number",
+                "affected_servers as a percentage of servers",
+                unit="percent",
+                minimum=0,
+            ),
+        ],
+        rows,
+    )
+    return chart

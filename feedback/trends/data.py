@@ -18,6 +18,7 @@ from feedback.anonymity import (
     minimum_servers,
     publish_counts,
     publish_ranges_over_time,
+    publish_with_total,
     publishable,
     published,
 )
@@ -30,6 +31,7 @@ from feedback.dimensions import (
     value_order,
     version_key,
 )
+from feedback.trends.exposure import field_exposure
 from feedback.trends.models import Rollup
 from feedback.trends.periods import (
     ADOPTION_WINDOW,
@@ -38,8 +40,8 @@ from feedback.trends.periods import (
     default_period,
     is_complete,
     last_complete_day,
-    period_begin,
     period_end,
+    shown_begin,
 )
 from feedback.trends.versioning import cache_version
 from releases.models import Release, Series
@@ -114,13 +116,17 @@ def time_series(starts, table, dimension, top=8, basis: date | None = None):
         keep.sort(key=order)
     # A value without its own figure in a period (none, or too few to publish) is a gap
     # ("fewer than N" in tables and files), never 0; "other" too.
-    series = {
-        value: [published(per_period[start].get(value)) for start in starts] for value in keep
-    }
     other = [sum(c for v, c in per_period[start].items() if v not in keep) for start in starts]
-    if any(other):
-        series[OTHER] = [published(count) for count in other]
-    return series
+    names = [*keep, OTHER] if any(other) else keep
+    # Each period's column adds up to its servers, which are published: no cell may be
+    # worked out from them (complementary suppression, feedback.anonymity).
+    columns = []
+    for index, start in enumerate(starts):
+        cells = {value: per_period[start].get(value, 0) for value in keep}
+        if any(other):
+            cells[OTHER] = other[index]
+        columns.append(publish_with_total(cells, sum(cells.values())))
+    return {value: [column[value] for column in columns] for value in names}
 
 
 def _shares(counts: dict[str, int], total: int) -> dict[str, tuple[int, float]]:
@@ -152,11 +158,16 @@ def eol_by_distribution(pair_counts: dict[str, int], eol_series: set[str]) -> li
     rows.sort(key=lambda row: -row["servers"])
     if other_total:
         rows.append({"distribution": OTHER, "servers": other_total, "eol": other_eol})
+    # The end-of-life total is published beside the rows: none may be worked out from it
+    # (complementary suppression); withheld rows that add up to nothing are zeros.
+    total = sum(row["eol"] for row in rows)
+    shown = publish_with_total({row["distribution"]: row["eol"] for row in rows}, total)
     for row in rows:
-        if publishable(row["eol"]):
+        row["eol"] = shown[row["distribution"]]
+        if row["eol"] is None:  # "fewer than N", never 0
+            row["share"] = None
+        else:
             row["share"] = round(100 * row["eol"] / row["servers"], 1)
-        else:  # too few on an end-of-life series to publish: "fewer than N", never 0
-            row["eol"] = row["share"] = None
     return rows
 
 
@@ -321,7 +332,7 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
         selected = {
             "kind": "window",
             "name": window,
-            "from": period_begin(window, window_end).isoformat() if window_end else None,
+            "from": shown_begin(window, window_end, first_day).isoformat() if window_end else None,
             "to": window_end.isoformat() if window_end else None,
             "complete": True,
         }
@@ -352,6 +363,9 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
     releases = list(Release.objects.published().select_related("series")[:RELEASES_SHOWN])
     adoption = load_adoption(today)
     families = [row["distribution"] for row in by_distribution if row["distribution"] != OTHER]
+    months, month_table = (
+        (starts, table) if period == "month" else load_rows("month", DEFAULT_SPANS["month"], today)
+    )
     return {
         "period": period,
         "window": window,
@@ -385,6 +399,8 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
         ),
         "lag_distributions": families[:LAG_DISTRIBUTIONS],
         "minimum": minimum_servers(),
+        # Servers on a release affected by a high or critical advisory, per month.
+        "exposure": field_exposure(months, month_table.get("version", {}), today),
     }
 
 
@@ -408,7 +424,7 @@ def trend(
     }
     if window:
         end, counts = load_window(window)
-        data["from"] = period_begin(window, end).isoformat() if end else None
+        data["from"] = shown_begin(window, end, first_report_day()).isoformat() if end else None
         data["to"] = end.isoformat() if end else None
         total = counts.get("servers", {}).get("", 0)
         data["servers"] = total

@@ -41,6 +41,13 @@ def period_begin(period: str, start: date) -> date:
     return start
 
 
+def shown_begin(period: str, start: date, reports_begin: date | None) -> date:
+    """The first day a period or window is said to cover: never before the reports begin
+    (a 365-day window of a site that has had reports for two months covers two months)."""
+    begin = period_begin(period, start)
+    return max(begin, reports_begin) if reports_begin else begin
+
+
 def is_complete(period: str, start: date, today: date) -> bool:
     """A period is complete once it has ended before today."""
     return period_end(period, start) <= today

@@ -7,7 +7,7 @@ class RepoconfigConfig(AppConfig):
     verbose_name = "Repository configuration"
 
     def ready(self):
-        from core import demo, pagecache
+        from core import demo, navigation, pagecache
 
         pagecache.watch_app(self)
         # The query parameters its pages read (others are redirected away: core/pagecache.py).
@@ -22,3 +22,12 @@ class RepoconfigConfig(AppConfig):
             "download",
         )
         demo.register("releases.repoconfig.demo", after="releases.demo")
+        navigation.add_footer_link(
+            "Software", "Repository configuration", "repoconfig:generator", order=31
+        )
+        navigation.add_home_highlight(
+            "Repository setup",
+            "APT, YUM and zypper configuration for your distribution",
+            "repoconfig:generator",
+            order=10,
+        )

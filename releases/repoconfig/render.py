@@ -1,7 +1,8 @@
 """Render repository configuration files (pure: no database, the clock is passed in).
 
 Every URL in a file, the active one and the commented dynamic-mirror fallback, is
-built by one function from the same values, so the two can never disagree.
+built by one function from the same values, so the two can never disagree (the fallback
+keeps $releasever/$basearch where an architecture is chosen, as mariadb.org's tool does).
 """
 
 from dataclasses import dataclass
@@ -62,9 +63,13 @@ def apt_uri(base: str, choice: RepoChoice, *, mirror: bool) -> str:
 
 
 def rpm_baseurl(base: str, choice: RepoChoice, *, mirror: bool) -> str:
+    """The chosen mirror's baseurl names the release and architecture when one is chosen
+    (``…/11.4/rhel/9/aarch64``); the commented dynamic-mirror line stays general
+    (``…/11.4/rhel/$releasever/$basearch``), as mariadb.org's tool writes them."""
     prefix = f"{base}yum/" if mirror else base
-    arch = choice.arch or "$basearch"
-    releasever = choice.suite if choice.arch else "$releasever"
+    concrete = mirror and choice.arch
+    arch = choice.arch if concrete else "$basearch"
+    releasever = choice.suite if concrete else "$releasever"
     return f"{prefix}{choice.series}/{choice.repo_path}/{releasever}/{arch}"
 
 

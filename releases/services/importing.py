@@ -11,6 +11,7 @@ from releases.archive import ReleaseScan, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
 from releases.models import Release, ReleaseFile, Series
 from releases.release_files import DIGEST_LENGTHS, FileRecord
+from releases.services.announcing import announce_from_catalogue
 
 # Pre-GA maturities, least to most mature: a series without a GA release takes the status
 # of its most mature release.
@@ -22,6 +23,7 @@ class ImportReport:
     series: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0})
     releases: dict = field(default_factory=lambda: {"created": 0, "updated": 0, "unchanged": 0})
     kept_unlisted: int = 0
+    announced: int = 0
 
     def lines(self):
         yield "series: {created} created, {updated} updated, {unchanged} unchanged".format(
@@ -32,6 +34,7 @@ class ImportReport:
         )
         if self.kept_unlisted:
             yield f"{self.kept_unlisted} releases in the database are not in the file (kept)"
+        yield f"announcements generated from the catalogue: {self.announced}"
 
 
 def _series_values(version, facts: SeriesFacts | None, maturities, today):
@@ -78,7 +81,9 @@ def import_catalogue(
     """Create or update series and releases from the catalogue; never deletes anything.
 
     Only the facts the file holds are written (dates, maturity, support, end of life):
-    descriptions, notes, files, announcements and publication stay as staff left them.
+    descriptions, notes, files, announcements and publication stay as staff left them. A
+    published release without an announcement gets one generated from these facts
+    (services.announcing).
     """
     report = ImportReport()
     facts_by_series = {s.version: s for s in catalogue.series}
@@ -123,6 +128,11 @@ def import_catalogue(
         else:
             report.releases["unchanged"] += 1
     report.kept_unlisted = len(set(existing) - listed)
+    report.announced = announce_from_catalogue(
+        Release.objects.filter(version__in=listed, announcement__isnull=True).select_related(
+            "series"
+        )
+    )
     return report
 
 

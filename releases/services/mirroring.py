@@ -1,5 +1,6 @@
 """Mirrors: choosing one for a download, and their health, checked over HTTP."""
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, time
 
 from django.conf import settings
@@ -10,15 +11,44 @@ from releases.models import Release
 from releases.repoconfig.models import Mirror
 
 
-def mirrors_with(release: Release, mirrors) -> list[tuple]:
-    """(mirror, has the release's directory or None when it did not answer) per mirror."""
+@dataclass(frozen=True)
+class MirrorPresence:
+    """Whether a mirror has a release's directory, as the review page says it: asked just
+    now, and what the mirror check knows of the mirror when the question got no answer."""
+
+    mirror: Mirror
+    has_it: bool | None  # None: no answer to the question just now
+    error: str = ""  # why there was no answer (the kind of failure, no address)
+
+    @property
+    def sentence(self) -> str:
+        if self.has_it:
+            return "has it"
+        if self.has_it is False:
+            return "does not have it yet"
+        if self.mirror.checked_at is None:
+            return (
+                f"not known: this server could not ask it just now ({self.error}), and the "
+                "mirror check has never run for it"
+            )
+        when = timezone.localtime(self.mirror.checked_at).strftime("%-d %B %Y %H:%M")
+        health = {True: "answering", False: "not answering", None: "not judged"}
+        return (
+            f"did not answer just now ({self.error}); the mirror check found it "
+            f"{health[self.mirror.healthy]} on {when}"
+        )
+
+
+def mirrors_with(release: Release, mirrors) -> list[MirrorPresence]:
+    """Whether each mirror has the release's directory (None where it did not answer)."""
     found = []
     for mirror in mirrors:
         try:
             listing = HttpArchive(mirror.base_url).list_dir(f"mariadb-{release.version}/")
-            found.append((mirror, listing is not None))
-        except ArchiveError:
-            found.append((mirror, None))
+            found.append(MirrorPresence(mirror, listing is not None))
+        except ArchiveError as error:
+            reason = str(error).rpartition(": ")[2] or "no answer"
+            found.append(MirrorPresence(mirror, None, reason))
     return found
 
 

@@ -1,12 +1,7 @@
 """Publishing a release: its files from the archive, its repositories, and its
 announcement in the foundation's news."""
 
-from datetime import UTC, datetime, time
-
-from django.conf import settings
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.urls import reverse
 
 from foundation.services import publish_news_post
 from outbox import queue
@@ -14,37 +9,14 @@ from releases import mail
 from releases.archive import ArchiveError, open_archive
 from releases.models import Release, Series
 from releases.repoconfig.models import Availability
+from releases.services.announcing import (
+    GENERATED_BYLINE,
+    STAFF_BYLINE,
+    announcement_date,
+    announcement_draft,
+    announcement_slug,
+)
 from releases.services.importing import ArchiveReport, import_archive
-
-MATURITY_WORDS = {"alpha": "alpha", "beta": "beta", "rc": "release candidate", "ga": "stable"}
-
-
-def announcement_slug(release: Release) -> str:
-    return f"mariadb-{release.version.replace('.', '-')}-released"
-
-
-def announcement_draft(release: Release) -> dict:
-    """The announcement's title, summary and body from the template, for staff to edit."""
-    site = settings.SITE_URL.rstrip("/")
-    context = {
-        "release": release,
-        "series": release.series,
-        "release_url": site + release.get_absolute_url(),
-        "series_url": site + release.series.get_absolute_url(),
-        "feedback_url": site + "/feedback/",
-        "generator_url": site
-        + reverse("repoconfig:generator")
-        + f"?version={release.series.version}",
-    }
-    words = MATURITY_WORDS[release.maturity]
-    return {
-        "title": f"MariaDB {release.version} {words} released",
-        "body": render_to_string("releases/announcement.md", context),
-        "summary": (
-            f"The project is pleased to announce the immediate availability of MariaDB "
-            f"{release.version}, {'an' if release.maturity == 'alpha' else 'a'} {words} release."
-        ),
-    }
 
 
 def ensure_repository_availability(series: Series) -> int:
@@ -100,6 +72,8 @@ def publish_release(
     elif release.files_pending and release.files.exists():
         release.files_pending = False  # staff added them in the admin
     release.is_published = True
+    # Staff's text when they wrote one (the review page), else the one generated from the
+    # catalogue, labelled as such.
     draft = announcement_draft(release) | (announcement or {})
     post = publish_news_post(
         slug=announcement_slug(release),
@@ -107,8 +81,8 @@ def publish_release(
         body=draft["body"],
         category="Releases",
         summary=draft["summary"],
-        author_name="The MariaDB Foundation",
-        published_at=datetime.combine(release.release_date, time(12, 0), tzinfo=UTC),
+        author_name=STAFF_BYLINE if announcement else GENERATED_BYLINE,
+        published_at=announcement_date(release),
     )
     release.announcement = post
     release.save()

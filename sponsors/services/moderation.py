@@ -7,9 +7,16 @@ from sponsors.supporters_cache import invalidate_supporters_page
 
 
 @transaction.atomic
-def propose_profile_change(organisation: Organisation, **changes):
-    organisation.pending_changes = {**organisation.pending_changes, **changes}
+def propose_profile_change(organisation: Organisation, **changes) -> dict:
+    """Keep what the sponsor changed for staff to review: only the fields whose new value
+    differs from the public profile (a field set back to its public value is no longer a
+    change). Returns the changes now waiting."""
+    proposed = {**organisation.pending_changes, **changes}
+    organisation.pending_changes = {
+        field: value for field, value in proposed.items() if getattr(organisation, field) != value
+    }
     organisation.save(update_fields=["pending_changes"])
+    return organisation.pending_changes
 
 
 @transaction.atomic

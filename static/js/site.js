@@ -21,15 +21,20 @@ document.addEventListener("click", async (event) => {
   if (!source) return;
   const original = button.textContent;
   try {
-    await navigator.clipboard.writeText(source.textContent);
+    // A field (the new token) copies its value, anything else its text.
+    await navigator.clipboard.writeText("value" in source ? source.value : source.textContent);
     button.textContent = "Copied";
   } catch (error) {
     button.textContent = "Press Ctrl+C to copy";
-    const range = document.createRange();
-    range.selectNodeContents(source);
-    const selection = window.getSelection();
-    selection.removeAllRanges();
-    selection.addRange(range);
+    if ("select" in source) {
+      source.select();
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(source);
+      const selection = window.getSelection();
+      selection.removeAllRanges();
+      selection.addRange(range);
+    }
   }
   setTimeout(() => { button.textContent = original; }, 2000);
 });

@@ -36,9 +36,9 @@
     return lines;
   }
 
-  // A withheld figure (fewer servers than the anonymity minimum) is never drawn as 0 or
-  // left out of a bar chart: its bar is hatched, drawn at the minimum (the most it can be),
-  // labelled "fewer than N" and so named in the tooltip; the caption states the rule.
+  // A withheld figure (fewer servers than the anonymity minimum) has no height: it is not
+  // known. Its place on the axis gets a hatched mark, labelled "fewer than N" (stacked
+  // columns: the mark alone, the table names it); the caption states the rule.
   function hatch(colour) {
     const tile = document.createElement("canvas");
     tile.width = tile.height = 8;
@@ -56,7 +56,6 @@
   const withheldLabels = {
     id: "withheldLabels",
     afterDatasetsDraw(chart, args, options) {
-      if (!options.text) return;
       const { ctx } = chart;
       ctx.save();
       ctx.fillStyle = Chart.defaults.color;
@@ -64,17 +63,37 @@
       chart.data.datasets.forEach((dataset, index) => {
         const meta = chart.getDatasetMeta(index);
         if (meta.hidden) return;
+        const category = options.horizontal ? chart.scales.y : chart.scales.x;
+        const value = options.horizontal ? chart.scales.x : chart.scales.y;
+        const base = value.getPixelForValue(0);
         for (const point of dataset.withheldPoints || []) {
+          const at = category.getPixelForValue(point);
+          // Side by side (several datasets, not stacked), each mark sits under its own bar.
           const bar = meta.data[point];
-          if (!bar) continue;
+          const centre = bar && Number.isFinite(options.horizontal ? bar.y : bar.x)
+            ? (options.horizontal ? bar.y : bar.x) : at;
+          const size = 8;
+          const offset = options.stacked ? index * (size + 2) : 0;
+          ctx.fillStyle = dataset.withheldPattern;
+          ctx.strokeStyle = dataset.borderColor;
+          ctx.lineWidth = 1;
+          if (options.horizontal) {
+            ctx.fillRect(base + offset, centre - size / 2, size, size);
+            ctx.strokeRect(base + offset, centre - size / 2, size, size);
+          } else {
+            ctx.fillRect(centre - size / 2, base - size - offset, size, size);
+            ctx.strokeRect(centre - size / 2, base - size - offset, size, size);
+          }
+          if (!options.text) continue;
+          ctx.fillStyle = Chart.defaults.color;
           if (options.horizontal) {
             ctx.textAlign = "left";
             ctx.textBaseline = "middle";
-            ctx.fillText(options.text, bar.x + 4, bar.y);
+            ctx.fillText(options.text, base + size + 4, centre);
           } else {
             ctx.textAlign = "center";
             ctx.textBaseline = "bottom";
-            ctx.fillText(options.text, bar.x, bar.y - 3);
+            ctx.fillText(options.text, centre, base - size - 3);
           }
         }
       });
@@ -109,8 +128,9 @@
         return {
         label: d.label,
         // null on a line: withheld or not released yet, drawn as a gap (never as 0)
-        data: d.data.map((value, index) => (withheld.has(index) ? spec.minimum : value)),
+        data: d.data.map((value, index) => (withheld.has(index) ? null : value)),
         withheldPoints: [...withheld],
+        withheldPattern: pattern,
         spanGaps: false,
         backgroundColor: bars
           ? spec.labels.map((_, index) =>
@@ -161,7 +181,11 @@
           // longest label room on a 320 px phone.
           layout: { padding: anyWithheld && !spec.stacked ? { right: spec.horizontal ? 90 : 0, top: 18 } : 0 },
           plugins: {
-            withheldLabels: { text: anyWithheld && !spec.stacked ? withheldText : "", horizontal: spec.horizontal },
+            withheldLabels: {
+              text: anyWithheld && !spec.stacked ? withheldText : "",
+              horizontal: spec.horizontal,
+              stacked: Boolean(spec.stacked),
+            },
             tooltip: {
               callbacks: {
                 label: (item) =>

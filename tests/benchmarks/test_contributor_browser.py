@@ -45,6 +45,15 @@ def test_a_token_is_made_shown_once_and_revoked(live_server, browser, contributo
     page.get_by_role("button", name="Make a token").click()
     key = page.get_by_label("Token", exact=True).input_value()
     assert key.startswith("bench_") and len(key) > 40
+    # Issue 49: a button copies it; Revoke looks destructive; the client is a link.
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.get_by_role("button", name="Copy the token").click()
+    assert page.evaluate("navigator.clipboard.readText()") == key
+    revoke = page.get_by_role("button", name="Revoke CI: arm64 runner")
+    assert "button-danger" in revoke.get_attribute("class")
+    client = page.locator("#submit-client")
+    assert client.get_attribute("href") == "/benchmarks/client/submit_run.py"
+    assert "def main" in page.request.get(live_server.url + client.get_attribute("href")).text()
     assert page.locator("#tokens th[scope=row]").all_inner_texts() == ["CI: arm64 runner"]
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "benchmarks-token-made.png"), full_page=True)
@@ -68,11 +77,15 @@ def test_the_web_form_submits_a_draft_that_the_account_page_lists(
     page.get_by_label("Label:", exact=True).fill("my laptop, oltp_read_write")
     page.get_by_label("File:", exact=True).set_input_files(str(OLTP_RW))
     page.get_by_label("Importer:", exact=True).select_option("sysbench")
-    page.get_by_label("Hardware:", exact=True).fill(OLTP_RW_PROVENANCE["hardware"])
-    page.get_by_label("OS:", exact=True).fill(OLTP_RW_PROVENANCE["os"])
-    page.get_by_label("Server version:", exact=True).fill(OLTP_RW_PROVENANCE["server_version"])
-    page.get_by_label("Date measured:", exact=True).fill(OLTP_RW_PROVENANCE["run_date"])
-    page.get_by_label("Source:", exact=True).fill(OLTP_RW_PROVENANCE["source"])
+    page.get_by_label("Hardware (required):", exact=True).fill(OLTP_RW_PROVENANCE["hardware"])
+    page.get_by_label("OS (required):", exact=True).fill(OLTP_RW_PROVENANCE["os"])
+    page.get_by_label("Server version (required):", exact=True).fill(
+        OLTP_RW_PROVENANCE["server_version"]
+    )
+    date_field = page.get_by_label("Date measured (required):", exact=True)
+    assert date_field.get_attribute("type") == "date"
+    date_field.fill(OLTP_RW_PROVENANCE["run_date"])
+    page.get_by_label("Source (required):", exact=True).fill(OLTP_RW_PROVENANCE["source"])
     page.screenshot(path=str(ARTIFACTS / "benchmarks-submit-form.png"), full_page=True)
     page.get_by_role("button", name="Submit the run").click()
     assert page.url == live_server.url + "/accounts/benchmarks/#submissions"

@@ -3,13 +3,16 @@ cached, the menu, the paths whose secrets the logs hide, the secrets production 
 from their ``AppConfig.ready()``, and what they told it still works."""
 
 import ast
+import importlib
 import re
+from pathlib import Path
 
 import pytest
 from django.apps import apps
 from django.test import Client
 from django.test.html import parse_html
 from django.urls import URLPattern, URLResolver, get_resolver
+from pytest_django.asserts import assertContains
 
 from core import logredact, pagecache
 from core import secrets as site_secrets
@@ -92,6 +95,7 @@ MENU = [
     ("News", "/news/"),
     ("Supporters", "/supporters/"),
     ("Download", "/download/"),
+    ("Security", "/security/"),
     ("Usage statistics", "/feedback/"),
     ("Benchmarks", "/benchmarks/"),
     ("Donate", "/donate/"),
@@ -191,3 +195,178 @@ def test_core_names_no_secret_of_an_app():
         for line in app_secrets_named(path.read_text())
     ]
     assert named == [], named
+
+
+# Core's templates: the shared pages (base, home, errors, profile) name no app's URL and
+# load no app's tag library; what they show of the apps, the apps register (core.navigation).
+CORE_TEMPLATES = ROOT / "templates"
+URL_TAG = re.compile(r"""{%\s*url\s+["']([\w-]+):""")
+LOAD_TAG = re.compile(r"{%\s*load\s+([^%]+?)\s*%}")
+TEMPLATE_PATH = re.compile(r"""(?:href|action|src)=["'](/[^"'{]*)""")
+
+
+def app_url_namespaces() -> set[str]:
+    names = set()
+    for config in project_app_configs():
+        if config.name == "core":
+            continue
+        try:
+            urls = importlib.import_module(f"{config.name}.urls")
+        except ModuleNotFoundError:
+            continue
+        names.add(getattr(urls, "app_name", config.label))
+    return names
+
+
+def app_tag_libraries() -> set[str]:
+    return {
+        path.stem
+        for config in project_app_configs()
+        if config.name != "core"
+        for path in (Path(config.path) / "templatetags").glob("*.py")
+        if path.stem != "__init__"
+    }
+
+
+def app_names_in_template(text: str, ours: set[str], others: set[str]) -> list[str]:
+    """The app URL names, app paths and app tag libraries a template's text names."""
+    namespaces, libraries = app_url_namespaces(), app_tag_libraries()
+    found = [f"url {name}:" for name in URL_TAG.findall(text) if name in namespaces]
+    for loaded in LOAD_TAG.findall(text):
+        found += [f"load {name}" for name in loaded.split() if name in libraries]
+    for path in TEMPLATE_PATH.findall(text):
+        starts_app_urls = any(url.startswith(path) for url in ours)
+        starts_other_urls = any(url.startswith(path) for url in others)
+        if (starts_app_urls and not starts_other_urls) or any(path.startswith(u) for u in ours):
+            found.append(path)
+    return found
+
+
+def test_the_template_guard_recognises_an_apps_url_path_and_tag_library():
+    ours, others = app_and_other_paths()
+    text = """{% load static foundation_tags %}<a href="/about/board/">Board</a>
+    <a href="{% url 'donations:mine' %}">Gifts</a><a href="/">Home</a>
+    <a href="{% url 'accessibility' %}">Accessibility</a><a href="/accounts/login/">In</a>"""
+    assert app_names_in_template(text, ours, others) == [
+        "url donations:",
+        "load foundation_tags",
+        "/about/board/",
+    ]
+
+
+def test_cores_templates_name_no_app_url_or_tag_library():
+    ours, others = app_and_other_paths()
+    named = {
+        str(path.relative_to(ROOT)): found
+        for path in sorted(CORE_TEMPLATES.rglob("*.html"))
+        if (found := app_names_in_template(path.read_text(), ours, others))
+    }
+    assert named == {}, named
+
+
+FOOTER = {
+    "Foundation": [
+        ("About", "/about/"),
+        ("Board", "/about/board/"),
+        ("Staff", "/about/staff/"),
+        ("Governance", "/about/governance/"),
+        ("Contact", "/contact/"),
+    ],
+    "Support us": [
+        ("Supporters", "/supporters/"),
+        ("Become a sponsor or member", "/sponsors/"),
+        ("Donate", "/donate/"),
+        ("Where the money comes from", "/funding/"),
+    ],
+    "Software": [
+        ("Download MariaDB", "/download/"),
+        ("Repository configuration", "/download/repo-config/"),
+        ("Usage statistics", "/feedback/"),
+        ("Benchmarks", "/benchmarks/"),
+    ],
+    "This site": [
+        ("News feed (Atom)", "/news/feed/"),
+        ("Accessibility", "/accessibility/"),
+        ("Privacy of usage reports", "/feedback/privacy/"),
+        ("API schema", "/api/schema/"),
+    ],
+}
+
+
+def footer_sections(html: str) -> dict[str, list[tuple[str, str]]]:
+    footer = re.search(r'<footer class="site-footer">(.*?)</footer>', html, re.S).group(1)
+    sections = {}
+    for heading, links in re.findall(
+        r"<h2 id=\"[\w-]+\">(.*?)</h2>\s*<ul>(.*?)</ul>", footer, re.S
+    ):
+        sections[heading] = [
+            (label, url) for url, label in re.findall(r'<a href="([^"]+)">([^<]+)</a>', links)
+        ]
+    return sections
+
+
+def test_every_page_shows_the_footer_links_the_apps_register_in_their_sections(client):
+    for page in ("/", "/donate/"):
+        assert footer_sections(client.get(page).content.decode()) == FOOTER, page
+    page = database_unavailable_response("/about/").content.decode()
+    assert footer_sections(page) == FOOTER  # reversed without a database
+
+
+def test_the_home_page_shows_the_section_of_each_app_that_registers_one(client):
+    html = client.get("/").content.decode()
+    hero = re.search(r'<p class="hero-actions">(.*?)</p>', html, re.S).group(1)
+    assert parse_html(hero) == parse_html(
+        '<a class="button" href="/download/">Download MariaDB</a>'
+        '<a class="button button-secondary" href="/supporters/">Support the foundation</a>'
+    )
+    highlights = re.findall(r"<li><a href=\"([^\"]+)\"><strong>([^<]+)</strong>", html)
+    assert highlights == [
+        ("/download/repo-config/", "Repository setup"),
+        ("/feedback/", "Usage statistics"),
+        ("/benchmarks/", "Benchmarks"),
+    ]
+    headings = re.findall(r'<h2 id="(home-[\w-]+)">([^<]+)</h2>', html)
+    assert headings == [
+        ("home-news", "Latest news"),  # foundation's column
+        ("home-releases", "Latest releases"),  # releases' column
+        ("home-sponsors", "Thank you to our sponsors"),  # sponsors' band, after the columns
+    ]
+    assert html.index('class="container home-grid"') < html.index('class="home-news"')
+    assert html.index('class="home-releases"') < html.index('class="sponsor-band"')
+    assertContains(
+        client.get("/"),
+        '<link rel="alternate" type="application/atom+xml" title="MariaDB Foundation news"'
+        ' href="/news/feed/">',
+        html=True,
+    )
+
+
+def test_signed_in_visitors_see_the_account_links_apps_register(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("ada", "ada@example.org", "x"))
+    html = client.get("/").content.decode()
+    account = re.search(r'<ul class="account-nav">(.*?)</ul>', html, re.S).group(1)
+    links = re.findall(r'<a href="([^"]+)">([^<]+)</a>', account)
+    assert links[1:4] == [
+        ("/sponsors/dashboard/", "My organisation"),
+        ("/donate/my-gifts/", "My gifts"),
+        ("/accounts/benchmarks/", "My benchmarks"),
+    ]
+    profile = client.get("/accounts/profile/")
+    assertContains(
+        profile, '<a href="/accounts/benchmarks/">your benchmark submissions</a>', html=True
+    )
+
+
+def test_the_404_page_offers_the_search_that_search_registers(client):
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assertContains(
+        response,
+        '<input type="search" id="not-found-q" name="q" value="no such page" maxlength="200">',
+        html=True,
+        status_code=404,
+    )
+
+
+def test_the_accessibility_statement_sends_visitors_to_the_contact_page_registered(client):
+    assertContains(client.get("/accessibility/"), '<a href="/contact/">tell us</a>', html=True)

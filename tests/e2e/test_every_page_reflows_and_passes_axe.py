@@ -1,11 +1,11 @@
 """Every kind of page of the sitemap reflows on a phone and passes axe-core.
 
-With the demo content loaded (the ``demo_content_committed`` fixture; some 550 URLs,
+With the demo content loaded (the ``demo_content_committed`` fixture; some 650 URLs,
 most of them release pages), every URL of /sitemap.xml is fetched with Django's test
 client and must answer 200; the URLs are then
 grouped by page variant (the templates Django rendered for the page, and the kinds of
 element, by tag name, in it: tests/e2e/sitemap_pages.py), and the browser audits the
-first URL of each variant (some 35), plus a search result, the 404 page and the
+first URL of each variant (some 47), plus a search result, the 404 page and the
 repository generator's result:
 
 * reflow: at 320 and 390 CSS px, no wider than the viewport

@@ -4,12 +4,14 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django_celery_beat.models import PeriodicTask
+from pytest_django.asserts import assertContains
 
 from feedback.ingest import build_raw_report, store_reports
 from feedback.models import RawReport, Report, Server
 from feedback.services import processing
 from feedback.tasks import process_pending_reports
 from tests.feedback.captures import data_part, split_http
+from tests.feedback.factories import RawReportFactory
 
 UID_A = "BRQuphxhO/ivzmSTEp4J9xb4UxI="
 UID_B = "Mh18W1yxIhsOliT8P7BY/q5hprs="
@@ -146,3 +148,21 @@ def test_staff_can_read_a_raw_report_in_the_admin(admin_client, fixture_requests
     response = admin_client.get(f"/admin/feedback/rawreport/{raw.pk}/change/")
     assert response.status_code == 200
     assert b"Uname_distribution" in response.content
+
+
+def test_staff_see_how_many_reports_wait_to_be_processed(admin_client):
+    """Issue 49: the admin's list of received reports gave no count of those waiting."""
+    RawReportFactory.create_batch(3)
+    RawReportFactory(status=RawReport.Status.PROCESSED)
+    response = admin_client.get("/admin/feedback/rawreport/")
+    assertContains(
+        response,
+        "<strong>3</strong> reports waiting to be processed (the oldest received",
+        html=False,
+    )
+    assertContains(response, 'href="/feedback/staff/">Feedback processing overview</a>')
+    RawReport.objects.update(status=RawReport.Status.PROCESSED)
+    assertContains(
+        admin_client.get("/admin/feedback/rawreport/"),
+        "<strong>0</strong> reports waiting to be processed.",
+    )

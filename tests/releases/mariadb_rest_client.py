@@ -44,3 +44,16 @@ def plan_download(base, os_name="Linux", cpu="x86_64"):
     return {"series": series, "version": version, "date": release["date_of_release"],
             "file": file["file_name"], "sha256": file["checksum"]["sha256sum"],
             "checksum_endpoint_sha256": checksum, "mirror": mirror_id, "location": location}  # fmt: skip
+
+
+def docker_image_versions(base):
+    """What MariaDB/mariadb-docker's update.sh reads: every major release's status and
+    support type, and for each the first entry of its series listing
+    (``curl -fsSL $API/mariadb/$version | jq -r 'first(.releases[]).release_id'``)."""
+    majors = get_json(f"{base}/rest-api/mariadb/")["major_releases"]
+    versions = {}
+    for major in majors:
+        releases = get_json(f"{base}/rest-api/mariadb/{major['release_id']}")["releases"]
+        if releases:
+            versions[major["release_id"]] = next(iter(releases.values()))["release_id"]
+    return versions

@@ -3,10 +3,10 @@ from datetime import date
 import pytest
 
 from releases.demo import load_catalogue
-from releases.models import ReleaseFile
+from releases.models import ReleaseFile, Series
 from releases.repoconfig.models import Mirror
 from tests.releases.factories import ReleaseFactory, ReleaseFileFactory, SeriesFactory
-from tests.releases.mariadb_rest_client import plan_download
+from tests.releases.mariadb_rest_client import docker_image_versions, get_json, plan_download
 
 pytestmark = pytest.mark.django_db
 
@@ -145,6 +145,26 @@ def test_a_client_written_for_the_live_api_runs_unchanged(live_server, mirrors):
                     "sha256": file.sha256, "checksum_endpoint_sha256": file.sha256, "mirror": "agdsn",
                     "location": "https://ftp.agdsn.de/pub/mirrors/mariadb/" + file.path}  # fmt: skip
     assert file.sha256 == "811a38a862c1c55325b6ba8a757b381923e51dee4fe3cde95887b0ae2490c02d"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_clients_keep_working_through_a_publish_without_files(live_server, mirrors):
+    """Issue 49: a stable release published before its files (11.8.10 and 12.3.4 here) is
+    listed, marked files_pending, but `latest` and the first entry of each series stay
+    the newest release with files, so scripts download what is there."""
+    load_catalogue()
+    before = docker_image_versions(live_server.url)
+    for version in ["11.8.10", "12.3.4"]:
+        ReleaseFactory(series=Series.objects.get(version=version[:4]), version=version,
+                       release_date=date(2026, 11, 20), files_pending=True)  # fmt: skip
+    after = docker_image_versions(live_server.url)
+    assert after == before
+    assert (after["11.8"], after["12.3"], after["11.4"]) == ("11.8.9", "12.3.3", "11.4.13")
+    plan = plan_download(live_server.url, os_name="Windows", cpu="x86_64")
+    assert (plan["version"], plan["file"]) == ("12.3.3", "mariadb-12.3.3-winx64.msi")
+    listing = get_json(f"{live_server.url}/rest-api/mariadb/12.3/")["releases"]
+    assert list(listing)[:2] == ["12.3.3", "12.3.4"]
+    assert listing["12.3.4"]["files_pending"] is True and listing["12.3.4"]["files"] == []
 
 
 def test_a_file_built_for_no_architecture_matches_any_cpu(client, mirrors):

@@ -4,7 +4,8 @@ from datetime import date
 
 import pytest
 from django.contrib.auth import get_user_model
-from pytest_django.asserts import assertContains
+from django.utils import timezone
+from pytest_django.asserts import assertContains, assertNotContains
 
 from foundation.models import NewsPost
 from releases.models import Release
@@ -128,3 +129,18 @@ def test_the_review_page_gives_sizes_in_binary_units_named_as_such(staff_client)
     ReleaseFileFactory(release=release, size=96_761_750)
     response = staff_client.get(f"/admin/releases/release/{release.pk}/publish/")
     assertContains(response, "<td>92.3\xa0MiB</td>", html=True)
+
+
+def test_the_review_page_says_what_is_known_of_mirrors_it_could_not_ask(staff_client):
+    """Issue 49: every mirror "did not answer" when the mirror check had never run and this
+    server could not reach them."""
+    release = ReleaseFactory(series=SeriesFactory(version="12.3"), version="12.3.4")
+    Mirror.objects.create(mirror_id="never", name="Never checked", country="DE",
+                          base_url="https://127.0.0.1:9/")  # fmt: skip
+    Mirror.objects.create(mirror_id="seen", name="Checked before", country="US",
+                          base_url="https://127.0.0.1:9/other/", healthy=True,
+                          checked_at=timezone.make_aware(timezone.datetime(2026, 11, 27, 9, 5)))  # fmt: skip
+    response = staff_client.get(f"/admin/releases/release/{release.pk}/publish/")
+    assertContains(response, "<li>Never checked (DE): not known: this server could not ask it just now (ConnectionError), and the mirror check has never run for it</li>", html=True)  # fmt: skip
+    assertContains(response, "<li>Checked before (US): did not answer just now (ConnectionError); the mirror check found it answering on 27 November 2026 09:05</li>", html=True)  # fmt: skip
+    assertNotContains(response, "Never checked (DE): did not answer")

@@ -114,6 +114,7 @@ def test_an_announcement_not_live_is_linked_from_nothing(
 
 def test_a_stable_release_without_files_needs_staffs_choice(staff_client, client, mirror):
     release = draft()
+    ReleaseFileFactory(release=Release.objects.get(version="11.8.9"))
     refused = staff_client.post(f"/admin/releases/release/{release.pk}/publish/", ANNOUNCE)
     assert refused.status_code == 200
     assertContains(refused, "tick “Publish without files” to publish it now")
@@ -137,13 +138,34 @@ def test_a_stable_release_without_files_needs_staffs_choice(staff_client, client
     download = client.get("/download/?series=11.8")
     assertContains(download, note)
     assertNotContains(download, "No files of MariaDB 11.8.10 are recorded")
+    # `latest` stays the newest release a script can download (issue 49)...
     ours = client.get("/api/releases/11.8/latest/").json()
-    assert (ours["version"], ours["files"], ours["files_pending"], ours["files_note"]) == (
-        "11.8.10", [], True, note)  # fmt: skip
-    compat = client.get("/rest-api/mariadb/11.8/latest/").json()["releases"]["11.8.10"]
-    assert (compat["files"], compat["files_pending"], compat["files_note"]) == ([], True, note)
+    assert (ours["version"], len(ours["files"]), ours["files_pending"]) == ("11.8.9", 1, False)
+    compat = client.get("/rest-api/mariadb/11.8/latest/").json()["releases"]
+    assert list(compat) == ["11.8.9"] and len(compat["11.8.9"]["files"]) == 1
+    # ... and the series lists the new one, marked, after it (update.sh takes the first entry).
+    listing = client.get("/rest-api/mariadb/11.8").json()["releases"]
+    assert list(listing) == ["11.8.9", "11.8.10"]
+    assert (listing["11.8.10"]["files"], listing["11.8.10"]["files_pending"],
+            listing["11.8.10"]["files_note"]) == ([], True, note)  # fmt: skip
+    series = client.get("/api/releases/11.8/").json()["releases"]
+    assert [(r["version"], r["files_pending"]) for r in series] == [
+        ("11.8.10", True), ("11.8.9", False)]  # fmt: skip
+    summary = next(s for s in client.get("/api/releases/").json() if s["version"] == "11.8")
+    assert summary["releases"][0] == {"version": "11.8.10", "maturity": "ga",
+                                      "release_date": str(release.release_date), "files_pending": True}  # fmt: skip
     one = client.get("/rest-api/mariadb/11.8.10/").json()["release_data"]["11.8.10"]
     assert one["files_pending"] is True
+    series_page = client.get("/download/11.8/")
+    assertContains(
+        series_page,
+        '<span class="badge badge-pending" id="pending-11.8.10">Files on their way</span>',
+        html=True,
+    )
+    assertContains(series_page, "<dt>Latest release</dt>", html=False)
+    assertContains(series_page, '11.8.9 <span class="muted">(11.8.10: files on their way)</span>')
+    feed = client.get("/download/feed/").content.decode()
+    assert "MariaDB 11.8.10 (Stable (GA)): files on their way" in feed and note in feed
 
     # Once its files are recorded, the release is an ordinary one again.
     importing.record_release_files([FileRecord(
@@ -153,6 +175,7 @@ def test_a_stable_release_without_files_needs_staffs_choice(staff_client, client
     assertNotContains(client.get(release.get_absolute_url()), "on their way")
     later = client.get("/rest-api/mariadb/11.8/latest/").json()["releases"]["11.8.10"]
     assert (len(later["files"]), later["files_pending"], later["files_note"]) == (1, False, None)
+    assert client.get("/api/releases/11.8/latest/").json()["version"] == "11.8.10"
 
 
 def test_a_release_with_files_or_not_stable_needs_no_choice(staff_client):

@@ -81,7 +81,7 @@ def test_publishing_announces_once_and_updates_on_republish():
     post = NewsPost.objects.get()
     assert release.announcement == post
     assert post.title == "MariaDB 10.0.3 alpha released"
-    assert "pleased to announce the immediate availability of MariaDB 10.0.3" in post.body
+    assert "MariaDB 10.0.3 is an alpha release of MariaDB 10.0" in post.body
     assert "Do not use alpha releases on production systems" in post.body
     assert "/download/repo-config/?version=10.0" in post.body
     assert post.categories.get().name == "Releases"

@@ -1,6 +1,8 @@
 """Search finds the fixed pages (donate, funding, download, …) by their words, and a
 series or release comes first for its own number, on PostgreSQL and on the fallback."""
 
+import html
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -11,7 +13,7 @@ from core import sitemaps
 from core.sitemaps import NamedPagesSitemap
 from search import services
 from search.models import SearchDocument
-from search.sources import PAGES
+from search.sources import MONEY_WORDS, PAGES
 from tests.foundation.factories import NewsPostFactory
 from tests.releases.factories import ReleaseFactory, SeriesFactory
 from tests.search.test_search import result_urls
@@ -60,6 +62,37 @@ def test_the_pages_entries_follow_their_descriptions_and_count_in_the_facets(cli
     page = client.get("/search/", {"q": "donate"}).content.decode()
     assert ": support MariaDB with a gift</a>" in page
     assert 'href="?q=donate&amp;kind=page">Pages <span class="facet-count">' in page
+
+
+def test_every_word_for_money_finds_donate_sponsors_and_funding(client):
+    """Issue 49: "donate" found neither /funding/ nor /sponsors/."""
+    services.rebuild()
+    for word in MONEY_WORDS.split():
+        found = result_urls(client.get("/search/", {"q": word}))
+        assert {"/donate/", "/sponsors/", "/funding/"} <= set(found), f"{word!r} found {found}"
+
+
+RESULT = re.compile(
+    r'class="search-result-title"><a href="([^"]*)">.*?</h2>\s*<p class="search-snippet">(.*?)</p>',
+    re.S,
+)
+
+
+def test_a_page_shows_its_own_description_never_its_search_words(client):
+    """Issue 49: the Donate page's description read "donate donation donations gift give
+    money…", the words it is searched by."""
+    services.rebuild()
+    for words in ("donate", "money", "give", "sponsorship", "funding"):
+        page = client.get("/search/", {"q": words}).content.decode()
+        shown = {
+            url: html.unescape(re.sub(r"<[^>]+>", "", snippet))
+            for url, snippet in RESULT.findall(page)
+        }
+        assert set(shown) >= {"/donate/", "/sponsors/", "/funding/"}, words
+        for snippet in shown.values():
+            assert "donation donations" not in snippet and "contribute contribution" not in snippet
+        assert shown["/donate/"] == PAGES["donations:donate"].summary, words
+        assert shown["/funding/"] == PAGES["donations:funding"].summary, words
 
 
 @pytest.fixture

@@ -97,6 +97,22 @@ def test_profile_changes_wait_for_staff_approval(client, world):
     assert Organisation.objects.get().name == "New Name"
 
 
+def test_a_profile_change_lists_only_the_fields_that_change(client, world):
+    """Issue 49: the pending change listed the unchanged name and website as changes."""
+    org = world["org"]
+    client.force_login(world["owner"])
+    url = f"/sponsors/organisations/{org.pk}/profile/"
+    same = {"name": org.name, "website": org.website, "description": org.description}
+    page = client.post(url, {**same, "description": "Our new words"}, follow=True)
+    assert Organisation.objects.get().pending_changes == {"description": "Our new words"}
+    assertContains(page, '<p class="notice" id="pending-changes">Changes waiting for staff approval: Description → “Our new words”</p>', html=True)  # fmt: skip
+    # Set back to the public text, the description is no longer a change.
+    page = client.post(url, same, follow=True)
+    assert Organisation.objects.get().pending_changes == {}
+    assertContains(page, "Nothing to review: the public profile already says this.")
+    assertNotContains(page, "Changes waiting for staff approval")
+
+
 def test_a_refused_profile_change_comes_back_as_typed_with_its_errors(client, world):
     client.force_login(world["owner"])
     response = client.post(

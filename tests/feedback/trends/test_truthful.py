@@ -83,11 +83,13 @@ def test_a_series_under_the_minimum_is_a_gap_not_zero(client, settings):
         "servers_withheld",
     ]
     # the first month began before the first report (3 September), and says so in its own
-    # column; no server in "other" is withheld like a small count
+    # column; its 2 servers all run 10.11, so the published total shows that 10.6 and
+    # "other" had none: 0, not "withheld" (issue 49: a withheld cell is never a cell the
+    # total reveals)
     assert rows[1:4] == [
-        ["2026-09-01", "true", "2026-09-03", "10.6", "", "true"],
+        ["2026-09-01", "true", "2026-09-03", "10.6", "0", "false"],
         ["2026-09-01", "true", "2026-09-03", "10.11", "2", "false"],
-        ["2026-09-01", "true", "2026-09-03", "other", "", "true"],
+        ["2026-09-01", "true", "2026-09-03", "other", "0", "false"],
     ]
     # October's one 10.11 server is withheld (counted in "other", itself under the minimum)
     assert rows[4:7] == [
@@ -241,3 +243,24 @@ def test_the_page_has_contents_key_figures_first_and_linkable_sections(client, s
             assertContains(response, f'<li><a href="#{section}">', count=1)
     assertContains(response, '<a href="#open-data">Open data</a>', html=True)
     assertContains(response, 'id="chart-b-country"')
+
+
+def test_a_window_never_starts_before_the_reports_do(client, settings):
+    """Issue 49: b-version.csv?window=365d said its period began a year ago, though the
+    reports began weeks before."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    today = timezone.localdate()
+    first = today - timedelta(days=40)
+    ReportFactory(received_at=at(first))
+    ReportFactory(received_at=at(today - timedelta(days=3)))
+    update_rollups()
+    assert data.dashboard("month", "365d")["selected"]["from"] == first.isoformat()
+    body = client.get("/api/feedback/charts/b-version.json?window=365d").json()
+    assert body["reports_begin"] == first.isoformat()
+    trend = client.get("/api/feedback/trends/version.json?window=365d").json()
+    assert trend["from"] == first.isoformat()
+    summary = client.get("/api/feedback/summary?window=365d").json()
+    assert summary["period"]["window_from"] == first.isoformat()
+    page = client.get("/feedback/?window=365d")
+    assertContains(page, first.isoformat())
+    assert (today - timedelta(days=364)).isoformat() not in page.content.decode()

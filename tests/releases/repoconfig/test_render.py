@@ -106,7 +106,29 @@ def test_fallback_lines_are_derived_from_the_active_values():
         elif choice.family != "apt":
             fallback = next(line for line in lines if line.startswith("# baseurl = "))
             active = next(line for line in lines if line.startswith("baseurl = "))
-            assert fallback.split("rpm.mariadb.org/")[1] == active.split("/yum/")[1]
+            path = f"{choice.series}/{choice.repo_path}/"
+            assert fallback.split("rpm.mariadb.org/")[1] == path + "$releasever/$basearch"
+            assert active.split("/yum/")[1] == path + (
+                f"{choice.suite}/{choice.arch}" if choice.arch else "$releasever/$basearch"
+            )
+
+
+def test_a_chosen_architecture_keeps_the_dynamic_mirror_line_general():
+    """Issue 49: mariadb.org's tool, asked for RHEL 9 aarch64, writes the chosen mirror's
+    baseurl with the release and architecture but keeps the commented rpm.mariadb.org line
+    general (/work/shared/reference/repo-config.md); ours wrote both concrete."""
+    choice = RepoChoice(family="yum", repo_path="rhel", header_label="RedHatEnterpriseLinux",
+                        suite="9", series="11.4", series_label="11.4", arch="aarch64",
+                        mirror_base="https://mirror.bouwhuis.network/mariadb/")  # fmt: skip
+    live = (LIVE / "rhel-9-11.4-bouwhuis.repo.txt").read_text().splitlines()
+    ours = render(choice, created=CREATED, site_url=SITE).content.splitlines()
+    expected = [
+        line.replace("yum/11.4/rhel/$releasever/$basearch", "yum/11.4/rhel/9/aarch64")
+        for line in live
+    ]
+    assert ours[2:] == expected[2:]
+    assert "# baseurl = https://rpm.mariadb.org/11.4/rhel/$releasever/$basearch" in ours
+    assert "baseurl = https://mirror.bouwhuis.network/mariadb/yum/11.4/rhel/9/aarch64" in ours
 
 
 def test_never_apt_key():

@@ -1,0 +1,158 @@
+"""What the advisories say about a release, a series or a version string a server printed:
+which advisories affect it, which a release fixes, and what to upgrade to. Every page, the
+API and the feedback exposure figure ask here; the rule itself is ``security.ranges``."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date
+
+from releases.models import Release, Series
+from releases.versions import series_sort_key
+from security.models import AffectedRange
+from security.ranges import Span, VersionKey, series_of, version_key
+
+
+def span_of(affected: AffectedRange) -> Span:
+    def key(release):
+        if release is None:
+            return None
+        return (release.version_major, release.version_minor, release.version_patch)
+
+    return Span(key(affected.introduced), key(affected.fixed))
+
+
+def ranges_in(series_version: str | None = None):
+    """Every range (of one series), with its advisory and releases, newest advisory first."""
+    ranges = AffectedRange.objects.select_related("advisory", "series", "introduced", "fixed")
+    if series_version is not None:
+        ranges = ranges.filter(series__version=series_version)
+    return list(ranges.order_by("-advisory__published", "-advisory__advisory_id"))
+
+
+def affecting(series_version: str, key: VersionKey, ranges=None) -> list[AffectedRange]:
+    """The ranges that include release ``key`` of the series, newest advisory first."""
+    ranges = ranges_in(series_version) if ranges is None else ranges
+    return [r for r in ranges if r.series.version == series_version and span_of(r).includes(key)]
+
+
+def release_key(release: Release) -> VersionKey:
+    return (release.version_major, release.version_minor, release.version_patch)
+
+
+def fixed_by(release: Release) -> list[AffectedRange]:
+    return list(
+        AffectedRange.objects.filter(fixed=release)
+        .select_related("advisory", "series", "introduced", "fixed")
+        .order_by("-advisory__published", "-advisory__advisory_id")
+    )
+
+
+def maintained_series(today: date) -> list[Series]:
+    """Series with a stable release and before their end of life, oldest first."""
+    series = Series.objects.with_release_facts().filter(has_ga=True)
+    return sorted((s for s in series if not s.is_eol(today)), key=lambda s: s.sort_key)
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    release: Release | None
+    same_series: bool
+    reason: str
+
+
+def upgrade_target(series_version: str, today: date, ranges=None) -> Upgrade:
+    """The newest release of the series while it is maintained, else the newest stable
+    release of the next maintained series; a candidate that a known advisory still
+    affects is passed over for the next series."""
+    ranges = ranges_in() if ranges is None else ranges
+    own = Series.objects.filter(version=series_version).first()
+    candidates: list[tuple[Series, bool]] = []
+    if own is not None and not own.is_eol(today):
+        candidates.append((own, True))
+    candidates += [
+        (s, False)
+        for s in maintained_series(today)
+        if s.sort_key > series_sort_key(series_version) and s.version != series_version
+    ]
+    for series, same in candidates:
+        releases = Release.objects.published().filter(series=series).by_version()
+        if not same:
+            releases = releases.ga()
+        newest = releases.select_related("series").first()
+        if newest is None:
+            continue
+        if affecting(series.version, release_key(newest), ranges):
+            continue
+        if same:
+            reason = f"the newest release of {series.version}"
+        elif own is not None and own.is_eol(today):
+            reason = f"{series_version} has reached its end of life: the newest release of {series.version}, the next maintained series"
+        else:
+            reason = f"the newest release of {series.version}, the next maintained series"
+        return Upgrade(newest, same, reason)
+    return Upgrade(None, False, "no maintained release is free of the known advisories")
+
+
+def newest_version(series: Series) -> str | None:
+    """The highest published release of the series, or None."""
+    return (
+        Release.objects.published()
+        .filter(series=series)
+        .by_version()
+        .values_list("version", flat=True)
+        .first()
+    )
+
+
+def versions_affected(versions: Iterable[str], ratings: Iterable[str]) -> set[str]:
+    """Which of ``versions`` (major.minor.patch strings) an advisory rated one of
+    ``ratings`` affects; other strings are ignored."""
+    ranges = [r for r in ranges_in() if r.advisory.rating in set(ratings)]
+    by_series: dict[str, list[Span]] = {}
+    for r in ranges:
+        by_series.setdefault(r.series.version, []).append(span_of(r))
+    affected = set()
+    for version in versions:
+        try:
+            key = version_key(version)
+        except ValueError:
+            continue
+        if any(span.includes(key) for span in by_series.get(series_of(version), [])):
+            affected.add(version)
+    return affected
+
+
+class UnknownSeries(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Check:
+    """The answer to "Am I affected?" for one release of a series."""
+
+    version: str
+    series: Series
+    known_release: Release | None
+    affecting: list[AffectedRange]
+    upgrade: Upgrade
+
+
+def check_release(major: int, minor: int, patch: int, today: date) -> Check:
+    """What affects release major.minor.patch, and what to upgrade to. A series the
+    catalogue does not know is ``UnknownSeries`` (a MySQL server prints 8.0.x)."""
+    series_version = f"{major}.{minor}"
+    series = Series.objects.filter(version=series_version).first()
+    if series is None:
+        raise UnknownSeries(
+            f"MariaDB has no release series {series_version}: is this a MariaDB server? "
+            "MySQL prints versions such as 8.0.36, which this check cannot answer for."
+        )
+    version = f"{major}.{minor}.{patch}"
+    ranges = ranges_in()
+    return Check(
+        version=version,
+        series=series,
+        known_release=Release.objects.published().filter(version=version).first(),
+        affecting=affecting(series_version, (major, minor, patch), ranges),
+        upgrade=upgrade_target(series_version, today, ranges),
+    )
