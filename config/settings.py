@@ -84,6 +84,7 @@ INSTALLED_APPS = [
     "feedback.trends",
     "benchmarks",
     "donations",
+    "invoicing",
     "sponsors.benefits",
     "search",
 ]
@@ -387,6 +388,25 @@ PDF_FONT_PATH = env.str("PDF_FONT_PATH", default="/usr/share/fonts/truetype/deja
 # Minutes during which a sponsor may take back a withdrawn application (nothing was paid).
 SPONSORSHIP_UNDO_MINUTES = env.int("SPONSORSHIP_UNDO_MINUTES", default=15)
 
+# Invoices and receipts (invoicing app): who issues them and how an invoice is paid.
+# The defaults are demo details, printed as such on every document until INVOICE_ISSUER_DEMO
+# is turned off with the foundation's own (its legal name, address, business id, VAT number
+# and bank account).
+INVOICE_ISSUER_DEMO = env.bool("INVOICE_ISSUER_DEMO", default=True)
+INVOICE_ISSUER_NAME = env.str("INVOICE_ISSUER_NAME", default="Demo Foundation sr (demo issuer)")
+INVOICE_ISSUER_ADDRESS = env.str(
+    "INVOICE_ISSUER_ADDRESS", default="Demo street 1\n00100 Helsinki\nFinland"
+)
+# ISO 3166 code of the issuer's country: whose VAT applies, and who is "another EU country".
+INVOICE_ISSUER_COUNTRY = env.str("INVOICE_ISSUER_COUNTRY", default="FI")
+INVOICE_ISSUER_BUSINESS_ID = env.str("INVOICE_ISSUER_BUSINESS_ID", default="0000000-0 (demo)")
+INVOICE_ISSUER_VAT_NUMBER = env.str("INVOICE_ISSUER_VAT_NUMBER", default="FI00000000 (demo)")
+# VAT in percent, included in the sponsorship prices where VAT is due.
+INVOICE_VAT_RATE = env.str("INVOICE_VAT_RATE", default="25.5")
+INVOICE_BANK_IBAN = env.str("INVOICE_BANK_IBAN", default="FI00 0000 0000 0000 00 (demo)")
+INVOICE_BANK_BIC = env.str("INVOICE_BANK_BIC", default="DEMOFIHH (demo)")
+INVOICE_DUE_DAYS = env.int("INVOICE_DUE_DAYS", default=30)
+
 # The outbox (the outbox app): a failed side effect is retried after 30 s, 60 s, ...
 # (at most an hour apart); after this many attempts it is "stuck" and shown to staff.
 OUTBOX_MAX_ATTEMPTS = env.int("OUTBOX_MAX_ATTEMPTS", default=10)
@@ -423,7 +443,9 @@ DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
 # gift's subscription expire after 23 hours.
 DONATION_ABANDONED_AFTER_HOURS = env.int("DONATION_ABANDONED_AFTER_HOURS", default=24)
 # A funding figure is published only when this many different contributors make it up.
-FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=5)
+# 1 (the default): every month's and year's income is published as a figure; no donor is
+# ever named with an amount (the line-by-line list names sponsors, whose support is public).
+FUNDING_MIN_CONTRIBUTORS = env.int("FUNDING_MIN_CONTRIBUTORS", default=1)
 
 # Sponsor benefits (sponsors.benefits): reminders start this many days before an item is due.
 BENEFIT_REMINDER_DAYS = env.int("BENEFIT_REMINDER_DAYS", default=14)

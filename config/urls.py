@@ -35,6 +35,7 @@ urlpatterns = [
     path("", include("feedback.trends.urls")),
     path("", include("benchmarks.urls")),
     path("", include("donations.urls")),
+    path("", include("invoicing.urls")),
     path("", include("search.urls")),
 ]
 

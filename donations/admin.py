@@ -8,6 +8,7 @@ from django.utils.cache import patch_cache_control
 from core.forms import PrivateFileInput
 from donations.models import Donation, Expense, FundingGoal, Gift
 from donations.receipts import clean_receipt
+from invoicing.links import admin_list
 
 
 class GiftInline(GenericTabularInline):
@@ -55,8 +56,14 @@ class DonationAdmin(admin.ModelAdmin):
         "stripe_payment_intent_id",
         "created_at",
         "updated_at",
+        "receipts",
     ]
     fields = [*readonly_fields, "public_name", "show_on_wall"]
+
+    @admin.display(description="Receipts")
+    def receipts(self, obj):
+        return admin_list(obj) if obj.pk else "-"
+
     inlines = [GiftInline]
     date_hierarchy = "created_at"
 

@@ -23,6 +23,7 @@ class DonationsConfig(AppConfig):
         registry.register(mail.RECEIPT, mail.send_receipt)
         registry.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
         registry.register(mail.MANAGE_LINKS, mail.send_manage_links)
+        registry.register(mail.CANCELLED, mail.send_cancelled)
         registry.register(
             stripe_gateway.CANCEL_SUBSCRIPTION, stripe_gateway.cancel_subscription, keyed=True
         )
@@ -33,6 +34,7 @@ class DonationsConfig(AppConfig):
         pagecache.reads_query("donations:funding", "year")
         pagecache.reads_query("donations:funding-csv", "year")
         pagecache.reads_query("donations:funding-years-csv", "year")
+        pagecache.reads_query("donations:funding-datapackage", "year")
         pagecache.reads_query("donations:thanks", "gift")
         site_map.register("donations", sitemaps.donation_pages)
         search_index.register_pages(*sitemaps.search_pages)

@@ -1,29 +1,34 @@
-"""A donor's receipt for one gift, as a PDF (drawn with ``core.pdf``)."""
+"""A donor's receipt for one gift: issued and numbered by the invoicing app (the same
+receipt sequence as the sponsors'), with the issuer, the donor, the date, the amount and
+how it was paid."""
 
-from django.conf import settings
+from django.utils import timezone
 
-from core.formatting import money
-from core.pdf import document, heading, lines
 from donations.models import Gift
+from invoicing import services as issuing
+from invoicing.models import IssuedDocument
+
+NO_VAT = "A gift: nothing was sold in return, so no VAT is due."
 
 
-def gift_pdf(gift: Gift) -> bytes:
+def issue_receipt(gift: Gift) -> IssuedDocument:
+    """The gift's receipt (issued once; a gift recorded before receipts were numbered
+    gets its number when it is first asked for)."""
     donation = gift.donation
-    pdf = document(f"Receipt {gift.stripe_id}")
-    heading(pdf, f"{settings.SITE_NAME}: receipt for your gift")
-    lines(
-        pdf,
-        [
-            f"Amount: {money(gift.amount, gift.currency)}",
-            f"Paid on: {gift.paid_at:%d %B %Y}",
-            f"Gift: {donation.get_frequency_display()}",
-            f"Stripe payment: {gift.stripe_id}",
-            *([f"Given by: {donation.email}"] if donation.email else []),
-            "",
-            "Thank you for supporting the MariaDB Foundation.",
-        ],
+    paid_on = timezone.localtime(gift.paid_at).date()
+    if donation.frequency == donation.Frequency.MONTHLY:
+        what = f"Monthly gift to the MariaDB Foundation, {paid_on:%B %Y}"
+    else:
+        what = "Gift to the MariaDB Foundation"
+    return issuing.issue(
+        IssuedDocument.Kind.RECEIPT,
+        donation,
+        gift.stripe_id,
+        total=gift.amount,
+        currency=gift.currency,
+        buyer={"name": donation.public_name or "Donor", "email": donation.email},
+        lines=[{"description": what, "amount": gift.amount}],
+        no_vat_reason=NO_VAT,
+        paid={"on": paid_on.isoformat(), "how": f"card, through Stripe ({gift.stripe_id})"},
+        issued_on=paid_on,
     )
-    if gift.receipt_url:
-        pdf.ln(2)
-        lines(pdf, [f"Stripe's invoice: {gift.receipt_url}"])
-    return bytes(pdf.output())

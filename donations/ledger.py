@@ -32,6 +32,7 @@ class LedgerEntry:
     amount: Decimal  # refunds are negative income
     currency: str
     demo: bool = False
+    description: str = ""  # the public line (sponsors' payments, expenses); "" for gifts
 
     @property
     def month(self) -> str:
@@ -61,14 +62,19 @@ def entries(year: int) -> list[LedgerEntry]:
             paid.amount,
             paid.currency.upper(),
             paid.demo,
+            paid.description,
         )
         for paid in ledger.income_in(year)
     ]
     expenses = Expense.objects.filter(spent_on__year=year).values_list(
-        "spent_on", "category", "amount", "currency", "is_demo"
+        "spent_on", "category", "amount", "currency", "is_demo", "description"
     )
-    for spent_on, category, amount, currency, demo in expenses:
-        found.append(LedgerEntry(spent_on, SPENDING, category, "", amount, currency.upper(), demo))
+    for spent_on, category, amount, currency, demo, description in expenses:
+        found.append(
+            LedgerEntry(
+                spent_on, SPENDING, category, "", amount, currency.upper(), demo, description
+            )
+        )
     return sorted(found, key=lambda entry: entry.on)
 
 

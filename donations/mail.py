@@ -11,11 +11,14 @@ from django.urls import reverse
 from core.mail import send_templated_mail
 from donations.models import Donation, Gift
 from donations.signing import manage_token
+from invoicing import services as issuing
+from invoicing.models import IssuedDocument
 
 # The outbox kinds of these mails (registered in DonationsConfig.ready()).
 RECEIPT = "donations.receipt"
 PAYMENT_FAILED = "donations.payment_failed"
 MANAGE_LINKS = "donations.manage_links"
+CANCELLED = "donations.cancelled"
 
 
 def manage_url(donation: Donation) -> str:
@@ -34,6 +37,7 @@ def send_receipt(gift_id: int):
     context = {
         "gift": gift,
         "donation": donation,
+        "receipt": issuing.find(IssuedDocument.Kind.RECEIPT, donation, gift.stripe_id),
         "manage_url": manage_url(donation),
         "site_url_donate": settings.SITE_URL + reverse("donations:manage-request"),
     }
@@ -55,3 +59,16 @@ def send_manage_links(email: str):
         return
     links = [(donation, manage_url(donation)) for donation in donations]
     _send("manage_links", {"links": links}, donations[0].email)
+
+
+def send_cancelled(donation_id: int):
+    """Stripe ended the monthly gift (the donor's request, or Stripe's own decision)."""
+    donation = Donation.objects.get(pk=donation_id)
+    if not donation.email:
+        return
+    last = donation.gifts.order_by("-paid_at").first()
+    _send(
+        "cancelled",
+        {"donation": donation, "last": last, "manage_url": manage_url(donation)},
+        donation.email,
+    )

@@ -58,6 +58,7 @@ class CurrencyTable:
     year: Row
     goal: FundingGoal | None = None
     progress: int = 0
+    raised: Decimal = Decimal(0)
     chart: dict = field(default_factory=dict)
     display_rows: list[tuple[Row, list[Cell]]] = field(default_factory=list)
     display_year: list[Cell] = field(default_factory=list)
@@ -86,6 +87,12 @@ class FundingReport:
     # (currency, month or year) of the income or spending rows that include demo entries.
     demo_periods: set[tuple[str, str]] = field(default_factory=set)
     demo_spending_periods: set[tuple[str, str]] = field(default_factory=set)
+    # Every sponsorship payment and every expense, one a line; gifts, one line a month.
+    transactions: list["Transaction"] = field(default_factory=list)
+    # (currency, income or None when withheld, spending, income less spending or None)
+    balances: list[tuple[str, Decimal | None, Decimal, Decimal | None]] = field(
+        default_factory=list
+    )
 
     @property
     def is_current_year(self) -> bool:
@@ -100,6 +107,81 @@ class FundingReport:
     def columns(self) -> list[tuple[str, str]]:
         labels = programme_labels()
         return [(key, labels[key]) for key in self.column_keys]
+
+
+@dataclass(frozen=True)
+class Transaction:
+    on: object  # a date, or the month's last day for a month's gifts
+    description: str
+    category: str
+    amount: Decimal  # spending is negative
+    currency: str
+    demo: bool
+
+
+def transactions(ledger: list[LedgerEntry], *, income_lines: bool = True) -> list[Transaction]:
+    """The year line by line, newest first, as Open Collective lists a collective's
+    transactions: each sponsorship payment (named: the supporters page thanks sponsors by
+    name) and each expense as staff described it; individual donors' gifts only as one
+    line a month, never one donor's gift as theirs. Without ``income_lines`` (a site that
+    withholds small income figures, FUNDING_MIN_CONTRIBUTORS > 1) only the expenses."""
+    labels = {**programme_labels(), **dict(Expense.Category.choices)}
+    lines = []
+    gifts: dict[tuple[str, str], list[LedgerEntry]] = {}
+    for item in ledger:
+        if item.flow == INCOME and not income_lines:
+            continue
+        if item.flow == INCOME and item.category == DONORS:
+            gifts.setdefault((item.month, item.currency), []).append(item)
+            continue
+        sign = -1 if item.flow == SPENDING else 1
+        lines.append(
+            Transaction(
+                item.on,
+                item.description or labels.get(item.category, item.category),
+                labels.get(item.category, item.category),
+                sign * item.amount,
+                item.currency,
+                item.demo,
+            )
+        )
+    for (month, currency), items in gifts.items():
+        count = sum(1 for item in items if item.amount > 0)
+        lines.append(
+            Transaction(
+                max(item.on for item in items),
+                f"Individual donors, {month}: {count} gift{'s' if count != 1 else ''}, "
+                "refunds deducted",
+                labels[DONORS],
+                sum((item.amount for item in items), Decimal(0)),
+                currency,
+                any(item.demo for item in items),
+            )
+        )
+    return sorted(lines, key=lambda line: line.on, reverse=True)
+
+
+@dataclass(frozen=True)
+class GoalSummary:
+    goal: FundingGoal
+    raised: Decimal
+    progress: int
+
+
+def goal_summary(year: int, currency: str) -> GoalSummary | None:
+    """The year's goal in ``currency`` and the income toward it (for /donate/)."""
+    goal = FundingGoal.objects.filter(year=year, currency=currency.upper()).first()
+    if goal is None:
+        return None
+    raised = sum(
+        (
+            item.amount
+            for item in entries(year)
+            if item.flow == INCOME and item.currency == goal.currency
+        ),
+        Decimal(0),
+    )
+    return GoalSummary(goal, raised, goal_progress(raised, goal.amount))
 
 
 def spending_table(currency: str, items: list[LedgerEntry]) -> SpendingTable:
@@ -159,6 +241,7 @@ def funding_report(year: int) -> FundingReport:
     report.demo_periods = demo_periods(ledger, INCOME, year)
     report.demo_spending_periods = demo_periods(ledger, SPENDING, year)
     report.spending = [spending_table(currency, spent[currency]) for currency in sorted(spent)]
+    report.transactions = transactions(ledger, income_lines=minimum <= 1)
     report.years = sorted({year, *years_with_entries()}, reverse=True)
     for currency in sorted(set(contributions) | set(goals)):
         items = contributions.get(currency, [])
@@ -176,8 +259,14 @@ def funding_report(year: int) -> FundingReport:
         )
         if table.goal is not None:
             published = sum((v for v in year_row.cells.values() if v is not None), Decimal(0))
+            table.raised = published
             table.progress = goal_progress(published, table.goal.amount)
         report.tables.append(table)
+    spent_totals = {table.currency: table.year[1] for table in report.spending}
+    received = {table.currency: table.year.total for table in report.tables}
+    for currency in sorted(set(spent_totals) | {c for c, t in received.items() if t}):
+        got, spent = received.get(currency, Decimal(0)), spent_totals.get(currency, Decimal(0))
+        report.balances.append((currency, got, spent, None if got is None else got - spent))
     for table in report.tables:
         table.chart = chart_spec(table, report)
         table.display_rows = [(row, cells_of(row, report.columns)) for row in table.rows]

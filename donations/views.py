@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -16,11 +16,13 @@ from donations.reports import (
     LICENCE,
     LICENCE_STATEMENT,
     funding_report,
+    goal_summary,
     monthly_export,
     withholding_rule,
     yearly_export,
 )
 from donations.services import giving, managing
+from invoicing.pdf import pdf_response
 from payments import stripe_js
 
 
@@ -29,7 +31,12 @@ def donate(request):
     ``give_by_card``. A form sent here (the script found mistakes in it, or there is no
     script) is answered with its mistakes, and nothing is charged."""
     form = DonationForm(request.POST if request.method == "POST" else None)
-    context = {"form": form, **_bounds(), **stripe_js.page_context()}
+    context = {
+        "form": form,
+        "goal": goal_summary(timezone.localdate().year, settings.DONATION_CURRENCIES[0]),
+        **_bounds(),
+        **stripe_js.page_context(),
+    }
     status = 200
     if request.method == "POST":
         status = 400
@@ -161,9 +168,7 @@ def gift_receipt(request, token, gift_id):
     gift = donation.gifts.filter(pk=gift_id).first()
     if gift is None:
         raise Http404("No such payment in this gift.")
-    response = HttpResponse(documents.gift_pdf(gift), content_type="application/pdf")
-    response["Content-Disposition"] = f'attachment; filename="receipt-{gift.pk}.pdf"'
-    return response
+    return pdf_response(documents.issue_receipt(gift))
 
 
 def request_manage_link(request):

@@ -23,9 +23,12 @@ class Income:
     programme: str  # a key of the registered programmes
     contributor: str  # who gave, as a stable opaque key ("organisation:12")
     demo: bool = False  # recorded by load_demo, shown as demo data
+    description: str = ""  # the public line for it ("Gold sponsor 2026: Acme"), or ""
+    description: str = ""  # the public line for it ("Gold sponsor 2026: Acme"), or ""
 
 
-Describe = Callable[[Iterable[int]], dict[int, tuple[str, str]]]
+# (programme, contributor), or (programme, contributor, public description)
+Describe = Callable[[Iterable[int]], dict[int, tuple[str, ...]]]
 _payers: dict[type, Describe] = {}
 _programmes: dict[str, str] = {}
 

@@ -91,7 +91,7 @@ def income_in(year: int) -> list[Income]:
         description = described.get(kind, {}).get(object_id)
         if description is None:
             continue
-        programme, contributor = description
+        programme, contributor, *public = description
         found.append(
             Income(
                 when,
@@ -100,6 +100,7 @@ def income_in(year: int) -> list[Income]:
                 programme,
                 contributor,
                 demo,
+                public[0] if public else "",
             )
         )
     return sorted(found, key=lambda item: item.paid_at)

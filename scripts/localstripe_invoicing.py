@@ -19,12 +19,45 @@ Run as localstripe is: ``python scripts/localstripe_invoicing.py --port N --from
 
 import time
 
-from localstripe import resources, server
+from localstripe import resources
 from localstripe.errors import UserError
 
 Invoice = resources.Invoice
 _create_for_subscription = Invoice._api_create.__func__
+_pay_with_card = Invoice._api_pay_invoice
+_computed_status = Invoice.status
 DAY = 24 * 3600
+
+
+def _status(invoice):
+    return (
+        "paid" if getattr(invoice, "_paid_out_of_band", False) else _computed_status.fget(invoice)
+    )
+
+
+def _pay(id, paid_out_of_band=None, **options):
+    """Stripe's ``paid_out_of_band``: the invoice was paid outside Stripe (a bank transfer
+    staff recorded); it is marked paid and ``invoice.paid`` is sent, as Stripe does."""
+    if str(paid_out_of_band).lower() != "true":
+        return _pay_with_card(id, **options)
+    invoice = Invoice._api_retrieve(id)
+    if invoice.status != "open":
+        raise UserError(400, "Only an open invoice can be marked paid out of band")
+    invoice._paid_out_of_band = True
+    invoice.paid_out_of_band = True
+    invoice.status_transitions["paid_at"] = int(time.time())
+    resources.schedule_webhook(resources.Event("invoice.paid", invoice))
+    return invoice
+
+
+# The routes are made when the server module is imported: the pay route is swapped first.
+resources.extra_apis[:] = [
+    (method, url, _pay if url == "/v1/invoices/{id}/pay" else function)
+    for method, url, function in resources.extra_apis
+]
+Invoice.status = property(_status)
+
+from localstripe import server  # noqa: E402  (after the swap above)
 
 
 def _one_off_invoice(

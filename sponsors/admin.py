@@ -1,6 +1,7 @@
 from django.contrib import admin, messages
 from django.contrib.contenttypes.admin import GenericTabularInline
 
+from invoicing.links import admin_list
 from sponsors import supporters_cache
 from sponsors.models import (
     AgreementTemplate,
@@ -12,7 +13,7 @@ from sponsors.models import (
     SponsorshipEvent,
     Tier,
 )
-from sponsors.services import applications, lifecycle, moderation, transitions
+from sponsors.services import applications, lifecycle, moderation, recording, transitions
 
 
 @admin.register(Programme)
@@ -141,9 +142,15 @@ class SponsorshipAdmin(admin.ModelAdmin):
         "stripe_subscription_id",
         "stripe_payment_intent_id",
         "reminders_sent",
+        "invoices_and_receipts",
     ]
     inlines = [PaymentInline, EventInline]
-    actions = ["approve", "reject", "cancel"]
+    actions = ["approve", "reject", "cancel", "record_transfer"]
+
+    @admin.display(description="Invoices and receipts")
+    def invoices_and_receipts(self, obj):
+        return admin_list(obj) if obj.pk else "-"
+
     date_hierarchy = "created_at"
 
     def _each(self, request, queryset, action, done):
@@ -168,6 +175,13 @@ class SponsorshipAdmin(admin.ModelAdmin):
     @admin.action(description="Cancel the selected sponsorships", permissions=["change"])
     def cancel(self, request, queryset):
         self._each(request, queryset, lifecycle.cancel, "cancelled")
+
+    @admin.action(
+        description="Record the bank transfer that paid the open invoice (today)",
+        permissions=["change"],
+    )
+    def record_transfer(self, request, queryset):
+        self._each(request, queryset, recording.record_transfer, "paid by transfer")
 
 
 @admin.register(Invitation)

@@ -39,11 +39,13 @@ class SponsorsConfig(AppConfig):
         registry.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         registry.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
         registry.register(mail.INVITATION, mail.send_invitation)
+        registry.register(mail.PAYMENT_RECEIVED, mail.send_payment_received)
         registry.register(stripe_tasks.INVOICE_MAIL, mail.send_invoice_mail)
         registry.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
         registry.register(
             stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
         )
+        registry.register(stripe_tasks.SETTLE_INVOICE, stripe_tasks.settle_invoice, keyed=True)
         income.register_payer(
             models.Sponsorship, reports.describe_sponsorships, reports.PROGRAMME_LABELS
         )

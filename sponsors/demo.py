@@ -2,7 +2,7 @@
 public websites (facts anyone can check), no logo, so the public pages show each name as
 a wordmark linked to its site, and invent no artwork."""
 
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from decimal import Decimal
 
 from django.utils import timezone
@@ -56,6 +56,14 @@ WEBSITES = {
     "IBM": "https://www.ibm.com/",
     "Tencent Games": "https://www.tencentgames.com/",
 }
+
+
+def demo_day(index: int, count: int):
+    """The ``index``-th of ``count`` days spread from 1 January to today, so the demo's
+    payments fall over the year as real ones do, never in the future."""
+    today = timezone.localdate()
+    first = today.replace(month=1, day=1)
+    return first + timedelta(days=(today - first).days * index // max(count - 1, 1))
 
 
 def record_demo_payments(organisation):
@@ -115,9 +123,11 @@ def load(log):
                 ),
             },
         )
-    today = timezone.localdate()
+    everyone = [name for names in SPONSORS.values() for name in names]
     for tier_name, names in SPONSORS.items():
         for name in names:
+            day = demo_day(everyone.index(name), len(everyone))
+            paid_at = timezone.make_aware(datetime.combine(day, time(12)))
             organisation, _ = Organisation.objects.get_or_create(
                 name=name,
                 defaults={
@@ -137,9 +147,9 @@ def load(log):
                     terms=tier.terms(),
                     status=Sponsorship.Status.ACTIVE,
                     payment_method=Sponsorship.Payment.INVOICE,
-                    paid_at=timezone.now(),
-                    starts_on=today,
-                    ends_on=today + timedelta(days=365),
+                    paid_at=paid_at,
+                    starts_on=day,
+                    ends_on=day + timedelta(days=365),
                 )
                 SponsorshipEvent.objects.create(
                     sponsorship=sponsorship, to_status="active", note="demo content"

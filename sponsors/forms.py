@@ -26,6 +26,7 @@ class OrganisationForm(forms.ModelForm):
             "billing_name",
             "billing_email",
             "billing_address",
+            "billing_country",
             "vat_id",
         ]
         widgets = {

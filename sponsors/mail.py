@@ -7,14 +7,18 @@ from django.conf import settings
 from django.urls import reverse
 
 from core.mail import send_templated_mail
-from sponsors.models import Invitation, Sponsorship
+from invoicing.links import public_pdf_url, public_url
+from sponsors import documents
+from sponsors.models import Invitation, Payment, Sponsorship
 
 # The outbox kinds of these mails (registered in SponsorsConfig.ready()).
 STATUS_MAIL = "sponsors.status_mail"
 RENEWAL_REMINDER = "sponsors.renewal_reminder"
 INVITATION = "sponsors.invitation"
+PAYMENT_RECEIVED = "sponsors.payment_received"
 
 STATUS_MAILS = (
+    "applied",  # the application was received
     "approved",
     "awaiting_payment",
     "active",
@@ -26,6 +30,7 @@ STATUS_MAILS = (
     "withdrawal_undone",
     "cancellation_undone",
     "payment_failed",
+    "renewal_stopped",
 )
 
 
@@ -70,23 +75,43 @@ def send_renewal_reminder(sponsorship_id: int, days: int):
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     send_templated_mail(
         "sponsors/email/renewal_reminder",
-        _context(sponsorship, days=days),
+        _context(
+            sponsorship,
+            days=days,
+            renew_url=settings.SITE_URL + reverse("sponsors:renew", args=[sponsorship.pk]),
+        ),
         recipients(sponsorship),
     )
 
 
 def send_invoice_mail(sponsorship_id: int):
-    """To the billing contact: the invoice was issued, where to download and pay it."""
+    """To the billing contact: the invoice was issued; its signed links open it (and say
+    how to pay it) without an account on the site."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
-    if not sponsorship.stripe_invoice_id:
+    invoice = documents.latest_invoice(sponsorship)
+    if invoice is None:
         return
     send_templated_mail(
         "sponsors/email/invoice",
         _context(
             sponsorship,
-            pdf_url=settings.SITE_URL + reverse("sponsors:invoice-pdf", args=[sponsorship.pk]),
+            invoice=invoice,
+            page_url=public_url(invoice),
+            pdf_url=public_pdf_url(invoice),
         ),
         [sponsorship.organisation.billing_email],
+    )
+
+
+def send_payment_received(payment_id: int):
+    """To the billing contact and managers: the payment arrived, with its receipt."""
+    payment = Payment.objects.get(pk=payment_id)
+    sponsorship = payment.sponsorship
+    receipt = documents.issue_receipt(payment)
+    send_templated_mail(
+        "sponsors/email/payment_received",
+        _context(sponsorship, payment=payment, receipt=receipt, receipt_url=public_url(receipt)),
+        recipients(sponsorship),
     )
 
 

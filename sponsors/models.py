@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
+from django_countries.fields import CountryField
 
 from payments.models import STRIPE_ID_MAX_LENGTH, PaymentQuerySet
 from payments.models import Payment as LedgerPayment
@@ -143,6 +144,9 @@ class Organisation(models.Model):
     billing_address = models.TextField(
         blank=True, max_length=500, help_text="Postal address for invoices and the agreement"
     )
+    billing_country = CountryField(
+        blank=True, help_text="Decides the VAT of its invoices, with the VAT id"
+    )
     contact_name = models.CharField(
         max_length=120, blank=True, help_text="Who the foundation talks to about the sponsorship"
     )
@@ -257,6 +261,12 @@ class Sponsorship(models.Model):
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True)
     reminders_sent = models.JSONField(default=list, blank=True)
+    renewal_stopped_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="The sponsor stopped the renewal: listed, with every benefit, until the "
+        "paid term ends, then cancelled",
+    )
     stripe_subscription_id = models.CharField(
         max_length=STRIPE_ID_MAX_LENGTH, blank=True, db_index=True
     )
@@ -304,6 +314,13 @@ class Sponsorship(models.Model):
         return self.paid_at is not None
 
     @property
+    def payment_pending(self) -> bool:
+        """Paid at Stripe, not yet confirmed by its webhook: nothing may offer to pay again."""
+        return not self.is_paid and bool(
+            self.stripe_subscription_id or self.stripe_payment_intent_id
+        )
+
+    @property
     def nothing_paid(self) -> bool:
         """Nothing paid and nothing started at Stripe: cancelling it withdraws an application."""
         return not (self.is_paid or self.stripe_subscription_id or self.stripe_payment_intent_id)
@@ -328,6 +345,15 @@ class Sponsorship(models.Model):
     @property
     def is_open(self):
         return self.status not in self.CLOSED_STATUSES
+
+    @property
+    def in_term(self) -> bool:
+        """Active or expiring: listed on the supporters page, benefits owed."""
+        return self.status in (self.Status.ACTIVE, self.Status.EXPIRING)
+
+    @property
+    def renews_by_card(self) -> bool:
+        return self.payment_method == self.Payment.CARD_ANNUAL and not self.renewal_stopped_at
 
 
 class SponsorshipEvent(models.Model):

@@ -3,7 +3,7 @@ describes a sponsorship's payments (registered with ``payments.income``)."""
 
 from collections.abc import Iterable
 
-from sponsors.models import Programme, Sponsorship
+from sponsors.models import Programme, Sponsorship, tier_title
 
 PROGRAMME_LABELS = {
     Programme.Kind.SPONSOR.value: "Sponsors",
@@ -11,9 +11,20 @@ PROGRAMME_LABELS = {
 }
 
 
-def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, str]]:
-    """Per sponsorship id: its programme and its contributor, the organisation."""
+def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, str, str]]:
+    """Per sponsorship id: its programme, its contributor (the organisation) and the public
+    line of the funding page's list ("Gold sponsor 2026: Acme": the supporters page thanks
+    sponsors by name)."""
     rows = Sponsorship.objects.filter(pk__in=list(ids)).values_list(
-        "pk", "tier__programme__kind", "organisation_id"
+        "pk", "tier__programme__kind", "organisation_id", "organisation__name", "terms"
     )
-    return {pk: (kind, f"organisation:{organisation}") for pk, kind, organisation in rows}
+    return {
+        pk: (kind, f"organisation:{organisation}", _line(terms, name))
+        for pk, kind, organisation, name, terms in rows
+    }
+
+
+def _line(terms: dict, name: str) -> str:
+    if {"tier", "programme", "year"} <= set(terms):
+        return f"{tier_title(terms['tier'], terms['programme'])} {terms['year']}: {name}"
+    return name

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
+from django.conf import settings
+
 from payments.gateway import (
     UNREACHABLE,
     StripeError,
@@ -83,7 +85,7 @@ def send_invoice(
     description: str,
     idempotency_key: str = "",
 ) -> IssuedInvoice:
-    """An invoice Stripe emails to the customer, due in 30 days, to be paid by transfer or
+    """An invoice Stripe emails to the customer, due in INVOICE_DUE_DAYS days, to be paid by transfer or
     on Stripe's hosted invoice page.
 
     Idempotency keys (the outbox item's) make a retry after a lost answer reuse what
@@ -106,7 +108,7 @@ def send_invoice(
         {
             "customer": customer_id,
             "collection_method": "send_invoice",
-            "days_until_due": 30,
+            "days_until_due": settings.INVOICE_DUE_DAYS,
             "metadata": metadata,
             "pending_invoice_items_behavior": "include",
         },
@@ -121,4 +123,13 @@ def send_invoice(
         number=sent.get("number") or "",
         due_on=datetime.fromtimestamp(due, tz=UTC).date() if isinstance(due, int) else None,
         url=sent.get("hosted_invoice_url") or "",
+    )
+
+
+def mark_invoice_paid_out_of_band(invoice_id: str, idempotency_key: str = ""):
+    """A bank transfer paid it: Stripe stops asking the customer for the money."""
+    client().v1.invoices.pay(
+        invoice_id,
+        {"paid_out_of_band": True},
+        options(idempotency_key or f"{invoice_id}-paid-out-of-band"),
     )

@@ -12,19 +12,21 @@ from django.db import transaction
 
 from outbox import queue
 from payments.validation import is_stripe_url
-from sponsors import stripe_gateway, stripe_objects
+from sponsors import documents, stripe_gateway, stripe_objects
 from sponsors.models import Sponsorship, SponsorshipEvent
 
 SEND_INVOICE = "sponsors.send_invoice"
 CANCEL_SUBSCRIPTION = "sponsors.cancel_subscription"
+SETTLE_INVOICE = "sponsors.settle_invoice"
 # The site's own mail about an issued invoice (sponsors.mail sends it; apps.py registers it).
 INVOICE_MAIL = "sponsors.invoice_mail"
 
 
 def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
-    """Stripe issues an invoice and emails it to the billing contact; the site records it
-    (the dashboard offers it as a PDF) and mails the billing contact too. Its invoice.paid
-    webhook activates the sponsorship."""
+    """Stripe issues an invoice and emails it to the billing contact; the site issues its
+    own, numbered from its sequence (the dashboard offers it as a PDF), and mails the
+    billing contact a signed link to it. Its invoice.paid webhook, or staff recording a
+    bank transfer, pays it and activates the sponsorship."""
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
     terms = sponsorship.terms
     customer = stripe_objects.ensure_customer(sponsorship.organisation)
@@ -40,8 +42,14 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
         sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
         if sponsorship.stripe_invoice_id == invoice.stripe_id:
             return  # a repeated delivery: recorded and mailed already
+        issued = documents.issue_invoice(
+            sponsorship,
+            stripe_invoice_id=invoice.stripe_id,
+            due_on=invoice.due_on,
+            hosted_url=invoice.url if is_stripe_url(invoice.url) else "",
+        )
         sponsorship.stripe_invoice_id = invoice.stripe_id
-        sponsorship.invoice_number = invoice.number
+        sponsorship.invoice_number = issued.number
         sponsorship.invoice_due_on = invoice.due_on
         # Shown as a link on the dashboard: only an address on Stripe's hosts.
         sponsorship.invoice_url = invoice.url if is_stripe_url(invoice.url) else ""
@@ -52,10 +60,15 @@ def send_invoice(sponsorship_id: int, idempotency_key: str = ""):
             sponsorship=sponsorship,
             from_status=sponsorship.status,
             to_status=sponsorship.status,
-            note=f"invoice {invoice.stripe_id} sent",
+            note=f"invoice {issued.number} issued (Stripe {invoice.stripe_id})",
         )
         queue.enqueue(INVOICE_MAIL, sponsorship_id=sponsorship.pk)
 
 
 def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
     stripe_gateway.cancel_subscription(subscription_id, idempotency_key)
+
+
+def settle_invoice(invoice_id: str, idempotency_key: str = ""):
+    """Staff recorded a bank transfer for this Stripe invoice: Stripe marks it paid."""
+    stripe_gateway.mark_invoice_paid_out_of_band(invoice_id, idempotency_key)

@@ -20,6 +20,12 @@ urlpatterns = [
     path("sponsors/payments/<int:pk>/receipt.pdf", views.payment_pdf, name="payment-pdf"),
     path("sponsors/sponsorships/<int:pk>/invoice.pdf", views.invoice_pdf, name="invoice-pdf"),
     path("sponsors/sponsorships/<int:pk>/undo-cancel/", views.undo_cancel, name="undo-cancel"),
+    path(
+        "sponsors/sponsorships/<int:pk>/resume-renewal/",
+        views.resume_renewal,
+        name="resume-renewal",
+    ),
+    path("sponsors/sponsorships/<int:pk>/renew/", views.renew, name="renew"),
     path("sponsors/organisations/<int:pk>/", views.organisation, name="organisation"),
     path("sponsors/organisations/<int:pk>/profile/", views.edit_profile, name="edit-profile"),
     path("sponsors/organisations/<int:pk>/logo/", views.upload_logo, name="upload-logo"),

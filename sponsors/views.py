@@ -14,6 +14,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
 from core.uploads import declared_body_size
+from invoicing.pdf import pdf_response
 from payments import stripe_js
 from sponsors import agreements, documents, logos, supporters_cache
 from sponsors.forms import (
@@ -181,17 +182,16 @@ def payment_pdf(request, pk):
         Payment.objects.filter(sponsorship__organisation__managers=request.user),
         pk=pk,
     )
-    return _pdf_response(documents.payment_pdf(payment), f"receipt-{payment.pk}.pdf")
+    return pdf_response(documents.issue_receipt(payment))
 
 
 @login_required
 def invoice_pdf(request, pk):
     sponsorship = _own_sponsorship(request, pk)
-    if not sponsorship.stripe_invoice_id:
+    invoice = documents.latest_invoice(sponsorship)
+    if invoice is None:
         raise Http404("No invoice has been issued for this sponsorship.")
-    return _pdf_response(
-        documents.invoice_pdf(sponsorship), f"invoice-{sponsorship.stripe_invoice_id}.pdf"
-    )
+    return pdf_response(invoice)
 
 
 def _pdf_response(content: bytes, filename: str) -> HttpResponse:
@@ -424,6 +424,8 @@ def cancel(request, pk):
     if not sponsorship.is_open:
         messages.info(request, "This sponsorship is already closed.")
         return redirect(back)
+    if sponsorship.in_term:
+        return _stop_renewal(request, sponsorship, back)
     withdrawal = lifecycle.is_withdrawal(sponsorship)
     if request.method != "POST":
         context = {
@@ -453,6 +455,66 @@ def cancel(request, pk):
             "minutes below.",
         )
     return redirect(back)
+
+
+def _stop_renewal(request, sponsorship, back):
+    """A running, paid year: "cancel" stops its renewal; it stays listed until its end."""
+    if request.method != "POST":
+        context = {
+            "sponsorship": sponsorship,
+            "stop_renewal": True,
+            "back": back,
+            "undo_minutes": settings.SPONSORSHIP_UNDO_MINUTES,
+        }
+        return render(request, "sponsors/confirm_cancel.html", context)
+    try:
+        lifecycle.stop_renewal(sponsorship, request.user)
+    except transitions.InvalidTransition as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            f"The {sponsorship.terms['tier']} sponsorship will not renew. It stays on the "
+            f"supporters page, with every benefit, until {sponsorship.ends_on:%d %B %Y}.",
+        )
+    return redirect(back)
+
+
+@require_POST
+@login_required
+def resume_renewal(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    try:
+        lifecycle.resume_renewal(sponsorship, request.user)
+    except transitions.InvalidTransition as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "The renewal is back, as it was.")
+    return redirect(sponsorship.organisation.get_absolute_url())
+
+
+@login_required
+def renew(request, pk):
+    """Renew ahead of the end (the renewal reminder links here): an invoice for the next
+    year, paid by transfer or on Stripe's page. The next year follows the paid one."""
+    sponsorship = _own_sponsorship(request, pk)
+    if not lifecycle.renewable(sponsorship):
+        messages.info(
+            request,
+            "This sponsorship renews by card on its own."
+            if sponsorship.in_term
+            else "Only a running sponsorship can be renewed: apply again from the programmes page.",
+        )
+        return redirect("sponsors:dashboard")
+    if request.method != "POST":
+        return render(request, "sponsors/renew.html", {"sponsorship": sponsorship})
+    try:
+        billing.renew(sponsorship, request.user)
+    except transitions.SponsorshipError as error:
+        messages.error(request, str(error))
+        return redirect("sponsors:dashboard")
+    messages.success(request, "Thank you! The renewal invoice is sent to the billing contact.")
+    return redirect("sponsors:dashboard")
 
 
 @require_POST

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from django.db import transaction
 
-from donations import mail
+from donations import documents, mail
 from donations.models import Donation, Gift
 from outbox import queue
 from payments import recording
@@ -91,6 +91,7 @@ def record_gift(
         if donation.status in (D.PENDING, D.PAST_DUE):
             donation.move_to(donation.paid_status)
             donation.save(update_fields=["status", "updated_at"])
+        documents.issue_receipt(Gift.objects.get(pk=payment.pk))
         queue.enqueue(mail.RECEIPT, gift_id=payment.pk)
     return Gift.objects.get(pk=payment.pk)
 
@@ -108,8 +109,11 @@ def payment_failed(donation: Donation):
 @transaction.atomic
 def subscription_cancelled(donation: Donation):
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
+    if donation.status == D.CANCELLED:
+        return  # a repeated event: the donor heard once
     donation.move_to(D.CANCELLED)
     donation.save(update_fields=["status", "updated_at"])
+    queue.enqueue(mail.CANCELLED, donation_id=donation.pk)
 
 
 def donation_for_stripe_ids(

@@ -1,6 +1,11 @@
+from django import forms
 from django.contrib import admin, messages
+from django.http import FileResponse, Http404
+from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.cache import patch_cache_control
 
+from core.forms import PrivateFileInput
 from sponsors.benefits import services
 from sponsors.benefits.models import Benefit, Delivery
 
@@ -28,6 +33,36 @@ class OverdueFilter(admin.SimpleListFilter):
         return queryset
 
 
+class DeliveryForm(forms.ModelForm):
+    class Meta:
+        model = Delivery
+        fields = [
+            "sponsorship",
+            "benefit",
+            "state",
+            "due_on",
+            "asset_file",
+            "asset_text",
+            "asset_url",
+            "evidence_url",
+            "evidence_file",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        url = reverse("admin:benefits_delivery_evidence", args=[self.instance.pk or 0])
+        self.fields["evidence_file"].widget = PrivateFileInput(url=url)
+
+    def clean(self):
+        cleaned = super().clean()
+        delivered = cleaned.get("state") == Delivery.State.DELIVERED
+        if delivered and not (cleaned.get("evidence_url") or cleaned.get("evidence_file")):
+            raise forms.ValidationError(
+                "A benefit is delivered only with evidence: a link or a file showing it given."
+            )
+        return cleaned
+
+
 @admin.register(Delivery)
 class DeliveryAdmin(admin.ModelAdmin):
     """Staff's view of what is still owed to sponsors, across all of them."""
@@ -37,6 +72,7 @@ class DeliveryAdmin(admin.ModelAdmin):
     search_fields = ["sponsorship__organisation__name", "benefit__name"]
     list_select_related = ["benefit", "sponsorship__organisation"]
     readonly_fields = ["submitted_at", "delivered_at", "delivered_by", "reminded_on"]
+    form = DeliveryForm
     actions = ["mark_delivered"]
 
     @admin.display(description="Organisation", ordering="sponsorship__organisation__name")
@@ -53,5 +89,32 @@ class DeliveryAdmin(admin.ModelAdmin):
 
     @admin.action(description="Mark the selected benefits delivered", permissions=["change"])
     def mark_delivered(self, request, queryset):
-        count = services.mark_delivered(list(queryset), request.user)
-        self.message_user(request, f"{count} benefit(s) marked delivered.", messages.SUCCESS)
+        marked, refused = services.mark_delivered(list(queryset), request.user)
+        if marked:
+            self.message_user(request, f"{marked} benefit(s) marked delivered.", messages.SUCCESS)
+        if refused:
+            self.message_user(
+                request,
+                f"{refused} benefit(s) not marked delivered: add the evidence first (a link "
+                "or a file showing the benefit given).",
+                messages.ERROR,
+            )
+
+    def get_urls(self):
+        evidence = self.admin_site.admin_view(self.evidence_view)
+        return [
+            path("<int:pk>/evidence/", evidence, name="benefits_delivery_evidence"),
+            *super().get_urls(),
+        ]
+
+    def evidence_view(self, request, pk):
+        """The evidence file, to staff who may view deliveries (kept in the private folder)."""
+        delivery = Delivery.objects.filter(pk=pk).first()
+        if delivery is None or not delivery.evidence_file or not self.has_view_permission(request):
+            raise Http404("No evidence file")
+        name = delivery.evidence_file.name.rsplit("/", 1)[-1]
+        response = FileResponse(
+            delivery.evidence_file.open("rb"), as_attachment=True, filename=name
+        )
+        patch_cache_control(response, private=True, no_store=True)
+        return response

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from core.storage import private
 from sponsors.models import Sponsorship, Tier
 
 
@@ -76,6 +77,15 @@ class Delivery(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     reminded_on = models.DateField(null=True, blank=True)
+    # What shows the benefit was given (the blog post, a photo of the stand, the passes
+    # sent): a delivery is "delivered" only with one of these.
+    evidence_url = models.URLField(blank=True, help_text="Where the delivered benefit is seen")
+    evidence_file = models.FileField(
+        upload_to="benefits/evidence/%Y/",
+        storage=private,
+        blank=True,
+        help_text="Or a file showing it (kept private)",
+    )
 
     objects = DeliveryQuerySet.as_manager()
 
@@ -90,6 +100,10 @@ class Delivery(models.Model):
 
     def __str__(self):
         return f"{self.benefit.name} for {self.sponsorship.organisation}"
+
+    @property
+    def has_evidence(self) -> bool:
+        return bool(self.evidence_url or self.evidence_file)
 
     @property
     def is_overdue(self) -> bool:

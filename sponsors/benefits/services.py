@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from outbox import queue
@@ -86,14 +87,18 @@ def submit(delivery: Delivery, *, upload=None, text: str = "", url: str = "") ->
     return delivery
 
 
+WITH_EVIDENCE = Q(evidence_url__gt="") | Q(evidence_file__gt="")
+
+
 @transaction.atomic
-def mark_delivered(deliveries, staff_user) -> int:
-    now = timezone.now()
-    return (
-        Delivery.objects.filter(pk__in=[d.pk for d in deliveries])
-        .outstanding()
-        .update(state=Delivery.State.DELIVERED, delivered_at=now, delivered_by=staff_user)
+def mark_delivered(deliveries, staff_user) -> tuple[int, int]:
+    """Mark delivered those that show how (a link or a file); answers (marked, refused)."""
+    outstanding = Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).outstanding()
+    refused = outstanding.exclude(WITH_EVIDENCE).count()
+    marked = outstanding.filter(WITH_EVIDENCE).update(
+        state=Delivery.State.DELIVERED, delivered_at=timezone.now(), delivered_by=staff_user
     )
+    return marked, refused
 
 
 def send_reminders(today=None) -> tuple[int, int]:

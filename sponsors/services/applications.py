@@ -3,7 +3,8 @@
 from django.db import transaction
 from django.utils import timezone
 
-from sponsors import agreements
+from outbox import queue
+from sponsors import agreements, mail
 from sponsors.models import AgreementTemplate, Organisation, Sponsorship, SponsorshipEvent, Tier
 from sponsors.services.transitions import S, SponsorshipError, TierFull
 
@@ -80,4 +81,5 @@ def apply(
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship, to_status=S.APPLIED, actor=actor, note="application"
     )
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what="applied")
     return sponsorship

@@ -8,8 +8,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from outbox import queue
-from sponsors import agreements, stripe_tasks
+from sponsors import agreements, documents, stripe_tasks
 from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.services import lifecycle
 from sponsors.services.transitions import PAYABLE, InvalidTransition, S
 
 logger = logging.getLogger(__name__)
@@ -51,3 +52,23 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
     if sponsorship.status == S.AWAITING_PAYMENT:
         queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
+
+
+@transaction.atomic
+def renew(sponsorship: Sponsorship, actor):
+    """Renew a running year ahead of its end: an invoice for the next year is issued after
+    the commit (paid by bank transfer, or by card on Stripe's invoice page where Stripe
+    gives one). Its payment adds the next year to the end of the paid one."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if not lifecycle.renewable(sponsorship):
+        raise InvalidTransition("This sponsorship cannot be renewed now.")
+    if documents.open_invoice(sponsorship):
+        raise InvalidTransition("An invoice is already open: pay it to renew.")
+    queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=sponsorship.status,
+        to_status=sponsorship.status,
+        actor=actor,
+        note="renewal invoice requested by the sponsor",
+    )

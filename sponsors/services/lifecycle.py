@@ -37,10 +37,19 @@ def reject(sponsorship: Sponsorship, actor, note=""):
     return sponsorship
 
 
+TERM = timedelta(days=365)
+
+
+def start_term(sponsorship, first_day: date):
+    """The paid year: from its first day, for one year."""
+    sponsorship.starts_on, sponsorship.ends_on = first_day, first_day + TERM
+    sponsorship.save(update_fields=["starts_on", "ends_on"])
+
+
 def activate(sponsorship, actor=None):
-    today = timezone.localdate()
-    sponsorship.starts_on = sponsorship.starts_on or today
-    sponsorship.ends_on = max(sponsorship.ends_on or today, today) + timedelta(days=365)
+    """Active from the term its payment started (a renewal has extended ``ends_on``)."""
+    if sponsorship.starts_on is None:
+        start_term(sponsorship, timezone.localdate())
     move(sponsorship, S.ACTIVE, actor, "payment received and approved")
 
 
@@ -60,6 +69,67 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled", undoable_until=Non
             subscription_id=sponsorship.stripe_subscription_id,
         )
     return sponsorship
+
+
+@transaction.atomic
+def stop_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """The sponsor's "cancel" of a paid year: nothing is renewed, and the organisation
+    stays listed with every benefit until the paid term ends (then the daily renewal run
+    closes it). A card renewal is stopped at Stripe once the undo window has passed."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if not sponsorship.in_term:
+        raise InvalidTransition("Only a running sponsorship has a renewal to stop.")
+    if sponsorship.renewal_stopped_at:
+        raise InvalidTransition("The renewal is already stopped.")
+    now = timezone.now()
+    sponsorship.renewal_stopped_at = now
+    sponsorship.save(update_fields=["renewal_stopped_at"])
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=sponsorship.status,
+        to_status=sponsorship.status,
+        actor=actor,
+        note=f"renewal stopped by the sponsor; listed until {sponsorship.ends_on:%d %B %Y}",
+    )
+    if sponsorship.stripe_subscription_id:
+        queue.enqueue(
+            stripe_tasks.CANCEL_SUBSCRIPTION,
+            not_before=now + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES),
+            subscription_id=sponsorship.stripe_subscription_id,
+        )
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what="renewal_stopped")
+    return sponsorship
+
+
+@transaction.atomic
+def resume_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """Take back a stopped renewal while the term runs. A card renewal Stripe has already
+    ended cannot come back: the sponsor renews from the dashboard instead."""
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if not (sponsorship.in_term and sponsorship.renewal_stopped_at):
+        raise InvalidTransition("There is no stopped renewal to take back.")
+    if sponsorship.stripe_subscription_id and not queue.withdraw(
+        stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
+    ):
+        raise InvalidTransition(
+            "Stripe has already ended the card renewal: renew from the dashboard before "
+            f"{sponsorship.ends_on:%d %B %Y} instead."
+        )
+    sponsorship.renewal_stopped_at = None
+    sponsorship.save(update_fields=["renewal_stopped_at"])
+    SponsorshipEvent.objects.create(
+        sponsorship=sponsorship,
+        from_status=sponsorship.status,
+        to_status=sponsorship.status,
+        actor=actor,
+        note="renewal resumed by the sponsor",
+    )
+    return sponsorship
+
+
+def renewable(sponsorship: Sponsorship) -> bool:
+    """May be renewed ahead of its end: running, and not renewed by Stripe on its own."""
+    return sponsorship.in_term and not sponsorship.renews_by_card
 
 
 def is_withdrawal(sponsorship: Sponsorship) -> bool:
@@ -150,11 +220,16 @@ def subscription_ended(subscription_id: str):
 def run_renewals(today: date | None = None) -> dict:
     """Daily: reminders 30 and 7 days before the end, expiring state, lapse after the grace period."""
     today = today or timezone.localdate()
-    counts = {"reminders": 0, "expiring": 0, "lapsed": 0}
+    counts = {"reminders": 0, "expiring": 0, "lapsed": 0, "ended": 0}
     open_ = Sponsorship.objects.filter(status__in=[S.ACTIVE, S.EXPIRING], ends_on__isnull=False)
     for sponsorship in open_.select_related("organisation"):
         days_left = (sponsorship.ends_on - today).days
         with transaction.atomic():
+            if sponsorship.renewal_stopped_at:
+                if days_left < 0:  # the paid term is over and the sponsor asked not to renew
+                    move(sponsorship, S.CANCELLED, note="paid term ended; renewal was stopped")
+                    counts["ended"] += 1
+                continue
             if days_left < -GRACE_DAYS:
                 move(sponsorship, S.LAPSED, note=f"not renewed within {GRACE_DAYS} days")
                 counts["lapsed"] += 1

@@ -92,7 +92,7 @@ class FundingPageTests(TestCase):
             response = self.client.get("/funding/?year=2026")
         self.assertEqual(response.status_code, 200)
         self.assertContains(
-            response, '<td class="num" data-label="Individual donors">150.00</td>', html=True
+            response, '<td class="num" data-label="Individual donors">€150</td>', html=True
         )
         self.assertContains(
             response,

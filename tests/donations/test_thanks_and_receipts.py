@@ -83,7 +83,7 @@ def test_the_receipt_pdf_of_a_gift(client):
     response = client.get(f"{base}{gift.pk}/")
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
-    assert response["Content-Disposition"] == f'attachment; filename="receipt-{gift.pk}.pdf"'
+    assert response["Content-Disposition"] == 'attachment; filename="RCT-000001.pdf"'
     assert response.content.startswith(b"%PDF-")
     # A link opens the receipts of its own gift only.
     theirs = GiftFactory()

@@ -103,7 +103,7 @@ def test_give_once_and_monthly_download_a_receipt_cancel_and_see_it_counted(devs
     shot(page, "thanks", browser)
     with page.expect_download() as download:
         page.get_by_role("link", name="Download the receipt (PDF)").click()
-    assert download.value.suggested_filename.startswith("receipt-")
+    assert download.value.suggested_filename.startswith("RCT-")  # the receipt number
     assert Path(download.value.path()).read_bytes().startswith(b"%PDF-")
 
     # Monthly: €10 every month, then cancelled from the manage page.

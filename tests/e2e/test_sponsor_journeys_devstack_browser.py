@@ -4,6 +4,7 @@ invoice and posts its signed events to /stripe/webhook/; the Celery worker deliv
 outbox; beat runs the periodic tasks; mails land in the stack's mail folder."""
 
 import re
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -85,7 +86,7 @@ def test_card_journey_paid_by_localstripe_webhook_approved_by_staff(devstack, br
     # localstripe's own invoice.payment_succeeded, signed and posted to the site.
     def paid():
         page.goto(devstack.url + "/sponsors/dashboard/")
-        return "Paid, thank you." in page.inner_text("main")
+        return re.search(r"Paid on \d+ \w+ \d{4}, thank you\.", page.inner_text("main"))
 
     wait_until(paid, what="the payment webhook from localstripe")
     assert "invoice.payment_succeeded" in devstack.output("stripe")
@@ -93,7 +94,7 @@ def test_card_journey_paid_by_localstripe_webhook_approved_by_staff(devstack, br
     page.get_by_role("link", name="Acme Databases").click()
     with page.expect_download() as download:
         page.get_by_role("link", name="PDF", exact=True).first.click()
-    assert download.value.suggested_filename.startswith("receipt-")
+    assert download.value.suggested_filename.startswith("RCT-")  # the receipt number
     with open(download.value.path(), "rb") as pdf:
         assert pdf.read(5) == b"%PDF-"
 
@@ -119,8 +120,17 @@ def test_invoice_journey_worker_issues_the_invoice_in_localstripe(devstack, brow
 
     staff_approve(devstack, browser, "Globex Data")
     # The worker delivers the outbox item: an invoice in localstripe, a mail to billing.
-    mail = devstack.wait_for_mail("billing@globex.example", "invoice", seconds=90)
+    mail = devstack.wait_for_mail("billing@globex.example", "Invoice INV-", seconds=90)
     assert "PDF" in body_of(mail) or mail.is_multipart()
+    # The billing contact opens it from the mail alone: a signed link, no account.
+    link = re.search(r"https?://\S+/documents/[^/\s]+/", body_of(mail)).group(0)
+    stranger = browser.new_context(viewport={"width": 1280, "height": 900})
+    invoice_page = stranger.new_page()
+    invoice_page.goto(devstack.url + urllib.parse.urlsplit(link).path)
+    text = invoice_page.inner_text("main")
+    assert "How to pay" in text and re.search(r"quoting the reference INV-\d{6}", text)
+    assert "localstripe" in text  # the fake has no online payment page, and says so
+    stranger.close()
 
     def invoiced():
         page.goto(devstack.url + "/sponsors/dashboard/")
@@ -132,11 +142,13 @@ def test_invoice_journey_worker_issues_the_invoice_in_localstripe(devstack, brow
         page.get_by_role("link", name=re.compile("invoice", re.I)).first.click()
     with open(download.value.path(), "rb") as pdf:
         assert pdf.read(5) == b"%PDF-"
-    invoice_id = re.search(r"in_\w+", download.value.suggested_filename + page.inner_text("main"))
+    assert download.value.suggested_filename.startswith("INV-")  # the site's own number
+    page.get_by_role("link", name="Globex Data").first.click()
+    invoice_id = re.search(r"Stripe (in_\w+)", page.content())
     assert invoice_id
     with urllib.request.urlopen(
         urllib.request.Request(
-            f"{devstack.stripe_url}/v1/invoices/{invoice_id.group(0)}",
+            f"{devstack.stripe_url}/v1/invoices/{invoice_id.group(1)}",
             headers={"Authorization": "Bearer sk_test_local"},
         )
     ) as answer:

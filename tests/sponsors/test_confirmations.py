@@ -113,7 +113,11 @@ def test_undo_is_refused_when_the_tier_filled_up_meanwhile(client, owner):
 def paid_by_card(owner):
     sponsorship = applied(owner)
     Sponsorship.objects.filter(pk=sponsorship.pk).update(
-        status=S.ACTIVE, paid_at=timezone.now(), stripe_subscription_id="sub_1"
+        status=S.ACTIVE,
+        paid_at=timezone.now(),
+        stripe_subscription_id="sub_1",
+        starts_on=timezone.localdate(),
+        ends_on=timezone.localdate() + timedelta(days=365),
     )
     return sponsorship
 
@@ -122,23 +126,19 @@ def stripe_cancellations():
     return OutboxItem.objects.filter(kind=CANCEL_SUBSCRIPTION, payload={"subscription_id": "sub_1"})
 
 
-def test_a_paid_sponsorships_cancellation_waits_for_the_undo_window_before_stripe(client, owner):
+def test_a_paid_years_cancel_stops_the_renewal_at_stripe_after_the_undo_window(client, owner):
+    """Issue 48: "cancel" of a running, paid year stops its renewal; the sponsor stays
+    listed until the paid term ends, and Stripe is asked only once the window passed."""
     sponsorship = paid_by_card(owner)
     url = f"/sponsors/sponsorships/{sponsorship.pk}/cancel/"
     page = client.get(url)
-    assertContains(page, "Stripe stops the yearly renewal: no further payment is taken.")
-    assertContains(
-        page,
-        "You can undo this for 15 minutes (Stripe is asked to stop the renewal only after that)",
-    )
+    assertContains(page, "Stripe stops the yearly card renewal. The paid year is not refunded.")
+    assertContains(page, "for the card renewal, within 15 minutes; later, renew from the dashboard")
     done = client.post(url, follow=True)
     sponsorship.refresh_from_db()
-    assert sponsorship.status == S.CANCELLED
-    assert any(
-        "sponsorship was cancelled" in m and "undo this for 15 minutes" in m
-        for m in messages_of(done)
-    )
-    assertContains(done, "Undo the cancellation")
+    assert sponsorship.status == S.ACTIVE and sponsorship.renewal_stopped_at
+    assert any("will not renew" in m for m in messages_of(done))
+    assertContains(done, "Renew as before")
     (request,) = stripe_cancellations()
     assert request.status == OutboxItem.Status.PENDING
     assert not OutboxItem.objects.due().filter(pk=request.pk).exists()  # not yet
@@ -149,10 +149,10 @@ def test_a_paid_sponsorships_cancellation_waits_for_the_undo_window_before_strip
     )
     assert delivery.deliver(request.pk) is None  # a sweep before the window ends does nothing
 
-    undone = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
+    resumed = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/resume-renewal/", follow=True)
     sponsorship.refresh_from_db()
-    assert sponsorship.status == S.ACTIVE
-    assert "Your sponsorship is back, exactly as it was." in messages_of(undone)
+    assert sponsorship.status == S.ACTIVE and sponsorship.renewal_stopped_at is None
+    assert "The renewal is back, as it was." in messages_of(resumed)
     request.refresh_from_db()
     assert request.status == OutboxItem.Status.WITHDRAWN  # Stripe is never asked
 
@@ -164,7 +164,7 @@ def test_the_undo_is_the_cancellations_recorded_window_not_its_note(client, owne
     lifecycle.cancel(sponsorship, UserFactory(is_staff=True), "cancelled by the sponsor")
     (cancellation,) = sponsorship.events.filter(to_status=S.CANCELLED)
     assert cancellation.undoable_until is None
-    mail = OutboxItem.objects.get(kind=STATUS_MAIL)
+    mail = OutboxItem.objects.exclude(payload__what="applied").get(kind=STATUS_MAIL)
     assert mail.payload == {"sponsorship_id": sponsorship.pk, "what": "cancelled"}  # no undo
     page = client.get(sponsorship.organisation.get_absolute_url())
     assertNotContains(page, "Undo the cancellation")
@@ -174,34 +174,14 @@ def test_the_undo_is_the_cancellations_recorded_window_not_its_note(client, owne
     assert any("can no longer be undone" in m for m in messages_of(refused))
 
 
-def test_a_note_added_after_the_cancellation_does_not_take_the_undo_away(client, owner):
-    """A late Stripe webhook writes its own line in the history; the sponsor's undo still
-    finds the cancellation and the state it recorded."""
-    sponsorship = paid_by_card(owner)
-    client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
-    sponsorship.refresh_from_db()
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=sponsorship.status,
-        note="payment intent pi_late linked",
-    )
-    assert sponsorship.events.last().note == "payment intent pi_late linked"
-    undone = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
-    sponsorship.refresh_from_db()
-    assert sponsorship.status == S.ACTIVE
-    assert "Your sponsorship is back, exactly as it was." in messages_of(undone)
-    assert sponsorship.events.last().from_status == S.CANCELLED
-
-
-def test_once_stripe_was_asked_the_cancellation_cannot_be_undone(client, owner):
+def test_once_stripe_was_asked_the_card_renewal_cannot_be_taken_back(client, owner):
     sponsorship = paid_by_card(owner)
     client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
     stripe_cancellations().update(status=OutboxItem.Status.DONE, attempts=1)
-    refused = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/undo-cancel/", follow=True)
+    refused = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/resume-renewal/", follow=True)
     sponsorship.refresh_from_db()
-    assert sponsorship.status == S.CANCELLED
-    assert any("Stripe has already ended the subscription" in m for m in messages_of(refused))
+    assert sponsorship.renewal_stopped_at is not None
+    assert any("Stripe has already ended the card renewal" in m for m in messages_of(refused))
 
 
 def test_removing_a_logo_asks_first_then_shows_the_wordmark(client, owner):

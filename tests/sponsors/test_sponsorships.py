@@ -119,11 +119,13 @@ def test_renewal_reminders_expiring_and_lapse(application, django_capture_on_com
             "reminders": 1,
             "expiring": 1,
             "lapsed": 0,
+            "ended": 0,
         }
         assert lifecycle.run_renewals(end - timedelta(days=29)) == {
             "reminders": 0,
             "expiring": 0,
             "lapsed": 0,
+            "ended": 0,
         }
         assert lifecycle.run_renewals(end - timedelta(days=7))["reminders"] == 1
     assert sum("ends in" in m.subject for m in mail.outbox) == 2

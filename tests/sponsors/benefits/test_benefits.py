@@ -175,6 +175,13 @@ def test_only_staff_who_may_change_deliveries_can_mark_them_delivered(client, sp
         *Permission.objects.filter(codename__in=["view_delivery", "change_delivery"])
     )
     client.force_login(editor)
+    # issue 48: nothing is "delivered" without evidence (a link or a file)
+    refused = client.post(
+        changelist, {"action": "mark_delivered", "_selected_action": ids}, follow=True
+    )
+    assert "3 benefit(s) not marked delivered: add the evidence first" in refused.content.decode()
+    assert not Delivery.objects.filter(state=State.DELIVERED).exists()
+    Delivery.objects.update(evidence_url="https://mariadb.org/blog/thanks-acme/")
     client.post(changelist, {"action": "mark_delivered", "_selected_action": ids})
     assert Delivery.objects.filter(state=State.DELIVERED).count() == 3
     assert Delivery.objects.filter(delivered_by=editor).count() == 3

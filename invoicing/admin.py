@@ -1,0 +1,59 @@
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.html import format_html
+
+from core.formatting import money
+from invoicing.models import IssuedDocument
+from invoicing.pdf import pdf_response
+
+
+@admin.register(IssuedDocument)
+class IssuedDocumentAdmin(admin.ModelAdmin):
+    """Every invoice and receipt issued, as issued: read-only, each opened as its PDF."""
+
+    list_display = ["number", "kind", "issued_on", "amount", "subject_name", "state", "pdf_link"]
+    list_filter = ["kind", "is_demo", "paid_by", "issued_on"]
+    search_fields = ["number", "occasion"]
+    date_hierarchy = "issued_on"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="Amount")
+    def amount(self, obj):
+        return money(obj.total, obj.currency)
+
+    @admin.display(description="For")
+    def subject_name(self, obj):
+        return str(obj.subject)
+
+    @admin.display(description="State")
+    def state(self, obj):
+        if obj.kind == IssuedDocument.Kind.RECEIPT:
+            return "Paid"
+        return f"Paid {obj.paid_on:%d %B %Y}" if obj.paid_on else "Open"
+
+    @admin.display(description="PDF")
+    def pdf_link(self, obj):
+        url = reverse("admin:invoicing_issueddocument_pdf", args=[obj.pk])
+        return format_html('<a href="{}">{}.pdf</a>', url, obj.number)
+
+    def get_urls(self):
+        pdf = self.admin_site.admin_view(self.pdf_view)
+        return [
+            path("<int:pk>/pdf/", pdf, name="invoicing_issueddocument_pdf"),
+            *super().get_urls(),
+        ]
+
+    def pdf_view(self, request, pk):
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return pdf_response(get_object_or_404(IssuedDocument, pk=pk))
