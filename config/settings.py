@@ -474,6 +474,10 @@ DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
 # Days a donor's signed link (thank-you page, manage page, receipts) works after it was
 # made; a monthly gift's receipt brings a new one (donations/signing.py).
 DONATION_LINK_MAX_AGE_DAYS = env.int("DONATION_LINK_MAX_AGE_DAYS", default=45)
+# A gift still waiting for its payment this many hours after it was started (its page was
+# closed during 3-D Secure) is deleted by the hourly task; Stripe lets an unpaid monthly
+# gift's subscription expire after 23 hours.
+DONATION_ABANDONED_AFTER_HOURS = env.int("DONATION_ABANDONED_AFTER_HOURS", default=24)
 # A funding figure is published only when this many different contributors make it up.
 # 1 (the default): every month's and year's income is published as a figure; no donor is
 # ever named with an amount (the line-by-line list names sponsors, whose support is public).

@@ -51,7 +51,6 @@ class DonationAdmin(admin.ModelAdmin):
         "currency",
         "frequency",
         "status",
-        "stripe_checkout_session_id",
         "stripe_customer_id",
         "stripe_subscription_id",
         "stripe_payment_intent_id",

@@ -12,7 +12,7 @@ from pathlib import PurePath
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
-from django.db.models import Q
+from django.db.models import Exists, Q
 
 from core.storage import private
 from payments.models import Payment, PaymentQuerySet
@@ -28,8 +28,20 @@ class DonationQuerySet(models.QuerySet):
         """Donations that have moved money at least once."""
         return self.filter(gifts__isnull=False).distinct()
 
+    def abandoned(self, before):
+        """Gifts started before then that are still waiting for a payment Stripe never
+        reported (the page was closed during 3-D Secure): no money, nothing to keep."""
+        return self.filter(
+            status=Donation.Status.PENDING, created_at__lt=before, gifts__isnull=True
+        )
+
+    def keeping_money(self):
+        """Donations of which the foundation keeps some money: a donor whose every gift
+        was refunded (or taken back by a dispute) gave nothing in the end."""
+        return self.filter(Exists(Payment.objects.keeping_money().for_outer(self.model)))
+
     def on_donor_wall(self):
-        return self.given().filter(show_on_wall=True).exclude(public_name="")
+        return self.keeping_money().filter(show_on_wall=True).exclude(public_name="")
 
 
 class StatusError(ValueError):
@@ -58,7 +70,7 @@ class Donation(models.Model):
     }
 
     reference = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
-    email = models.EmailField(blank=True, help_text="Given here or on Stripe's payment page.")
+    email = models.EmailField(blank=True, help_text="Given on the donate page.")
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -74,7 +86,6 @@ class Donation(models.Model):
         max_length=80, blank=True, help_text="Shown on the donor wall only when allowed."
     )
     show_on_wall = models.BooleanField(default=False)
-    stripe_checkout_session_id = models.CharField(max_length=255, blank=True, db_index=True)
     stripe_customer_id = models.CharField(max_length=255, blank=True, db_index=True)
     stripe_subscription_id = models.CharField(max_length=255, blank=True, db_index=True)
     stripe_payment_intent_id = models.CharField(max_length=255, blank=True, db_index=True)

@@ -50,25 +50,8 @@ def _donation(event: StripeEventData):
     return donation
 
 
-def checkout_completed(event: StripeEventData):
-    donation = _donation(event)
-    amount, currency = _money(event)
-    recording.checkout_completed(
-        donation,
-        customer_id=event.customer,
-        subscription_id=event.subscription,
-        payment_intent_id=event.payment_intent,
-        amount_minor=amount,
-        currency=currency,
-        paid=event.payment_status == "paid",
-        created=event.created,
-        email=event.email,
-    )
-
-
 def payment_intent_succeeded(event: StripeEventData):
-    """A one-off gift paid: what records it in fake mode (the card typed on the donate
-    page); live, Checkout's event has usually recorded it already (same key)."""
+    """A one-off gift paid (the card element on the donate page confirmed its intent)."""
     if event.invoice:
         raise Ignored("the payment of an invoice: the invoice's event records it")
     intent_id = event.object_id
@@ -79,14 +62,12 @@ def payment_intent_succeeded(event: StripeEventData):
     if donation is None or donation.frequency != donation.Frequency.ONCE:
         raise Ignored("not about a known one-off donation")
     amount, currency = _money(event)
-    recording.checkout_completed(
+    recording.one_off_paid(
         donation,
         customer_id=event.customer,
-        subscription_id="",
         payment_intent_id=intent_id,
         amount_minor=amount,
         currency=currency,
-        paid=True,
         charge_id=event.charge,
         created=event.created,
         email=event.email,
@@ -125,7 +106,6 @@ def subscription_deleted(event: StripeEventData):
 
 
 HANDLERS = {
-    "checkout.session.completed": checkout_completed,
     "payment_intent.succeeded": payment_intent_succeeded,
     # Stripe sends both for one invoice (the gift is keyed by it); localstripe sends the second.
     "invoice.paid": invoice_paid,

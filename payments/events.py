@@ -31,7 +31,7 @@ class StripeEventData:
     created: int | None  # data.object.created, a Unix time
     occurred: int | None = None  # the event's own created: when Stripe made it
     # What the event pays, takes or refunds, in minor units (None when it moves no money):
-    # a payment's amount received or paid, a Checkout session's total, a refund's amount.
+    # a payment's amount received or paid, a refund's amount, a dispute's amount.
     amount: int | None = None
     charge_amount: int | None = None  # charge.refunded: the amount of the charge
     currency: str = ""  # three letters as Stripe sends them; "" when the object names none
@@ -43,7 +43,6 @@ class StripeEventData:
         ""  # the charge an invoice, payment intent or dispute names (a refund's: its own id)
     )
     status: str = ""  # the object's status (a dispute's "won", "lost", ...)
-    payment_status: str = ""  # a Checkout session's ("paid", "unpaid", ...)
     email: str = ""  # the payer's address, "" when the object gives none
     receipt_url: str = ""  # an invoice's hosted page or a charge's receipt
     # Every such link the object gives, as (field, URL), for the site's rules.

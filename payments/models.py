@@ -3,6 +3,8 @@ from decimal import Decimal
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
 from django.db import models
+from django.db.models import F, OuterRef, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from payments.money import from_minor_units
@@ -45,6 +47,33 @@ class PaymentQuerySet(models.QuerySet):
             content_type=ContentType.objects.get_for_model(obj, for_concrete_model=True),
             object_id=obj.pk,
         )
+
+    def for_outer(self, model):
+        """The payments of the outer query's row (a sponsorship, a donation): for
+        ``Exists`` and ``Subquery``."""
+        return self.filter(
+            content_type=ContentType.objects.get_for_model(model, for_concrete_model=True),
+            object_id=OuterRef("pk"),
+        )
+
+    def _with_returned(self):
+        """Each payment with ``returned_minor``: what refunds and withdrawing disputes
+        took back (the database's count of ``Payment.taken_back_minor``, uncapped)."""
+
+        def total(queryset):
+            sums = queryset.filter(payment=OuterRef("pk")).order_by().values("payment")
+            return Coalesce(Subquery(sums.annotate(t=Sum("amount_minor")).values("t")), Value(0))
+
+        withdrawing = Dispute.objects.exclude(status__in=Dispute.KEEPS_THE_MONEY)
+        return self.annotate(returned_minor=total(Refund.objects) + total(withdrawing))
+
+    def returned_in_full(self):
+        """Payments whose whole amount went back (refunded, or taken by a dispute)."""
+        return self._with_returned().filter(returned_minor__gte=F("amount_minor"))
+
+    def keeping_money(self):
+        """Payments of which the foundation still keeps something."""
+        return self._with_returned().filter(returned_minor__lt=F("amount_minor"))
 
 
 class Payment(models.Model):
@@ -109,6 +138,10 @@ class Payment(models.Model):
         if any(dispute.withdraws for dispute in self.disputes.all()):
             ways.append("disputed")
         return " and ".join(ways)
+
+    @property
+    def returned_in_full(self) -> bool:
+        return self.taken_back_minor >= self.amount_minor
 
     @property
     def kept(self) -> Decimal:

@@ -47,7 +47,7 @@ ID_FIELDS = (
     "latest_charge",
 )
 URL_FIELDS = ("hosted_invoice_url", "receipt_url")
-AMOUNT_FIELDS = ("amount", "amount_paid", "amount_received", "amount_total", "amount_refunded")
+AMOUNT_FIELDS = ("amount", "amount_paid", "amount_received", "amount_refunded")
 EMAIL_FIELDS = ("email", "customer_email")
 
 
@@ -61,7 +61,6 @@ CLOCK_SKEW_SECONDS = 3600
 # PAID_AMOUNT_FIELDS present, as the sponsorship handler reads it).
 PAYMENT_TYPES = ("payment_intent.succeeded", "invoice.paid", "invoice.payment_succeeded")
 PAID_AMOUNT_FIELDS = ("amount_received", "amount_paid", "amount")
-CHECKOUT_COMPLETED = "checkout.session.completed"
 CHARGE_REFUNDED = "charge.refunded"
 DISPUTE_TYPES = (
     "charge.dispute.created",
@@ -155,19 +154,10 @@ def _check_object(obj: dict):
     created = obj.get("created")
     if created is not None and not (type(created) is int and 0 <= created <= LATEST_TIMESTAMP):
         raise Invalid("data.object.created is not a Unix time")
-    for where, holder in (
-        ("data.object", obj),
-        ("data.object.customer_details", obj.get("customer_details")),
-    ):
-        if isinstance(holder, dict):
-            for field in EMAIL_FIELDS:
-                value = holder.get(field)
-                if value is not None and not (
-                    isinstance(value, str) and len(value) <= EMAIL_MAX_LENGTH
-                ):
-                    raise Invalid(
-                        f"{where}.{field} is not an address of at most {EMAIL_MAX_LENGTH}"
-                    )
+    for field in EMAIL_FIELDS:
+        value = obj.get(field)
+        if value is not None and not (isinstance(value, str) and len(value) <= EMAIL_MAX_LENGTH):
+            raise Invalid(f"data.object.{field} is not an address of at most {EMAIL_MAX_LENGTH}")
     check_metadata("data.object.metadata", obj.get("metadata"))
     lines = obj.get("lines")
     data = lines.get("data") if isinstance(lines, dict) else None
@@ -232,14 +222,12 @@ def _subscription_details(obj: dict) -> dict:
 
 
 def _email(obj: dict) -> str:
-    """The payer's address: a Checkout session's customer details', then the object's."""
-    details = obj.get("customer_details")
-    holders = (details if isinstance(details, dict) else {}, obj)
-    for holder in holders:
-        for field in (*EMAIL_FIELDS, "receipt_email"):
-            value = holder.get(field)
-            if isinstance(value, str) and "@" in value:
-                return value[:EMAIL_MAX_LENGTH]
+    """The payer's address the object gives (an invoice's customer_email, a payment's
+    receipt_email)."""
+    for field in (*EMAIL_FIELDS, "receipt_email"):
+        value = obj.get(field)
+        if isinstance(value, str) and "@" in value:
+            return value[:EMAIL_MAX_LENGTH]
     return ""
 
 
@@ -247,8 +235,6 @@ def _amounts(event_type: str, obj: dict) -> tuple[int | None, int | None]:
     """(what the event pays, takes or refunds; the refunded charge's amount)."""
     if event_type in PAYMENT_TYPES:
         return paid_amount(obj), None
-    if event_type == CHECKOUT_COMPLETED:
-        return obj.get("amount_total"), None
     if event_type == CHARGE_REFUNDED:
         return obj.get("amount_refunded"), obj.get("amount")
     if event_type in DISPUTE_TYPES:
@@ -268,7 +254,6 @@ def _read(event_id: str, event_type: str, obj: dict, occurred=None) -> StripeEve
     lines = obj.get("lines")
     data = lines.get("data") if isinstance(lines, dict) else None
     amount, charge_amount = _amounts(event_type, obj)
-    payment_status = obj.get("payment_status")
     status = obj.get("status")
     return StripeEventData(
         id=event_id,
@@ -285,7 +270,6 @@ def _read(event_id: str, event_type: str, obj: dict, occurred=None) -> StripeEve
         invoice=_stripe_id(obj.get("invoice")),
         charge=_charge(event_type, obj),
         status=status if isinstance(status, str) else "",
-        payment_status=payment_status if isinstance(payment_status, str) else "",
         email=_email(obj),
         receipt_url=next((obj[field] for field in URL_FIELDS if obj.get(field)), ""),
         links=tuple((field, obj[field]) for field in URL_FIELDS if obj.get(field)),
@@ -373,14 +357,6 @@ def check_acceptable(event: StripeEventData):
     if event.type in PAYMENT_TYPES:
         currency = _check_currency(event)
         _check_positive("the amount paid", event.amount, currency)
-        _check_created(event)
-    elif (
-        event.type == CHECKOUT_COMPLETED
-        and event.payment_status == "paid"
-        and event.amount is not None  # a session that says what it took
-    ):
-        currency = _check_currency(event)
-        _check_positive("amount_total", event.amount, currency)
         _check_created(event)
     elif event.type == CHARGE_REFUNDED:
         currency = _check_currency(event)

@@ -106,10 +106,33 @@ class YearFilter(admin.SimpleListFilter):
         return queryset.filter(tier__year=self.value()) if self.value() else queryset
 
 
+class ReturnedFilter(admin.SimpleListFilter):
+    """The open sponsorships whose payment for the term went back in full: off the
+    supporters page, for staff to end (docs/sponsors.md, *Money returned in full*)."""
+
+    title = "payment returned in full"
+    parameter_name = "returned"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Refunded or lost to a dispute")]
+
+    def queryset(self, request, queryset):
+        if self.value() != "yes":
+            return queryset
+        return queryset.open().filter(pk__in=queryset.latest_payment_returned().values("pk"))
+
+
 @admin.register(Sponsorship)
 class SponsorshipAdmin(admin.ModelAdmin):
     list_display = ["organisation", "tier", "status", "payment_method", "paid_at", "ends_on"]
-    list_filter = ["status", "tier__programme", "tier", YearFilter, "payment_method"]
+    list_filter = [
+        "status",
+        ReturnedFilter,
+        "tier__programme",
+        "tier",
+        YearFilter,
+        "payment_method",
+    ]
     search_fields = ["organisation__name"]
     list_select_related = ["organisation", "tier__programme"]
     readonly_fields = [

@@ -8,16 +8,33 @@ class SponsorsConfig(AppConfig):
         # Registration with payments and the outbox, which know no app: the Stripe events
         # this app handles and the side effects its services record; and with core:
         # the models public pages show, the demo content and the sitemap section.
+        from django.db.models.signals import post_save
+
         from core import demo, edge, logredact, navigation
         from core import sitemaps as site_map
         from outbox import registry
         from payments import dispatch, income, money
+        from payments.models import Dispute, Refund
         from search import sources as search_index
-        from sponsors import mail, models, reports, sitemaps, stripe_tasks, webhooks
+        from sponsors import (
+            mail,
+            models,
+            reports,
+            sitemaps,
+            stripe_tasks,
+            supporters_cache,
+            webhooks,
+        )
 
         for event_type, handler in webhooks.HANDLERS.items():
             dispatch.register(event_type, handler)
         money.register_currencies(webhooks.sold_currencies)
+        for taken_back in (Refund, Dispute):
+            post_save.connect(
+                supporters_cache.money_taken_back,
+                sender=taken_back,
+                dispatch_uid=f"sponsors:supporters:{taken_back.__name__}",
+            )
         dispatch.register_subscription_owner(webhooks.knows_subscription)
         registry.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         registry.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)

@@ -4,6 +4,7 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
+from django.db.models import Exists, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 from django_countries.fields import CountryField
@@ -186,11 +187,23 @@ class SponsorshipQuerySet(models.QuerySet):
         """Sponsorships that hold a place in their tier and can still be cancelled."""
         return self.exclude(status__in=Sponsorship.CLOSED_STATUSES)
 
+    def latest_payment_returned(self):
+        """Sponsorships whose latest payment (the one paying for the current term) went
+        back in full: refunded, or taken by a lost dispute."""
+        latest = LedgerPayment.objects.for_outer(self.model).order_by("-paid_at", "-id")
+        returned = LedgerPayment.objects.returned_in_full().filter(pk=OuterRef("latest_payment"))
+        return self.annotate(latest_payment=Subquery(latest.values("pk")[:1])).filter(
+            Exists(returned)
+        )
+
     def on_supporters_page(self):
-        """Active and expiring sponsorships, highest tiers first, then by name."""
-        return self.filter(
-            status__in=[Sponsorship.Status.ACTIVE, Sponsorship.Status.EXPIRING]
-        ).order_by("tier__programme__order", "tier__order", "organisation__name")
+        """Active and expiring sponsorships, highest tiers first, then by name; not one
+        whose payment for the term was refunded in full (staff then end it)."""
+        return (
+            self.filter(status__in=[Sponsorship.Status.ACTIVE, Sponsorship.Status.EXPIRING])
+            .exclude(pk__in=self.latest_payment_returned().values("pk"))
+            .order_by("tier__programme__order", "tier__order", "organisation__name")
+        )
 
 
 class Sponsorship(models.Model):
@@ -313,11 +326,20 @@ class Sponsorship(models.Model):
         return not (self.is_paid or self.stripe_subscription_id or self.stripe_payment_intent_id)
 
     @property
+    def returned_payment(self):
+        """Its latest payment when that went back in full (refunded or lost to a dispute),
+        else None: an open sponsorship in this state is not paid for any more."""
+        latest = next(iter(self.payments.all()), None)  # newest first (Payment's ordering)
+        return latest if latest is not None and latest.returned_in_full else None
+
+    @property
     def status_label(self) -> str:
         """The status as the sponsor reads it: an application cancelled before anything was
-        paid was withdrawn."""
+        paid was withdrawn; an open one whose payment went back in full is refunded."""
         if self.status == self.Status.CANCELLED and self.nothing_paid:
             return "Withdrawn"
+        if self.is_open and self.returned_payment is not None:
+            return "Refunded"
         return self.get_status_display()
 
     @property

@@ -91,16 +91,6 @@ def payment_failed(event: StripeEventData):
     recording.payment_failed(_required_sponsorship(event))
 
 
-def checkout_completed(event: StripeEventData):
-    session_id = _required_id(event)
-    recording.link_stripe_objects(
-        _required_sponsorship(event),
-        subscription_id=event.subscription,
-        payment_intent_id=event.payment_intent,
-        note=f"paid through Stripe Checkout ({session_id})",
-    )
-
-
 def subscription_deleted(event: StripeEventData):
     """Ends the sponsorship whose subscription it is now. A subscription the site let go
     (its first payment failed, sponsors.services.paying) is no sponsorship's any more:
@@ -112,7 +102,6 @@ def subscription_deleted(event: StripeEventData):
 
 
 HANDLERS = {
-    "checkout.session.completed": checkout_completed,
     "payment_intent.succeeded": payment_succeeded,
     "invoice.paid": payment_succeeded,
     "invoice.payment_succeeded": payment_succeeded,

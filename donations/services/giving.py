@@ -15,13 +15,18 @@ browser to Stripe only. The page's script asks, one step at a time:
 Only Stripe's webhook events record money (``recording``). No Stripe call is made inside
 a database transaction. One SetupIntent makes one donation (its reference is unique) and
 one payment (the reference is in the idempotency keys). A gift whose payment failed is
-deleted again and its subscription cancelled: nothing was taken, nothing is kept.
+deleted again and its subscription cancelled: nothing was taken, nothing is kept. So is a
+gift left waiting for its payment (``expire_abandoned``, hourly).
 """
 
 import logging
 import uuid
 from dataclasses import dataclass
+from datetime import timedelta
 from decimal import Decimal
+
+from django.conf import settings
+from django.utils import timezone
 
 from donations import signing, stripe_gateway
 from donations.models import Donation
@@ -190,3 +195,13 @@ def find(reference: str) -> Donation | None:
         return Donation.objects.filter(reference=uuid.UUID(str(reference))).first()
     except ValueError:
         return None
+
+
+def expire_abandoned() -> int:
+    """Delete the gifts left waiting for a payment longer than
+    ``DONATION_ABANDONED_AFTER_HOURS`` (the page was closed during 3-D Secure, so Stripe
+    will never report one): they counted nowhere public, and no page shows them any more.
+    A gift Stripe recorded money for meanwhile is kept. Returns how many were deleted."""
+    before = timezone.now() - timedelta(hours=settings.DONATION_ABANDONED_AFTER_HOURS)
+    _, by_model = Donation.objects.abandoned(before).delete()
+    return by_model.get(Donation._meta.label, 0)

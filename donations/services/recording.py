@@ -1,5 +1,5 @@
-"""Recording what Stripe reports of a gift: a completed checkout, each payment, a failed
-one, the end of a monthly gift. The payment itself is kept by the payments app
+"""Recording what Stripe reports of a gift: a one-off payment, each paid invoice of a
+monthly gift, a failed payment, the end of a monthly gift. The payment itself is kept by the payments app
 (``payments.recording``), which also records refunds and disputes of every payment.
 
 Every recording function is idempotent (gifts are keyed by their Stripe ids), so Stripe's
@@ -27,37 +27,34 @@ def stripe_time(timestamp) -> datetime:
 
 
 @transaction.atomic
-def checkout_completed(
+def one_off_paid(
     donation: Donation,
     *,
     customer_id: str,
-    subscription_id: str,
     payment_intent_id: str,
     amount_minor: int,
     currency: str,
-    paid: bool,
     charge_id: str = "",
     created,
     email: str = "",
 ):
+    """A one-off gift's payment intent succeeded: the donation is paid and its gift kept
+    (a monthly gift's money arrives with each paid invoice instead, ``record_gift``)."""
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
     donation.email = donation.email or email
     donation.stripe_customer_id = customer_id or donation.stripe_customer_id
-    donation.stripe_subscription_id = subscription_id or donation.stripe_subscription_id
     donation.stripe_payment_intent_id = payment_intent_id or donation.stripe_payment_intent_id
     if donation.status in (D.PENDING, D.PAST_DUE):
         donation.move_to(donation.paid_status)
     donation.save()
-    # A monthly gift's money arrives with each paid invoice; a one-off gift's with this.
-    if paid and donation.frequency == Donation.Frequency.ONCE and payment_intent_id:
-        record_gift(
-            donation,
-            stripe_id=payment_intent_id,
-            amount_minor=amount_minor,
-            currency=currency,
-            paid_at=stripe_time(created),
-            charge_id=charge_id,
-        )
+    record_gift(
+        donation,
+        stripe_id=payment_intent_id,
+        amount_minor=amount_minor,
+        currency=currency,
+        paid_at=stripe_time(created),
+        charge_id=charge_id,
+    )
 
 
 @transaction.atomic

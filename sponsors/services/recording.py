@@ -30,24 +30,6 @@ def term_price_minor(sponsorship: Sponsorship) -> int:
     return minor_units(Decimal(str(terms["annual_price"])), str(terms["currency"]))
 
 
-@transaction.atomic
-def link_stripe_objects(sponsorship_id: int, *, subscription_id="", payment_intent_id="", note=""):
-    """Remember the subscription or payment Stripe created for a sponsorship. Idempotent."""
-    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
-    changed = []
-    if subscription_id and sponsorship.stripe_subscription_id != subscription_id:
-        sponsorship.stripe_subscription_id = subscription_id
-        changed.append("stripe_subscription_id")
-    if payment_intent_id and sponsorship.stripe_payment_intent_id != payment_intent_id:
-        sponsorship.stripe_payment_intent_id = payment_intent_id
-        changed.append("stripe_payment_intent_id")
-    if changed:
-        sponsorship.save(update_fields=changed)
-        if note:
-            _note(sponsorship, note)
-    return sponsorship
-
-
 def _note(sponsorship: Sponsorship, note: str):
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship,

@@ -17,7 +17,6 @@ class DonationFactory(factory.django.DjangoModelFactory):
     amount = Decimal("25.00")
     currency = "EUR"
     frequency = Donation.Frequency.ONCE
-    stripe_checkout_session_id = factory.Sequence(lambda n: f"cs_test_{n}")
 
 
 class GiftFactory(factory.django.DjangoModelFactory):

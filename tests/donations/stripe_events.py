@@ -24,26 +24,6 @@ def event(event_id, type_, obj):
     return {**sponsorship_event(event_id, type_, obj), "api_version": "2025-03-31.basil"}
 
 
-def checkout_completed(donation, *, mode="payment", event_id="evt_cs_1", **extra):
-    obj = {
-        "id": donation.stripe_checkout_session_id,
-        "object": "checkout.session",
-        "mode": mode,
-        "client_reference_id": str(donation.reference),
-        "metadata": {"donation": str(donation.reference)},
-        "customer": "cus_donor_1",
-        "customer_details": {"email": "giver@example.org"},
-        "payment_status": "paid",
-        "amount_total": int(donation.amount * 100),
-        "currency": donation.currency.lower(),
-        "created": 1773144000,
-        "payment_intent": "pi_donation_1" if mode == "payment" else None,
-        "subscription": "sub_donation_1" if mode == "subscription" else None,
-        **extra,
-    }
-    return event(event_id, "checkout.session.completed", obj)
-
-
 def invoice_paid(donation, *, invoice_id="in_donation_1", event_id="evt_in_1", amount=None):
     obj = {
         "id": invoice_id,
@@ -66,8 +46,8 @@ def invoice_paid(donation, *, invoice_id="in_donation_1", event_id="evt_in_1", a
 
 
 def payment_intent_succeeded(donation, *, intent_id="pi_donation_1", event_id="evt_pi_1", **extra):
-    """Stripe's payment_intent.succeeded: a Checkout payment's intent carries the metadata
-    of ``payment_intent_data`` (localstripe's has no ``amount_received``)."""
+    """Stripe's payment_intent.succeeded of a one-off gift: the intent the donate page made
+    carries the donation's reference in its metadata."""
     obj = {
         "id": intent_id,
         "object": "payment_intent",
@@ -76,6 +56,7 @@ def payment_intent_succeeded(donation, *, intent_id="pi_donation_1", event_id="e
         "currency": donation.currency.lower(),
         "created": 1773144000,
         "customer": "cus_donor_1",
+        "receipt_email": "giver@example.org",
         "invoice": None,
         "metadata": {"donation": str(donation.reference)},
         "status": "succeeded",

@@ -131,7 +131,6 @@ def test_the_reference_in_the_metadata_is_enough_when_the_event_comes_first(
 ):
     """The site never saved the Stripe ids (as if the event overtook Stripe's answer)."""
     donation = DonationFactory(
-        stripe_checkout_session_id="",
         amount=Decimal("10"),
         frequency="monthly" if monthly else "once",
     )

@@ -19,8 +19,10 @@ from tests.sponsors.factories import OrganisationFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_money_pages_reflow_and_pass_axe(live_server, browser, settings, tmp_path):
+def test_money_pages_reflow_and_pass_axe(live_server, browser, settings, tmp_path, localstripe_url):
     settings.MEDIA_ROOT = tmp_path
+    # The donate page audited with the card field the fake's Stripe.js draws.
+    settings.STRIPE_JS_URL = f"{localstripe_url}/js.stripe.com/v3/"
     sponsors_demo.load(lambda message: None)
     GiftFactory(donation__public_name="Grace H.", donation__show_on_wall=True)
     ExpenseFactory(spent_on=timezone.localdate(), amount=Decimal("1200"))

@@ -77,5 +77,5 @@ def audit(page, label, width, screenshot=None):
                                       f"{v['help']} at {v['targets']}")  # fmt: skip
         if screenshot:
             page.emulate_media(color_scheme=scheme)
-            page.screenshot(path=f"{screenshot}-{width}-{scheme}.png")
+            page.screenshot(path=f"{screenshot}-{width}-{scheme}.png", full_page=True)
     return overflowing, violations, runs

@@ -75,6 +75,11 @@ def manager_pages(django_user_model):
     return manager, paths
 
 
+# Pictures of the pages worth a look in both schemes (ARTIFACTS/<name>-<width>-<scheme>.png),
+# by the last part of their path.
+SHOTS = {"dashboard": str(ARTIFACTS / "account-dashboard"), "pay": str(ARTIFACTS / "sponsor-pay")}
+
+
 def test_account_and_sponsor_pages_reflow_and_pass_axe(
     live_server, browser, manager_pages, mail_link_pages, settings, localstripe_url
 ):
@@ -99,7 +104,7 @@ def test_account_and_sponsor_pages_reflow_and_pass_axe(
             response = page.goto(live_server.url + path, wait_until="load")
             assert response is not None and response.status == 200, path
             assert page.url == live_server.url + path, f"{path} went to {page.url}"
-            shot = str(ARTIFACTS / "account-dashboard") if path == "/sponsors/dashboard/" else None
+            shot = SHOTS.get(path.rsplit("/", 2)[-2])
             wide, blocking, runs = audit(page, path, width, screenshot=shot)
             overflowing += wide
             violations += blocking

@@ -106,7 +106,7 @@ def test_a_sponsorship_is_paid_by_card_in_stripes_field(devstack, browser, metho
 
     def paid():
         page.goto(devstack.url + "/sponsors/dashboard/")
-        return "Paid, thank you." in page.inner_text("main")
+        return re.search(r"Paid on \d+ \w+ \d{4}, thank you\.", page.inner_text("main"))
 
     wait_until(paid, what="Stripe's event marking the sponsorship paid")
     mine = [

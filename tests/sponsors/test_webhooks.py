@@ -162,8 +162,8 @@ def test_a_handled_event_without_an_object_is_refused(post_event, sponsorship, e
 @pytest.mark.parametrize(
     "type_, obj",
     [
-        ("checkout.session.completed", {"metadata": {"sponsorship": "424242"}, "id": "cs_1"}),
-        ("checkout.session.completed", {"metadata": {"sponsorship": "1"}}),
+        ("payment_intent.payment_failed", {"metadata": {"sponsorship": "424242"}, "id": "pi_1"}),
+        ("payment_intent.payment_failed", {"metadata": {"sponsorship": "1"}}),
         ("invoice.payment_failed", {"id": "in_1", "parent": "sub", "subscription": None}),
         ("customer.subscription.deleted", {"object": "subscription"}),
         (
