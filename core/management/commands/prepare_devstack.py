@@ -14,19 +14,16 @@ import socket
 import time
 import urllib.parse
 
-import requests
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import OperationalError, connection
-from django.urls import reverse
 
 from core.demo import DEMO_STAFF_USERNAME
 
 PREPARED_KEY = "devstack:prepared"
-WEBHOOK_ID = "devstack"
 WAIT_SECONDS = 120
 
 
@@ -53,18 +50,6 @@ def stripe_fake_answers() -> bool:
         return True
     except OSError:
         return False
-
-
-def register_webhook():
-    """localstripe's own call: deliver every event to the site, signed like Stripe."""
-    requests.post(
-        f"{settings.STRIPE_API_BASE}/_config/webhooks/{WEBHOOK_ID}",
-        data={
-            "url": settings.SITE_URL + reverse("payments:stripe-webhook"),
-            "secret": settings.STRIPE_WEBHOOK_SECRET,
-        },
-        timeout=10,
-    ).raise_for_status()
 
 
 class Command(BaseCommand):
@@ -99,7 +84,6 @@ class Command(BaseCommand):
             call_command("load_demo", *(["--only", *demo] if demo else []))
         wait_for("the Stripe fake", stripe_fake_answers)
         call_command("forget_fake_stripe_ids")
-        register_webhook()
-        self.stdout.write(f"The Stripe fake delivers its events to {settings.SITE_URL}.")
+        call_command("connect_stripe_fake")
         wait_for("Redis", lambda: cache.set(PREPARED_KEY, True, None) or cache.get(PREPARED_KEY))
         self.stdout.write(f"Prepared; the site starts at {settings.SITE_URL}")
