@@ -8,7 +8,6 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpResponse, JsonResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.utils import timezone
-from django.utils.cache import patch_cache_control
 from django.views.decorators.csrf import csrf_exempt
 from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
@@ -142,6 +141,4 @@ def summary(request):
             check_month(month, timezone.localdate())
         except MonthNotCounted as error:
             return JsonResponse({"error": str(error)}, status=400)
-    response = JsonResponse(cached_summary(int(days) if days else None, window, month))
-    patch_cache_control(response, public=True, max_age=60)
-    return response
+    return JsonResponse(cached_summary(int(days) if days else None, window, month))
