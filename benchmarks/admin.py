@@ -7,6 +7,7 @@ from benchmarks.forms import RejectRunsForm, RunUploadForm
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Measurement, Run, RunEvent, Suite
 from benchmarks.services import importing, permissions, review
+from core.transitions import TransitionRefused
 
 
 class RunInline(admin.TabularInline):
@@ -172,7 +173,7 @@ class RunAdmin(admin.ModelAdmin):
         for run in queryset.select_related("suite"):
             try:
                 review.publish_run(run, request.user)
-            except review.NotPublishable as error:
+            except TransitionRefused as error:
                 refused.append(f"“{run.label}”: {error}")
             else:
                 published += 1
@@ -189,7 +190,7 @@ class RunAdmin(admin.ModelAdmin):
             for run in queryset:
                 try:
                     review.reject_run(run, request.user, form.cleaned_data["reason"])
-                except review.NotPublishable as error:
+                except TransitionRefused as error:
                     refused.append(f"“{run.label}”: {error}")
                 else:
                     rejected += 1

@@ -6,6 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.storage import private
+from core.transitions import verb
 
 
 class SuiteQuerySet(models.QuerySet):
@@ -97,13 +98,12 @@ class Run(models.Model):
         PUBLISHED = "published", "published"
         REJECTED = "rejected", "rejected"
 
-    # The only status changes ``core.transitions.move`` makes: review decides on a draft, and
-    # a rejected run may still be published; a published run has been seen (pages, feeds,
-    # embeds in news) and stays published.
-    TRANSITIONS = {
-        Status.DRAFT: {Status.PUBLISHED, Status.REJECTED},
-        Status.REJECTED: {Status.PUBLISHED},
-        Status.PUBLISHED: set(),
+    # How a run moves (core.transitions.apply, each move a RunEvent): review publishes or
+    # rejects a draft, and a rejected run may still be published; a published run has been
+    # seen (pages, feeds, embeds in news) and stays published.
+    VERBS = {
+        "publish": verb(Status.DRAFT, Status.REJECTED, to=Status.PUBLISHED),
+        "reject": verb(Status.DRAFT, to=Status.REJECTED),
     }
 
     suite = models.ForeignKey(Suite, on_delete=models.CASCADE, related_name="runs")

@@ -1,56 +1,45 @@
-"""The one way a status changes.
+"""The one way a status changes: by a named move, a verb.
 
-A model whose ``status`` follows rules declares them on the class: ``TRANSITIONS`` maps each
-status to the statuses it may go to, and its audit rows are reached as ``events`` (a model with
-``from_status``, ``to_status``, ``actor`` and ``note``). ``move`` checks the change against the
-table, saves the object and writes the audit row, in the caller's transaction.
+A model with a lifecycle declares ``VERBS`` on the class, each a ``Verb`` built by ``verb``:
+the statuses it starts from and the one it reaches (``Sponsorship``'s ``approve`` or
+``cancel``, ``Run``'s ``publish``, ``OutboxItem``'s ``retry``). A verb that goes back to
+where the object was (``Sponsorship``'s ``undo_cancel``) names the statuses it may reach,
+and its caller says which. The field is ``status`` unless the model names another in
+``STATUS_FIELD``.
 
-A model whose moves have names declares ``VERBS`` instead, each a ``Verb`` (the statuses it
-starts from and the one it reaches): ``OutboxItem``'s ``withdraw`` or ``retry``,
-``RawReport``'s ``accept`` or ``reject``. ``step`` moves one object by a verb, in memory,
-for a caller that saves it (alone or in bulk); ``step_all`` moves every row of a queryset
-the verb applies to, in one update. Every refusal is a ``TransitionRefused``.
+- ``apply`` moves one object, saves it (with whatever else the caller changed) and writes
+  its audit row, reached as ``obj.events`` (a model with ``from_status``, ``to_status``,
+  ``actor`` and ``note``), in the caller's transaction: for a history people read.
+- ``step`` moves one object in memory, for a caller that saves it (alone or in bulk) and
+  keeps no audit row (an outbox item's attempts are its history).
+- ``step_all`` moves every row of a queryset the verb starts from, in one update.
+- ``may`` answers whether a verb starts from the object's status.
+
+Every refusal is a ``TransitionRefused``, and a refused move changes nothing.
 """
 
 from dataclasses import dataclass
 
 
 class TransitionRefused(ValueError):
-    """The model's ``TRANSITIONS`` table does not allow the change."""
-
-
-def may_move(obj, status: str) -> bool:
-    return status in type(obj).TRANSITIONS.get(obj.status, ())
-
-
-def move(obj, status: str, *, actor=None, note: str = "", **audit):
-    """Move ``obj`` to ``status``, save it (with whatever else the caller changed) and record
-    the change; ``audit``: more fields of the audit row. Raises TransitionRefused, changing
-    nothing, when the table does not allow it. Returns the audit row."""
-    if not may_move(obj, status):
-        labels = dict(type(obj)._meta.get_field("status").choices)
-        raise TransitionRefused(
-            f"A {type(obj)._meta.verbose_name} cannot go from {labels[obj.status]} "
-            f"to {labels[status]}."
-        )
-    from_status = obj.status
-    obj.status = status
-    obj.save()
-    return obj.events.create(
-        from_status=from_status, to_status=status, actor=actor, note=note, **audit
-    )
+    """The move is not allowed now; the message says why, in words a person reads."""
 
 
 @dataclass(frozen=True)
 class Verb:
-    """A named move: from any of ``sources`` to ``target``."""
+    """A named move: from any of ``sources`` to one of ``targets`` (usually just one)."""
 
     sources: frozenset[str]
-    target: str
+    targets: frozenset[str]
 
 
-def verb(*sources: str, to: str) -> Verb:
-    return Verb(frozenset(sources), to)
+def verb(*sources: str, to) -> Verb:
+    """``verb(A, B, to=C)``; ``to`` is a tuple when the caller chooses the target."""
+    return Verb(frozenset(sources), frozenset((to,) if isinstance(to, str) else to))
+
+
+def field(model) -> str:
+    return getattr(model, "STATUS_FIELD", "status")
 
 
 def _verb(model, name: str) -> Verb:
@@ -62,28 +51,47 @@ def _verb(model, name: str) -> Verb:
         ) from None
 
 
+def _label(model, status: str) -> str:
+    return dict(model._meta.get_field(field(model)).choices).get(status, status)
+
+
 def may(obj, name: str) -> bool:
-    return obj.status in _verb(type(obj), name).sources
+    return getattr(obj, field(type(obj))) in _verb(type(obj), name).sources
 
 
-def step(obj, name: str) -> str:
-    """Move ``obj`` by the verb ``name`` of its model's ``VERBS``, in memory: the caller
-    saves it. Returns the status it left; raises TransitionRefused, changing nothing, when
-    the verb does not start from the object's status."""
-    move_by = _verb(type(obj), name)
-    if obj.status not in move_by.sources:
-        labels = dict(type(obj)._meta.get_field("status").choices)
-        raise TransitionRefused(
-            f"Cannot {name.replace('_', ' ')} a {type(obj)._meta.verbose_name} "
-            f"that is {labels.get(obj.status, obj.status)}."
-        )
-    from_status, obj.status = obj.status, move_by.target
-    return from_status
+def step(obj, name: str, *, to: str | None = None) -> str:
+    """Move ``obj`` by the verb ``name``, in memory: the caller saves it. ``to``: the
+    target, for a verb with several. Returns the status it left; raises TransitionRefused,
+    changing nothing, when the verb does not start from the object's status."""
+    model, attribute = type(obj), field(type(obj))
+    move_by, status = _verb(model, name), getattr(obj, attribute)
+    what = f"{name.replace('_', ' ')} a {model._meta.verbose_name}"
+    if status not in move_by.sources:
+        raise TransitionRefused(f"Cannot {what} that is {_label(model, status)}.")
+    if to is None and len(move_by.targets) == 1:
+        (to,) = move_by.targets
+    if to not in move_by.targets:
+        raise TransitionRefused(f"Cannot {what} to {_label(model, to)}.")
+    setattr(obj, attribute, to)
+    return status
+
+
+def apply(obj, name: str, *, actor=None, note: str = "", to: str | None = None, **audit):
+    """Move ``obj`` by the verb ``name``, save it and write its audit row (``audit``: more
+    fields of the row). Raises TransitionRefused, changing nothing. Returns the row."""
+    from_status = step(obj, name, to=to)
+    obj.save()
+    to_status = getattr(obj, field(type(obj)))
+    return obj.events.create(
+        from_status=from_status, to_status=to_status, actor=actor, note=note, **audit
+    )
 
 
 def step_all(queryset, name: str, **changes) -> int:
     """Move every row of ``queryset`` that the verb ``name`` starts from, in one update
     (with ``changes`` to other fields); rows in any other status are left as they are.
     Returns how many moved."""
-    move_by = _verb(queryset.model, name)
-    return queryset.filter(status__in=move_by.sources).update(status=move_by.target, **changes)
+    model, move_by = queryset.model, _verb(queryset.model, name)
+    (target,) = move_by.targets
+    in_sources = {f"{field(model)}__in": move_by.sources}
+    return queryset.filter(**in_sources).update(**{field(model): target}, **changes)

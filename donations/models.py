@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Exists, Q
 
 from core.storage import private
+from core.transitions import verb
 from payments.models import Payment, PaymentQuerySet
 
 
@@ -44,10 +45,6 @@ class DonationQuerySet(models.QuerySet):
         return self.keeping_money().filter(show_on_wall=True).exclude(public_name="")
 
 
-class StatusError(ValueError):
-    """A status change the model's transition table does not allow."""
-
-
 class Donation(models.Model):
     class Frequency(models.TextChoices):
         ONCE = "once", "One-off"
@@ -60,13 +57,18 @@ class Donation(models.Model):
         PAST_DUE = "past_due", "Payment failed"
         CANCELLED = "cancelled", "Cancelled"
 
-    # The only status changes ``move_to`` makes; staying in a status is no change.
-    TRANSITIONS = {
-        Status.PENDING: {Status.PAID, Status.ACTIVE, Status.PAST_DUE, Status.CANCELLED},
-        Status.ACTIVE: {Status.PAST_DUE, Status.CANCELLED},
-        Status.PAST_DUE: {Status.PAID, Status.ACTIVE, Status.CANCELLED},
-        Status.PAID: {Status.PAST_DUE, Status.CANCELLED},
-        Status.CANCELLED: set(),
+    # How a donation moves (core.transitions.step; the Stripe events that move it are its
+    # history): a payment pays a one-off gift or keeps a monthly one active, after a failed
+    # payment too; a payment fails; the gift ends.
+    VERBS = {
+        "pay": verb(Status.PENDING, Status.PAST_DUE, to=Status.PAID),
+        "pay_monthly": verb(Status.PENDING, Status.PAST_DUE, to=Status.ACTIVE),
+        "fail_payment": verb(
+            Status.PENDING, Status.ACTIVE, Status.PAID, Status.PAST_DUE, to=Status.PAST_DUE
+        ),
+        "cancel": verb(
+            Status.PENDING, Status.ACTIVE, Status.PAID, Status.PAST_DUE, to=Status.CANCELLED
+        ),
     }
 
     reference = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
@@ -110,23 +112,10 @@ class Donation(models.Model):
             f"{self.amount} {self.currency} {self.get_frequency_display().lower()} ({self.email})"
         )
 
-    def can_move_to(self, status: str) -> bool:
-        return status == self.status or status in self.TRANSITIONS[self.status]
-
-    def move_to(self, status: str):
-        """Change the status (unsaved); raises StatusError for a change the table forbids."""
-        if not self.can_move_to(status):
-            raise StatusError(
-                f"A donation cannot go from {self.get_status_display()} "
-                f"to {self.Status(status).label}."
-            )
-        self.status = status
-
     @property
-    def paid_status(self) -> str:
-        """The status a payment brings: active for a monthly gift, paid for a one-off."""
-        monthly = self.frequency == self.Frequency.MONTHLY
-        return self.Status.ACTIVE if monthly else self.Status.PAID
+    def pay_verb(self) -> str:
+        """A payment makes a one-off gift paid and a monthly one active."""
+        return "pay_monthly" if self.frequency == self.Frequency.MONTHLY else "pay"
 
 
 class GiftManager(models.Manager.from_queryset(PaymentQuerySet)):

@@ -76,13 +76,12 @@ def _record(item: OutboxItem, error: Exception | None) -> str | None:
     changes = {"leased_until": None}
     if error is None:
         transitions.step(item, "finish")
-        changes.update(status=S.DONE, done_at=now, last_error="")
+        changes.update(done_at=now, last_error="")
     else:
         changes["last_error"] = f"{type(error).__name__}: {error}"[:500]
         stuck = item.attempts >= settings.OUTBOX_MAX_ATTEMPTS
         if stuck:
             transitions.step(item, "give_up")
-            changes["status"] = S.STUCK
         else:
             changes["next_attempt_at"] = now + backoff(item.attempts)
         log = logger.error if stuck else logger.warning
@@ -96,7 +95,7 @@ def _record(item: OutboxItem, error: Exception | None) -> str | None:
         )
     recorded = OutboxItem.objects.filter(
         pk=item.pk, status=S.PENDING, leased_until=item.leased_until
-    ).update(**changes)
+    ).update(status=item.status, **changes)
     if not recorded:
         logger.warning("outbox item %s (%s): lease lost before the outcome", item.pk, item.kind)
         return None

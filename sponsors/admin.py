@@ -1,6 +1,7 @@
 from django.contrib import admin, messages
 from django.contrib.contenttypes.admin import GenericTabularInline
 
+from core.transitions import TransitionRefused
 from invoicing.links import admin_list
 from sponsors import supporters_cache
 from sponsors.models import (
@@ -13,7 +14,7 @@ from sponsors.models import (
     SponsorshipEvent,
     Tier,
 )
-from sponsors.services import applications, lifecycle, moderation, recording, transitions
+from sponsors.services import applications, lifecycle, moderation, recording
 
 
 @admin.register(Programme)
@@ -159,7 +160,7 @@ class SponsorshipAdmin(admin.ModelAdmin):
             try:
                 action(sponsorship, request.user)
                 ok += 1
-            except transitions.SponsorshipError as error:
+            except TransitionRefused as error:
                 self.message_user(request, f"{sponsorship}: {error}", messages.ERROR)
         if ok:
             self.message_user(request, f"{ok} sponsorships {done}.", messages.SUCCESS)

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_countries.fields import CountryField
 
+from core.transitions import verb
 from payments.models import STRIPE_ID_MAX_LENGTH, PaymentQuerySet
 from payments.models import Payment as LedgerPayment
 
@@ -218,29 +219,27 @@ class Sponsorship(models.Model):
         CANCELLED = "cancelled", "Cancelled"
 
     CLOSED_STATUSES = (Status.REJECTED, Status.CANCELLED, Status.LAPSED)
-    # The only status changes ``core.transitions.move`` makes (paid first: approval goes
-    # straight to active; out of Cancelled only by the sponsor's undo, back where it was).
-    TRANSITIONS = {
-        Status.APPLIED: {
-            Status.APPROVED,
-            Status.REJECTED,
-            Status.CANCELLED,
-            Status.AWAITING_PAYMENT,
-            Status.ACTIVE,
-        },
-        Status.APPROVED: {Status.AWAITING_PAYMENT, Status.ACTIVE, Status.CANCELLED},
-        Status.AWAITING_PAYMENT: {Status.ACTIVE, Status.CANCELLED},
-        Status.ACTIVE: {Status.EXPIRING, Status.CANCELLED, Status.LAPSED},
-        Status.EXPIRING: {Status.ACTIVE, Status.LAPSED, Status.CANCELLED},
-        Status.LAPSED: {Status.ACTIVE},
-        Status.REJECTED: set(),
-        Status.CANCELLED: {
-            Status.APPLIED,
-            Status.APPROVED,
-            Status.AWAITING_PAYMENT,
-            Status.ACTIVE,
-            Status.EXPIRING,
-        },
+    OPEN_STATUSES = (
+        Status.APPLIED,
+        Status.APPROVED,
+        Status.AWAITING_PAYMENT,
+        Status.ACTIVE,
+        Status.EXPIRING,
+    )
+    # How a sponsorship moves (core.transitions.apply, each move a SponsorshipEvent): staff
+    # approve or reject an application; approved, it awaits payment, or is active at once
+    # when paid first; a running one falls due for renewal, is renewed by a payment or
+    # lapses; any open one is cancelled, and the sponsor's undo puts it back where it was.
+    VERBS = {
+        "approve": verb(Status.APPLIED, to=Status.APPROVED),
+        "reject": verb(Status.APPLIED, to=Status.REJECTED),
+        "await_payment": verb(Status.APPROVED, to=Status.AWAITING_PAYMENT),
+        "activate": verb(Status.APPROVED, Status.AWAITING_PAYMENT, to=Status.ACTIVE),
+        "renewal_due": verb(Status.ACTIVE, to=Status.EXPIRING),
+        "renew": verb(Status.EXPIRING, Status.LAPSED, to=Status.ACTIVE),
+        "lapse": verb(Status.ACTIVE, Status.EXPIRING, to=Status.LAPSED),
+        "cancel": verb(*OPEN_STATUSES, to=Status.CANCELLED),
+        "undo_cancel": verb(Status.CANCELLED, to=OPEN_STATUSES),
     }
 
     class Payment(models.TextChoices):

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
 
+from core.transitions import TransitionRefused
 from core.uploads import declared_body_size
 from invoicing.pdf import pdf_response
 from payments import stripe_js
@@ -299,7 +300,7 @@ def pay_by_invoice(request, pk):
     sponsorship = _own_sponsorship(request, pk)
     try:
         sponsorship = billing.pay_by_invoice_instead(sponsorship, request.user)
-    except transitions.InvalidTransition as error:
+    except TransitionRefused as error:
         messages.info(request, str(error))
     else:
         when = "now" if sponsorship.status == "awaiting_payment" else "once staff approve"
@@ -437,7 +438,7 @@ def cancel(request, pk):
         return render(request, "sponsors/confirm_cancel.html", context)
     try:
         withdrawal = lifecycle.cancel_by_sponsor(sponsorship, request.user)
-    except transitions.InvalidTransition as error:
+    except TransitionRefused as error:
         messages.error(request, str(error))
         return redirect(back)
     minutes = settings.SPONSORSHIP_UNDO_MINUTES
@@ -469,7 +470,7 @@ def _stop_renewal(request, sponsorship, back):
         return render(request, "sponsors/confirm_cancel.html", context)
     try:
         lifecycle.stop_renewal(sponsorship, request.user)
-    except transitions.InvalidTransition as error:
+    except TransitionRefused as error:
         messages.error(request, str(error))
     else:
         messages.success(
@@ -486,7 +487,7 @@ def resume_renewal(request, pk):
     sponsorship = _own_sponsorship(request, pk)
     try:
         lifecycle.resume_renewal(sponsorship, request.user)
-    except transitions.InvalidTransition as error:
+    except TransitionRefused as error:
         messages.error(request, str(error))
     else:
         messages.success(request, "The renewal is back, as it was.")
@@ -510,7 +511,7 @@ def renew(request, pk):
         return render(request, "sponsors/renew.html", {"sponsorship": sponsorship})
     try:
         billing.renew(sponsorship, request.user)
-    except transitions.SponsorshipError as error:
+    except TransitionRefused as error:
         messages.error(request, str(error))
         return redirect("sponsors:dashboard")
     messages.success(request, "Thank you! The renewal invoice is sent to the billing contact.")
@@ -523,7 +524,7 @@ def undo_cancel(request, pk):
     sponsorship = _own_sponsorship(request, pk)
     try:
         sponsorship = lifecycle.undo_cancel(sponsorship, request.user)
-    except transitions.SponsorshipError as error:
+    except (TransitionRefused, transitions.TierFull) as error:
         messages.error(request, str(error))
     else:
         what = "application" if sponsorship.nothing_paid else "sponsorship"

@@ -9,11 +9,8 @@ from benchmarks.models import Run
 from benchmarks.services.limits import text_problem
 from benchmarks.services.permissions import missing_provenance_message
 from core import transitions
+from core.transitions import TransitionRefused
 from outbox import queue
-
-
-class NotPublishable(Exception):
-    """A run cannot be published or rejected as asked; the message says why."""
 
 
 def _tell_uploader(run: Run, what: str) -> None:
@@ -33,10 +30,10 @@ def publish_run(run: Run, reviewer) -> Run:
         return run
     missing = run.missing_provenance()
     if missing:
-        raise NotPublishable(missing_provenance_message(missing))
+        raise TransitionRefused(missing_provenance_message(missing))
     run.review_note = ""
     run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
-    _move(run, Run.Status.PUBLISHED, reviewer)
+    transitions.apply(run, "publish", actor=reviewer)
     _tell_uploader(run, "published")
     return run
 
@@ -44,25 +41,16 @@ def publish_run(run: Run, reviewer) -> Run:
 @transaction.atomic
 def reject_run(run: Run, reviewer, reason: str) -> Run:
     """Staff turn a draft down; the reason is what the uploader reads. A published run
-    stays published, and a rejected one keeps the reason it was given (NotPublishable)."""
+    stays published, and a rejected one keeps the reason it was given (TransitionRefused)."""
     reason = (reason or "").strip()
     if not reason:
-        raise NotPublishable("a rejection needs a reason the uploader can act on")
+        raise TransitionRefused("a rejection needs a reason the uploader can act on")
     problem = text_problem(reason, 2000)
     if problem:
-        raise NotPublishable(f"the reason: {problem}")
+        raise TransitionRefused(f"the reason: {problem}")
     run = Run.objects.select_for_update().get(pk=run.pk)
     run.review_note = reason
     run.reviewed_by, run.reviewed_at = reviewer, timezone.now()
-    _move(run, Run.Status.REJECTED, reviewer, reason)
+    transitions.apply(run, "reject", actor=reviewer, note=reason)
     _tell_uploader(run, "rejected")
     return run
-
-
-def _move(run: Run, status: str, reviewer, note: str = ""):
-    """The review's status change (``Run.TRANSITIONS``), saved with the run's other changes
-    and recorded as a ``RunEvent``; a change the table refuses raises NotPublishable."""
-    try:
-        transitions.move(run, status, actor=reviewer, note=note)
-    except transitions.TransitionRefused as error:
-        raise NotPublishable(str(error)) from error

@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from django.db import transaction
 
+from core import transitions
 from donations import documents, mail
 from donations.models import Donation, Gift
 from outbox import queue
@@ -44,8 +45,8 @@ def one_off_paid(
     donation.email = donation.email or email
     donation.stripe_customer_id = customer_id or donation.stripe_customer_id
     donation.stripe_payment_intent_id = payment_intent_id or donation.stripe_payment_intent_id
-    if donation.status in (D.PENDING, D.PAST_DUE):
-        donation.move_to(donation.paid_status)
+    if transitions.may(donation, donation.pay_verb):
+        transitions.step(donation, donation.pay_verb)
     donation.save()
     record_gift(
         donation,
@@ -88,8 +89,8 @@ def record_gift(
         charge_id=charge_id,
     )
     if created:
-        if donation.status in (D.PENDING, D.PAST_DUE):
-            donation.move_to(donation.paid_status)
+        if transitions.may(donation, donation.pay_verb):
+            transitions.step(donation, donation.pay_verb)
             donation.save(update_fields=["status", "updated_at"])
         documents.issue_receipt(Gift.objects.get(pk=payment.pk))
         queue.enqueue(mail.RECEIPT, gift_id=payment.pk)
@@ -99,9 +100,9 @@ def record_gift(
 @transaction.atomic
 def payment_failed(donation: Donation):
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
-    if not donation.can_move_to(D.PAST_DUE):
+    if not transitions.may(donation, "fail_payment"):
         return
-    donation.move_to(D.PAST_DUE)
+    transitions.step(donation, "fail_payment")
     donation.save(update_fields=["status", "updated_at"])
     queue.enqueue(mail.PAYMENT_FAILED, donation_id=donation.pk)
 
@@ -111,7 +112,7 @@ def subscription_cancelled(donation: Donation):
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
     if donation.status == D.CANCELLED:
         return  # a repeated event: the donor heard once
-    donation.move_to(D.CANCELLED)
+    transitions.step(donation, "cancel")
     donation.save(update_fields=["status", "updated_at"])
     queue.enqueue(mail.CANCELLED, donation_id=donation.pk)
 

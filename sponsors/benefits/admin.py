@@ -54,8 +54,16 @@ class DeliveryForm(forms.ModelForm):
         self.fields["evidence_file"].widget = PrivateFileInput(url=url)
 
     def clean(self):
+        """A state changes here only as one of ``Delivery.VERBS`` would move it."""
         cleaned = super().clean()
-        delivered = cleaned.get("state") == Delivery.State.DELIVERED
+        before, after = self.instance.state, cleaned.get("state")
+        moves = {(s, t) for v in Delivery.VERBS.values() for s in v.sources for t in v.targets}
+        if self.instance.pk and after and after != before and (before, after) not in moves:
+            labels = dict(Delivery.State.choices)
+            raise forms.ValidationError(
+                f"A delivery does not go from {labels[before]} to {labels[after]}."
+            )
+        delivered = after == Delivery.State.DELIVERED
         if delivered and not (cleaned.get("evidence_url") or cleaned.get("evidence_file")):
             raise forms.ValidationError(
                 "A benefit is delivered only with evidence: a link or a file showing it given."

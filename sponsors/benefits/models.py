@@ -11,6 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from core.storage import private
+from core.transitions import verb
 from sponsors.models import Sponsorship, Tier
 
 
@@ -61,6 +62,15 @@ class Delivery(models.Model):
         TO_DO = "to_do", "To do (staff)"
         WAITING = "waiting", "Waiting for the sponsor"
         DELIVERED = "delivered", "Delivered"
+
+    # How a delivery moves (core.transitions.step, on its ``state``): the sponsor hands over
+    # what the benefit needs (again, until it is delivered); staff deliver it, only with
+    # evidence of it given (``services.mark_delivered``).
+    STATUS_FIELD = "state"
+    VERBS = {
+        "submit": verb(State.WAITING, State.TO_DO, to=State.TO_DO),
+        "deliver": verb(State.WAITING, State.TO_DO, to=State.DELIVERED),
+    }
 
     sponsorship = models.ForeignKey(
         Sponsorship, on_delete=models.CASCADE, related_name="benefit_deliveries"

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from core import transitions
 from outbox import queue
 from sponsors import logos
 from sponsors.benefits import mail
@@ -61,7 +62,7 @@ def _validated_logo(delivery: Delivery, upload):
 def submit(delivery: Delivery, *, upload=None, text: str = "", url: str = "") -> Delivery:
     """The sponsor hands over what the benefit needs. Raises ValidationError and changes nothing."""
     benefit = delivery.benefit
-    if delivery.state == Delivery.State.DELIVERED:
+    if not transitions.may(delivery, "submit"):
         raise ValidationError("This benefit has already been delivered.")
     if benefit.asset == Benefit.Asset.LOGO:
         if upload is None:
@@ -81,7 +82,7 @@ def submit(delivery: Delivery, *, upload=None, text: str = "", url: str = "") ->
         delivery.asset_url = url
     else:
         raise ValidationError("This benefit needs nothing from you.")
-    delivery.state = Delivery.State.TO_DO
+    transitions.step(delivery, "submit")
     delivery.submitted_at = timezone.now()
     delivery.save()
     return delivery
@@ -95,8 +96,11 @@ def mark_delivered(deliveries, staff_user) -> tuple[int, int]:
     """Mark delivered those that show how (a link or a file); answers (marked, refused)."""
     outstanding = Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).outstanding()
     refused = outstanding.exclude(WITH_EVIDENCE).count()
-    marked = outstanding.filter(WITH_EVIDENCE).update(
-        state=Delivery.State.DELIVERED, delivered_at=timezone.now(), delivered_by=staff_user
+    marked = transitions.step_all(
+        outstanding.filter(WITH_EVIDENCE),
+        "deliver",
+        delivered_at=timezone.now(),
+        delivered_by=staff_user,
     )
     return marked, refused
 

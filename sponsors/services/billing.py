@@ -7,11 +7,12 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from core.transitions import TransitionRefused
 from outbox import queue
 from sponsors import agreements, documents, stripe_tasks
 from sponsors.models import Sponsorship, SponsorshipEvent
 from sponsors.services import lifecycle
-from sponsors.services.transitions import PAYABLE, InvalidTransition, S
+from sponsors.services.transitions import PAYABLE, S
 
 logger = logging.getLogger(__name__)
 
@@ -24,7 +25,7 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
     """
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if sponsorship.is_paid or sponsorship.status not in PAYABLE:
-        raise InvalidTransition("This sponsorship needs no payment now.")
+        raise TransitionRefused("This sponsorship needs no payment now.")
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
         return sponsorship
     sponsorship.payment_method = Sponsorship.Payment.INVOICE
@@ -61,9 +62,9 @@ def renew(sponsorship: Sponsorship, actor):
     gives one). Its payment adds the next year to the end of the paid one."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if not lifecycle.renewable(sponsorship):
-        raise InvalidTransition("This sponsorship cannot be renewed now.")
+        raise TransitionRefused("This sponsorship cannot be renewed now.")
     if documents.open_invoice(sponsorship):
-        raise InvalidTransition("An invoice is already open: pay it to renew.")
+        raise TransitionRefused("An invoice is already open: pay it to renew.")
     queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship,

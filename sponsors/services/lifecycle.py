@@ -7,10 +7,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core.transitions import TransitionRefused
 from outbox import queue
 from sponsors import mail, stripe_tasks
 from sponsors.models import Sponsorship, SponsorshipEvent, Tier
-from sponsors.services.transitions import PAYABLE, InvalidTransition, S, TierFull, move
+from sponsors.services.transitions import PAYABLE, S, TierFull, move
 
 GRACE_DAYS = 14
 REMINDER_DAYS = (30, 7)
@@ -20,11 +21,11 @@ REMINDER_DAYS = (30, 7)
 def approve(sponsorship: Sponsorship, actor):
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     # One mail for the approval: the state it leads to (active, or awaiting payment) says it.
-    move(sponsorship, S.APPROVED, actor, "approved by staff", mail_it=False)
+    move(sponsorship, "approve", actor, "approved by staff", mail_it=False)
     if sponsorship.is_paid:
         activate(sponsorship, actor)
     else:
-        move(sponsorship, S.AWAITING_PAYMENT, actor)
+        move(sponsorship, "await_payment", actor)
         if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
             queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
@@ -33,7 +34,7 @@ def approve(sponsorship: Sponsorship, actor):
 @transaction.atomic
 def reject(sponsorship: Sponsorship, actor, note=""):
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
-    move(sponsorship, S.REJECTED, actor, note or "rejected by staff")
+    move(sponsorship, "reject", actor, note or "rejected by staff")
     return sponsorship
 
 
@@ -50,7 +51,7 @@ def activate(sponsorship, actor=None):
     """Active from the term its payment started (a renewal has extended ``ends_on``)."""
     if sponsorship.starts_on is None:
         start_term(sponsorship, timezone.localdate())
-    move(sponsorship, S.ACTIVE, actor, "payment received and approved")
+    move(sponsorship, "activate", actor, "payment received and approved")
 
 
 @transaction.atomic
@@ -61,7 +62,7 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled", undoable_until=Non
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if sponsorship.status == S.CANCELLED:
         return sponsorship
-    move(sponsorship, S.CANCELLED, actor, note, undoable_until=undoable_until)
+    move(sponsorship, "cancel", actor, note, undoable_until=undoable_until)
     if sponsorship.stripe_subscription_id:
         queue.enqueue(
             stripe_tasks.CANCEL_SUBSCRIPTION,
@@ -78,9 +79,9 @@ def stop_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
     closes it). A card renewal is stopped at Stripe once the undo window has passed."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if not sponsorship.in_term:
-        raise InvalidTransition("Only a running sponsorship has a renewal to stop.")
+        raise TransitionRefused("Only a running sponsorship has a renewal to stop.")
     if sponsorship.renewal_stopped_at:
-        raise InvalidTransition("The renewal is already stopped.")
+        raise TransitionRefused("The renewal is already stopped.")
     now = timezone.now()
     sponsorship.renewal_stopped_at = now
     sponsorship.save(update_fields=["renewal_stopped_at"])
@@ -107,11 +108,11 @@ def resume_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
     ended cannot come back: the sponsor renews from the dashboard instead."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if not (sponsorship.in_term and sponsorship.renewal_stopped_at):
-        raise InvalidTransition("There is no stopped renewal to take back.")
+        raise TransitionRefused("There is no stopped renewal to take back.")
     if sponsorship.stripe_subscription_id and not queue.withdraw(
         stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
     ):
-        raise InvalidTransition(
+        raise TransitionRefused(
             "Stripe has already ended the card renewal: renew from the dashboard before "
             f"{sponsorship.ends_on:%d %B %Y} instead."
         )
@@ -146,7 +147,7 @@ def cancel_by_sponsor(sponsorship: Sponsorship, actor) -> bool:
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     withdrawal = is_withdrawal(sponsorship)
     if sponsorship.status == S.CANCELLED:
-        raise InvalidTransition("This sponsorship is already cancelled.")
+        raise TransitionRefused("This sponsorship is already cancelled.")
     window_ends = timezone.now() + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES)
     note = "application withdrawn by the sponsor" if withdrawal else "cancelled by the sponsor"
     cancel(sponsorship, actor, note, undoable_until=window_ends)
@@ -179,10 +180,10 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     window to pass is withdrawn."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if sponsorship.status != S.CANCELLED:
-        raise InvalidTransition("This sponsorship is not cancelled: there is nothing to undo.")
+        raise TransitionRefused("This sponsorship is not cancelled: there is nothing to undo.")
     cancelled = _undoable_cancellation(sponsorship)
     if cancelled is None:
-        raise InvalidTransition(
+        raise TransitionRefused(
             "This can no longer be undone: please apply again from the programmes page."
         )
     tier = Tier.objects.select_for_update().get(pk=sponsorship.tier_id)
@@ -191,12 +192,13 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     if sponsorship.stripe_subscription_id and not queue.withdraw(
         stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
     ):
-        raise InvalidTransition(
+        raise TransitionRefused(
             "Stripe has already ended the subscription: please apply again from the "
             "programmes page."
         )
     what = "withdrawal" if sponsorship.nothing_paid else "cancellation"
-    move(sponsorship, cancelled.from_status, actor, f"{what} undone by the sponsor", mail_it=False)
+    note = f"{what} undone by the sponsor"
+    move(sponsorship, "undo_cancel", actor, note, mail_it=False, to=cancelled.from_status)
     queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=f"{what}_undone")
     return sponsorship
 
@@ -212,9 +214,9 @@ def subscription_ended(subscription_id: str):
             and sponsorship.ends_on
             and sponsorship.ends_on < timezone.localdate()
         ):
-            move(sponsorship, S.LAPSED, note="subscription ended")
+            move(sponsorship, "lapse", note="subscription ended")
         elif sponsorship.status in (S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT):
-            move(sponsorship, S.CANCELLED, note="subscription ended before payment")
+            move(sponsorship, "cancel", note="subscription ended before payment")
 
 
 def run_renewals(today: date | None = None) -> dict:
@@ -227,15 +229,15 @@ def run_renewals(today: date | None = None) -> dict:
         with transaction.atomic():
             if sponsorship.renewal_stopped_at:
                 if days_left < 0:  # the paid term is over and the sponsor asked not to renew
-                    move(sponsorship, S.CANCELLED, note="paid term ended; renewal was stopped")
+                    move(sponsorship, "cancel", note="paid term ended; renewal was stopped")
                     counts["ended"] += 1
                 continue
             if days_left < -GRACE_DAYS:
-                move(sponsorship, S.LAPSED, note=f"not renewed within {GRACE_DAYS} days")
+                move(sponsorship, "lapse", note=f"not renewed within {GRACE_DAYS} days")
                 counts["lapsed"] += 1
                 continue
             if sponsorship.status == S.ACTIVE and days_left <= 30:
-                move(sponsorship, S.EXPIRING, note="renewal due")
+                move(sponsorship, "renewal_due", note="renewal due")
                 counts["expiring"] += 1
             for days in REMINDER_DAYS:
                 key = f"{sponsorship.ends_on.isoformat()}:{days}"

@@ -11,6 +11,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from core.transitions import TransitionRefused
 from invoicing import services as issuing
 from invoicing.models import IssuedDocument
 from outbox import queue
@@ -21,7 +22,7 @@ from sponsors import documents, mail, stripe_tasks
 from sponsors.models import Payment, Sponsorship, SponsorshipEvent
 from sponsors.services import lifecycle
 from sponsors.services.lifecycle import activate
-from sponsors.services.transitions import InvalidTransition, S
+from sponsors.services.transitions import S, move
 
 
 def term_price_minor(sponsorship: Sponsorship) -> int:
@@ -101,7 +102,7 @@ def record_payment(
         sponsorship.ends_on = max(sponsorship.ends_on or today, today) + lifecycle.TERM
         sponsorship.renewal_stopped_at = None
         sponsorship.save(update_fields=["ends_on", "renewal_stopped_at"])
-        activate(sponsorship)
+        move(sponsorship, "renew", note=f"renewed by payment {stripe_id}")
     elif sponsorship.status == S.ACTIVE and not first:
         sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + lifecycle.TERM
         sponsorship.renewal_stopped_at = None  # paid for the next year: it goes on
@@ -144,7 +145,7 @@ def record_transfer(sponsorship: Sponsorship, actor) -> Payment:
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     invoice = documents.open_invoice(sponsorship)
     if invoice is None:
-        raise InvalidTransition("This sponsorship has no open invoice to record a transfer for.")
+        raise TransitionRefused("This sponsorship has no open invoice to record a transfer for.")
     stripe_id = f"{documents.TRANSFER_PREFIX}{invoice.number}"
     record_payment(
         sponsorship.pk,

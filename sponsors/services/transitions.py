@@ -1,5 +1,6 @@
-"""How a sponsorship changes state (the one helper that moves it and records the event),
-and the errors the sponsorship workflows raise.
+"""How a sponsorship changes state (the one helper that moves it by a verb of
+``Sponsorship.VERBS`` and records the event), and the errors the sponsorship workflows
+raise besides ``core.transitions.TransitionRefused``.
 
 applied ──staff approve──▶ awaiting payment ──paid──▶ active ──30 days before the end──▶ expiring
    │  └─ paid first: approval goes straight to active                          │
@@ -22,10 +23,6 @@ class SponsorshipError(Exception):
     """Base of the typed errors of the sponsorship workflows."""
 
 
-class InvalidTransition(SponsorshipError):
-    """The status table (``Sponsorship.TRANSITIONS``) does not allow the change."""
-
-
 class TierFull(SponsorshipError):
     pass
 
@@ -35,26 +32,27 @@ PAYABLE = {S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT}
 
 def move(
     sponsorship: Sponsorship,
-    to: str,
+    name: str,
     actor=None,
     note: str = "",
     *,
     mail_it=True,
     undoable_until=None,
+    to=None,
 ):
-    """Change the status through ``core.transitions.move`` (the model's table, the
-    ``SponsorshipEvent``), renew the supporters page after the commit and (``mail_it``) mail
-    the sponsor in the words the site uses: a cancelled application with nothing paid was
-    *withdrawn*. ``undoable_until``: the sponsor's own cancellation, which the event keeps
-    undoable until then (and the mail offers to undo)."""
-    try:
-        transitions.move(sponsorship, to, actor=actor, note=note, undoable_until=undoable_until)
-    except transitions.TransitionRefused as error:
-        raise InvalidTransition(str(error)) from error
+    """Move by the verb ``name`` of ``Sponsorship.VERBS`` through ``core.transitions.apply``
+    (saved, with its ``SponsorshipEvent``; ``to``: where an undo goes back to), renew the
+    supporters page after the commit and (``mail_it``) mail the sponsor in the words the
+    site uses: a cancelled application with nothing paid was *withdrawn*. Raises
+    TransitionRefused, changing nothing. ``undoable_until``: the sponsor's own
+    cancellation, which the event keeps undoable until then (and the mail offers to undo)."""
+    transitions.apply(
+        sponsorship, name, actor=actor, note=note, to=to, undoable_until=undoable_until
+    )
     transaction.on_commit(invalidate_supporters_page)
-    if mail_it and to == S.CANCELLED:
+    if mail_it and sponsorship.status == S.CANCELLED:
         what = sponsorship.status_label.lower()  # "withdrawn" or "cancelled"
         undo = {"undo": True} if undoable_until else {}
         queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
     elif mail_it:
-        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=to)
+        queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=sponsorship.status)

@@ -14,6 +14,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 from benchmarks import mail as benchmark_mail
 from benchmarks.models import Run, SubmissionToken
 from benchmarks.services import review
+from core.transitions import TransitionRefused
 from outbox.models import OutboxItem
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
 from tests.benchmarks.helpers import OLTP_RW, OLTP_RW_PROVENANCE
@@ -312,7 +313,7 @@ def test_a_review_rolled_back_sends_nothing(
     run = Run.objects.get(pk=_submit(client, None).json()["run"])
     with (
         django_capture_on_commit_callbacks(execute=True),
-        pytest.raises(review.NotPublishable),
+        pytest.raises(TransitionRefused),
     ):
         review.reject_run(run, reviewer, "   ")
     assert (

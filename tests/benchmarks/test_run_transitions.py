@@ -1,5 +1,5 @@
-"""A run's status moves only as ``Run.TRANSITIONS`` allows, through the one helper
-(core.transitions.move), and each move leaves a row in the run's history (``RunEvent``)."""
+"""A run's status moves only by the verbs of ``Run.VERBS``, through the one helper
+(core.transitions.apply), and each move leaves a row in the run's history (``RunEvent``)."""
 
 from datetime import date
 
@@ -8,6 +8,7 @@ from django.contrib.auth.models import Permission
 
 from benchmarks.models import Run, RunEvent
 from benchmarks.services import review
+from core.transitions import TransitionRefused
 from tests.benchmarks.factories import RunFactory
 from tests.foundation.factories import UserFactory
 
@@ -49,7 +50,7 @@ def test_review_decisions_are_recorded_with_who_made_them_and_why(reviewer):
 
 def test_a_published_run_is_not_rejected_and_nothing_changes(reviewer):
     run = RunFactory(status=R.PUBLISHED, review_note="")
-    with pytest.raises(review.NotPublishable, match="cannot go from published to rejected"):
+    with pytest.raises(TransitionRefused, match="Cannot reject a run that is published"):
         review.reject_run(run, reviewer, "Changed my mind")
     run.refresh_from_db()
     assert (run.status, run.review_note, run.reviewed_by) == (R.PUBLISHED, "", None)
@@ -58,7 +59,7 @@ def test_a_published_run_is_not_rejected_and_nothing_changes(reviewer):
 
 def test_a_rejected_run_keeps_the_reason_it_was_given(reviewer):
     run = review.reject_run(a_draft(), reviewer, "Which hardware?")
-    with pytest.raises(review.NotPublishable, match="cannot go from rejected to rejected"):
+    with pytest.raises(TransitionRefused, match="Cannot reject a run that is rejected"):
         review.reject_run(run, reviewer, "Another reason")
     run.refresh_from_db()
     assert (run.status, run.review_note) == (R.REJECTED, "Which hardware?")
@@ -81,7 +82,7 @@ def test_the_admin_says_which_runs_it_did_not_reject(client, reviewer):
     assert response.status_code == 200
     text = response.content.decode()
     assert "Rejected 1 run(s)." in text
-    assert "Not rejected: “already public”: A run cannot go from published to rejected." in text
+    assert "Not rejected: “already public”: Cannot reject a run that is published." in text
     assert Run.objects.get(pk=published.pk).status == R.PUBLISHED
     assert Run.objects.get(pk=draft.pk).status == R.REJECTED
     page = client.get(f"/admin/benchmarks/run/{draft.pk}/change/")

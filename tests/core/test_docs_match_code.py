@@ -3,7 +3,7 @@
 Every project app is named in both, and the contract table in ARCHITECTURE.md lists
 exactly the contracts in `.importlinter`, each with the layers it really has. Every file
 or folder of the project they name in backticks exists, every module, class or function
-they name (`core.transitions.move`) can be imported, and the counts they state ("five
+they name (`core.transitions.apply`) can be imported, and the counts they state ("five
 shared parts: ...", "17 contracts") are the counts of what they list or of what is there.
 """
 
@@ -89,7 +89,7 @@ PROJECT_FOLDERS = PROJECT_PACKAGES | {"deploy", "docs", "scripts", "templates", 
 
 
 def named_objects(text: str) -> set[str]:
-    """`core.transitions.move`, `feedback.ingest`: dotted names under a project package."""
+    """`core.transitions.apply`, `feedback.ingest`: dotted names under a project package."""
     return {
         name.removesuffix("()")
         for name in quoted(text)

@@ -11,13 +11,14 @@ from django.db import connection
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from core.transitions import TransitionRefused
 from foundation import mail as foundation_mail
 from foundation.models import ContactMessage
 from outbox import delivery, queue, registry
 from outbox.models import OutboxItem
 from sponsors import mail, stripe_gateway, stripe_tasks
 from sponsors.models import Sponsorship
-from sponsors.services import applications, lifecycle, transitions
+from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import issued
@@ -60,7 +61,7 @@ def test_the_side_effect_is_written_in_the_transaction_that_causes_it(
     # One mail for the approval (issue 33: it used to be two), and the invoice.
     assert kinds == sorted([mail.STATUS_MAIL, stripe_tasks.SEND_INVOICE])
     # A change that rolls back takes its side effects with it.
-    with pytest.raises(transitions.InvalidTransition):
+    with pytest.raises(TransitionRefused):
         lifecycle.approve(Sponsorship.objects.get(pk=sponsorship.pk), None)
     assert OutboxItem.objects.count() == 2
 

@@ -6,6 +6,7 @@ from django.core import mail
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from core.transitions import TransitionRefused
 from outbox.models import OutboxItem
 from payments import gateway
 from sponsors import stripe_gateway
@@ -85,7 +86,7 @@ def test_invalid_transitions_are_refused_and_change_nothing(application):
     lifecycle.reject(sponsorship, staff)
     history = list(sponsorship.events.values_list("from_status", "to_status"))
     mails = OutboxItem.objects.count()
-    with pytest.raises(transitions.InvalidTransition, match="Rejected to Approved"):
+    with pytest.raises(TransitionRefused, match="Cannot approve a sponsorship that is Rejected"):
         lifecycle.approve(sponsorship, staff)
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.REJECTED
@@ -94,8 +95,10 @@ def test_invalid_transitions_are_refused_and_change_nothing(application):
     # Out of Cancelled only by the sponsor's undo, and never into a closed state.
     cancelled = applications.apply(OrganisationFactory(), sponsorship.tier, "invoice", None)
     cancelled = lifecycle.cancel(cancelled, staff)
-    with pytest.raises(transitions.InvalidTransition, match="Cancelled to Lapsed"):
-        transitions.move(cancelled, S.LAPSED)
+    with pytest.raises(TransitionRefused, match="Cannot lapse a sponsorship that is Cancelled"):
+        transitions.move(cancelled, "lapse")
+    with pytest.raises(TransitionRefused, match="Cannot undo cancel a sponsorship to Rejected"):
+        transitions.move(cancelled, "undo_cancel", to=S.REJECTED)
     cancelled.refresh_from_db()
     assert cancelled.status == S.CANCELLED
 

@@ -10,6 +10,7 @@ from PIL import Image
 from pytest_django.asserts import assertContains
 
 from sponsors.benefits import services
+from sponsors.benefits.admin import DeliveryForm
 from sponsors.benefits.models import Benefit, Delivery
 from sponsors.models import Sponsorship
 from tests.foundation.factories import UserFactory
@@ -199,3 +200,29 @@ def test_a_tier_with_no_tracked_benefits_lists_its_benefits_instead_of_none(clie
     assert "no benefits to deliver" not in page.content.decode()
     assertContains(page, "Nothing to send us: none of this tier's benefits needs anything from you")
     assertContains(page, "<li>Thanks in the news</li>", html=True)
+
+
+def test_staff_change_a_state_in_the_admin_only_as_a_verb_would(sponsorship):
+    services.ensure_all_deliveries()
+    logo = sponsorship.benefit_deliveries.get(benefit__asset=Benefit.Asset.LOGO)
+    fields = {"sponsorship": sponsorship.pk, "benefit": logo.benefit_id, "due_on": logo.due_on}
+
+    def saved(**changes):
+        form = DeliveryForm(data={**fields, **changes}, instance=Delivery.objects.get(pk=logo.pk))
+        return form.is_valid() and form.save(), form.errors.get("__all__", [])
+
+    # Nothing received from the sponsor and no evidence: not delivered.
+    assert saved(state=State.DELIVERED) == (
+        False,
+        ["A benefit is delivered only with evidence: a link or a file showing it given."],
+    )
+    assert saved(state=State.DELIVERED, evidence_url="https://mariadb.org/blog/thanks-acme/")[0]
+    logo.refresh_from_db()
+    assert logo.state == State.DELIVERED
+    # A delivered benefit stays delivered.
+    assert saved(state=State.WAITING) == (
+        False,
+        ["A delivery does not go from Delivered to Waiting for the sponsor."],
+    )
+    logo.refresh_from_db()
+    assert logo.state == State.DELIVERED
