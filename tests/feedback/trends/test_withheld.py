@@ -126,10 +126,11 @@ def test_cpu_ranges_over_time_are_one_ordered_disjoint_set(client, settings):
     intervals = [cpu_interval(label) for label in trend["values"]]
     for (_, high), (low, _) in pairwise(intervals):
         assert high < low, trend["values"]
-    # the ranges of the last complete week, widened to cover every size
-    assert trend["values"] == {"1–2": [5, 5], "more than 2": [5, 5]}
+    # the ranges of the last complete week under the names its breakdown gives them, and
+    # week A's servers outside them in their own bucket (issue 49: one name everywhere)
+    assert trend["values"] == {"1–2": [5, 5], "3–4": [5, None], "5–8": [None, 5]}
     rows = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=week"))
-    assert [row[3] for row in rows[1:]] == ["1–2", "more than 2"] * 2
+    assert [row[3] for row in rows[1:]] == ["1–2", "3–4", "5–8"] * 2
 
 
 def test_snapshot_etag_is_its_published_sha256(client, settings):
@@ -163,3 +164,34 @@ def test_the_key_figure_says_when_reports_begin_inside_its_window(client, settin
         f"to {yesterday}</li>",
         html=True,
     )
+
+
+def test_a_range_has_one_name_in_every_file_and_page_of_a_month(client, settings):
+    """Issue 49: the top CPU range was "17–64" in the breakdown's CSV and "more than 16" in
+    the trend CSV for the same month. A month's ranges are named once
+    (``feedback.anonymity.ordered_ranges``), whichever page or file shows them."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    october, september = date(2026, 10, 7), date(2026, 9, 21)
+    for cpus, servers in {1: 5, 12: 5, 24: 3, 48: 2}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(october), cpu_count=cpus)
+    for _ in range(5):  # another month's servers in a bucket October has none in
+        ReportFactory(received_at=at(september), cpu_count=100)
+    update_rollups(today=TODAY)
+    names = ["1", "9–16", "17–64"]
+    breakdown = csv_rows(client.get("/api/feedback/charts/b-cpu.csv?period=month"))
+    assert [row[2] for row in breakdown[1:]] == names
+    trend = client.get("/api/feedback/trends/cpu.json?period=month").json()
+    assert trend["periods"] == ["2026-09-01", "2026-10-01"]
+    # September's servers keep a column of their own, under their bucket's own name
+    assert trend["values"] == {
+        "1": [None, 5],
+        "9–16": [None, 5],
+        "17–64": [None, 5],
+        "more than 64": [5, None],
+    }
+    rows = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=month"))
+    assert [row[3] for row in rows[1:] if row[0] == "2026-10-01" and row[4]] == names
+    page = client.get("/feedback/")
+    (chart,) = [c for s in page.context["sections"] for c in s["charts"] if c["id"] == "b-cpu"]
+    assert [row[0] for row in chart["table"]["rows"]] == names
