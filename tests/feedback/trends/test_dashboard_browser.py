@@ -95,6 +95,10 @@ STACKED_OVER_TOTAL = """(() => {
 })()"""
 
 
+ADOPTION_STYLES = """window.portalCharts["adoption"].data.datasets.map(
+    (d) => JSON.stringify([d.borderDash, d.pointStyle]))"""
+
+
 def wide_screen_in_dark_mode(live_server, page, screenshot):
     page.set_viewport_size({"width": 1280, "height": 900})
     page.emulate_media(color_scheme="dark")
@@ -107,6 +111,9 @@ def wide_screen_in_dark_mode(live_server, page, screenshot):
     assert all(bar["value"] is None and not bar["drawn"] for bar in withheld), withheld
     over = page.evaluate(STACKED_OVER_TOTAL)
     assert over == [], over
+    # coinciding adoption lines stay apart: each line is drawn with its own dash and marker
+    styles = page.evaluate(ADOPTION_STYLES)
+    assert len(styles) > 1 and len(set(styles)) == len(styles), styles
     # nothing wider than the page: a wide table scrolls inside its own box
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     for box in page.locator("figure .table-wrap").all():

@@ -4,6 +4,7 @@ null in JSON and "fewer than N" in files, and ordered ranges keep one set of col
 import csv
 import hashlib
 import io
+import json
 import math
 from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
@@ -12,6 +13,7 @@ import pytest
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from feedback.trends import charts
 from feedback.trends.models import Snapshot
 from feedback.trends.rollups import update_rollups
 from feedback.trends.snapshots import publish_complete_months
@@ -195,3 +197,26 @@ def test_a_range_has_one_name_in_every_file_and_page_of_a_month(client, settings
     page = client.get("/feedback/")
     (chart,) = [c for s in page.context["sections"] for c in s["charts"] if c["id"] == "b-cpu"]
     assert [row[0] for row in chart["table"]["rows"]] == names
+
+
+def test_coinciding_adoption_lines_have_their_own_dash_and_marker():
+    """Issue 49: two releases with the same figures drew one line over the other. Each
+    line of the chart has its own dash pattern and point marker (the canvas draws them as
+    the spec gives them), and the data table beside it lists both releases."""
+    days = ["2026-10-04", "2026-10-11", "2026-10-18"]
+    versions = [f"11.4.{patch}" for patch in range(1, 13)]
+    adoption = {
+        "labels": days,
+        "series": dict.fromkeys(versions, [6, 7, 8]),  # twelve lines, all on top of each other
+        "released": dict.fromkeys(versions, "2026-09-01"),
+        "servers": [20, 20, 20],
+    }
+    chart = charts._adoption({"reports_begin": "2026-09-19"}, adoption)
+    assert chart["type"] == "line"
+    styles = [(json.dumps(d["dash"]), d["point"]) for d in chart["datasets"]]
+    assert len(set(styles)) == len(versions), styles
+    first, second = chart["datasets"][:2]
+    assert first["data"] == second["data"]
+    assert first["dash"] != second["dash"] and first["point"] != second["point"]
+    assert chart["table"]["headers"] == ["Period", *versions]
+    assert chart["table"]["rows"][0] == ["2026-10-04", *[6] * len(versions)]
