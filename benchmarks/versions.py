@@ -41,6 +41,17 @@ def elsewhere(runs, reference: str) -> list:
     return [run for run in runs if not _same(run.hardware, reference)]
 
 
+def by_machine(runs, reference: str) -> tuple[list, list[tuple[str, list]]]:
+    """The runs on the reference machine (all of them when none is known), and for each
+    other machine, in the order met, ``(its hardware, its runs)``: the suite page charts
+    the reference runs and gives every other machine charts of its own (issue 49)."""
+    others: OrderedDict = OrderedDict()
+    for run in elsewhere(runs, reference):
+        others.setdefault(" ".join(run.hardware.split()), []).append(run)
+    apart = {run.pk for group in others.values() for run in group}
+    return [run for run in runs if run.pk not in apart], list(others.items())
+
+
 def _point_label(version: str, commit: str) -> str:
     return f"{version} @ {commit[:10]}" if commit else version
 
