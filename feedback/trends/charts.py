@@ -49,7 +49,7 @@ SECTION_OF = {
 }  # fmt: skip
 # Lines that coincide must stay distinguishable (issue 49: two adoption lines with the same
 # figures hid each other): each line of a chart has its own dash pattern and point marker
-# besides its colour, no two lines of a chart (up to 5 × 6 = 30) the same pair. The canvas
+# besides its colour, no two lines of a chart (up to 30: 5 dashes by 6 markers) the same pair. The canvas
 # draws them as given here (static/js/trends.js); the data table below holds the figures.
 LINE_DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3], [12, 3, 3, 3, 3, 3]]
 POINT_STYLES = ["circle", "rect", "triangle", "rectRot", "star", "crossRot"]

@@ -169,7 +169,7 @@ def test_the_key_figure_says_when_reports_begin_inside_its_window(client, settin
 
 
 def test_a_range_has_one_name_in_every_file_and_page_of_a_month(client, settings):
-    """Issue 49: the top CPU range was "17–64" in the breakdown's CSV and "more than 16" in
+    """Issue 49: the top CPU range was "17 to 64" in the breakdown's CSV and "more than 16" in
     the trend CSV for the same month. A month's ranges are named once
     (``feedback.anonymity.ordered_ranges``), whichever page or file shows them."""
     settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
@@ -207,7 +207,7 @@ def test_coinciding_adoption_lines_have_their_own_dash_and_marker():
     versions = [f"11.4.{patch}" for patch in range(1, 13)]
     adoption = {
         "labels": days,
-        "series": dict.fromkeys(versions, [6, 7, 8]),  # twelve lines, all on top of each other
+        "series": {version: [6, 7, 8] for version in versions},  # twelve coinciding lines
         "released": dict.fromkeys(versions, "2026-09-01"),
         "servers": [20, 20, 20],
     }
