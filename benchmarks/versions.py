@@ -130,6 +130,42 @@ def version_lines(runs, reference: str = "") -> list[dict]:
     return found
 
 
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def no_history(runs, lines) -> str:
+    """Why a suite with runs has no chart across server versions, said plainly (issue 49:
+    the page showed nothing where the runs do not span versions); "" when it has one, or
+    no runs at all. The figures are never made up to fill the section."""
+    if lines or not runs:
+        return ""
+    stated = sorted({run.server_version for run in runs if run.server_version}, key=version_key)
+    unstated = sum(1 for run in runs if not run.server_version)
+    if not stated:
+        return (
+            "None of this suite's runs states the server version it measured (the sources "
+            "do not give it), so there is no history across server versions."
+        )
+    versions = _listed(stated)
+    if len(stated) == 1:
+        said = f"Every run of this suite measured {versions}"
+        if unstated:
+            said = (
+                f"The runs of this suite that state a server version all measured {versions} "
+                f"({unstated} {'does' if unstated == 1 else 'do'} not say)"
+            )
+        return (
+            f"{said}, so there is no history across server versions: it appears here once "
+            "runs of the suite measure two versions or more."
+        )
+    return (
+        f"This suite's runs measured {versions}, but no headline figure was measured at two "
+        "of them by runs of one variant on one machine, so there is no history across "
+        "server versions."
+    )
+
+
 def _flagged(step) -> str:
     """ "regression" or "improvement" when the change is beyond the noise, else ""."""
     if not step["verdict"].changed or step["css"].startswith("same"):

@@ -126,6 +126,7 @@ def suite(request, slug):
         "elsewhere_runs": [run for _, group in other_machines for run in group],
         "machine_charts": machine_charts,
         "version_charts": [versions.version_chart(line, i) for i, line in enumerate(lines)],
+        "no_version_history": versions.no_history(runs, lines),
         "version_changes": versions.changes(lines),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),

@@ -6,7 +6,7 @@ import re
 from datetime import date
 
 import pytest
-from pytest_django.asserts import assertContains, assertNotContains
+from pytest_django.asserts import assertContains
 
 from benchmarks import compare
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
@@ -125,12 +125,34 @@ def test_staff_name_the_reference_hardware(client, suite):
     )
 
 
-def test_a_suite_of_one_version_has_no_version_chart(client, suite):
+def test_a_suite_of_one_version_says_why_it_has_no_version_chart(client, suite):
+    """Issue 49: a suite whose runs do not span versions showed nothing, silently; the
+    demo's real figures span none, so its pages say so (no figure is made up)."""
     _run(suite, "10.11.19", [100.0, 101.0, 99.0])
     _run(suite, "10.11.19", [100.0, 102.0, 99.0])
     response = client.get("/benchmarks/nightly/")
     assert response.context["version_charts"] == []
-    assertNotContains(response, "Across server versions")
+    assertContains(
+        response,
+        '<h2 id="versions">Across server versions</h2><p class="empty-state">Every run of this '
+        "suite measured 10.11.19, so there is no history across server versions: it appears "
+        "here once runs of the suite measure two versions or more.</p>",
+        html=True,
+    )
+    RunFactory(suite=suite, label="from an article", server_version="")
+    response = client.get("/benchmarks/nightly/")
+    assertContains(response, "all measured 10.11.19 (1 does not say)")
+
+
+def test_runs_that_state_no_version_or_span_versions_apart_say_so(client, suite):
+    RunFactory(suite=suite, label="an article", server_version="")
+    response = client.get("/benchmarks/nightly/")
+    assertContains(response, "runs states the server version it measured (the sources do not")
+    _run(suite, "10.6.20", [100.0, 101.0, 99.0])
+    _run(suite, "11.4.4", [100.0, 101.0, 99.0], hardware="2 vCPU / 8 GiB")
+    response = client.get("/benchmarks/nightly/")
+    assert response.context["version_charts"] == []
+    assertContains(response, "runs measured 10.6.20 and 11.4.4, but no headline figure was")
 
 
 def test_runs_on_other_machines_have_their_own_charts_and_a_plain_note(client, suite):
