@@ -1,5 +1,7 @@
 import pytest
 
+from tests.artifacts import ARTIFACTS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LABELS = """Object.values(window.portalCharts)
@@ -29,6 +31,10 @@ def charts_render_with_their_tables(live_server, page, screenshot):
     assert figures.locator("table, p.table-empty").count() == figures.count()
     assert figures.locator("p.downloads a").count() == 2 * figures.count()
     screenshot("usage-dashboard-1280", full_page=True)
+    # the pictures in docs/usage-trends.md (docs/img/ holds copies of these)
+    for chart in ("adoption", "b-cpu"):
+        figure = page.locator(f"#chart-{chart}")
+        figure.screenshot(path=str(ARTIFACTS / f"usage-{chart}-1280.png"))
 
 
 def on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot):
@@ -46,6 +52,7 @@ def on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot):
     for name in ("utf8mb3_general_ci", "CHECK_CONSTRAINT"):
         assert any(label.startswith(f"{name}(") and label.endswith("%)") for label in labels)
     screenshot("usage-dashboard-390", full_page=True)
+    page.locator("#chart-adoption").screenshot(path=str(ARTIFACTS / "usage-adoption-390.png"))
 
 
 def at_320_px_nothing_is_wider_than_the_screen(live_server, page, screenshot, scheme):
