@@ -134,26 +134,13 @@ def suite(request, slug):
     return render(request, "benchmarks/suite.html", context)
 
 
-def _charted_runs(suite, metric):
-    """The runs a metric's chart (page, SVG, PNG) draws: as on the suite page, those on the
-    reference machine; those of the other machines only when none there measured it."""
-    runs = list(suite.runs.all())
-    on_reference, _ = versions.by_machine(runs, versions.reference_hardware(suite, runs))
-    measured = [
-        run for run in on_reference if any(m.metric == metric for m in run.measurements.all())
-    ]
-    return runs, measured or runs
-
-
 def _chart_or_404(suite, metric_slug, x):
     runs = list(suite.runs.all())
     metric, slug = charts.find_metric(runs, metric_slug)
     if metric is None or slug != metric_slug:
         raise Http404("no such chart")
-    every_run, charted = _charted_runs(suite, metric)
-    return charts.build_chart(
-        charted, metric, x=x or None, slug=slug, colours=charts.palette(every_run)
-    )
+    charted = versions.charted_runs(suite, runs, metric)
+    return charts.build_chart(charted, metric, x=x or None, slug=slug, colours=charts.palette(runs))
 
 
 def chart_page(request, slug, metric):
@@ -203,7 +190,7 @@ def chart_image(request, slug, metric, fmt):
     x = _x(request)
     chart = _chart_or_404(suite, metric, x)
     page = _image_links(suite, chart, x)["page"]
-    _, charted = _charted_runs(suite, chart["metric"])
+    charted = versions.charted_runs(suite, list(suite.runs.all()), chart["metric"])
     runs = [
         run for run in charted if any(m.metric == chart["metric"] for m in run.measurements.all())
     ]

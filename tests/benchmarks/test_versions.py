@@ -10,6 +10,7 @@ from pytest_django.asserts import assertContains
 
 from benchmarks import compare
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
+from tests.foundation.factories import NewsPostFactory
 
 pytestmark = pytest.mark.django_db
 EPYC = "AMD EPYC, 2 cores, 23 GiB RAM"  # this project's machine (RunFactory's hardware)
@@ -187,6 +188,13 @@ def test_runs_on_other_machines_have_their_own_charts_and_a_plain_note(client, s
         "machine, so their figures are not like for like with the others: the main charts "
         "leave them out, and that machine has charts of its own."
     )
-    # the chart page and its image draw what the suite page's main chart draws
+    # the chart page, its image and its embed in a post draw what the main chart draws
     page = client.get(f"/benchmarks/nightly/charts/{chart['slug']}/")
-    assert "bars-t4" not in str(page.context["chart"]["labels"])
+    assert page.context["chart"]["labels"] == ["epyc 10.11", "epyc 11.4"]
+    svg = client.get(f"/benchmarks/nightly/charts/{chart['slug']}.svg").content.decode()
+    assert "epyc 11.4" in svg and "bars-t4" not in svg
+    suite.is_published = True
+    suite.save()
+    NewsPostFactory(slug="nightly", body=f"[[benchmark-chart nightly {chart['slug']}]]")
+    post = client.get("/news/nightly/").content.decode()
+    assert "epyc 11.4" in post and "bars-t4" not in post
