@@ -142,8 +142,9 @@ def publish_ranges_over_time(
     """Servers per ordered range (CPU count, memory) in each period, with **one** set of
     ordered, non-overlapping ranges for every period: the ``ordered_ranges`` of ``basis``
     (the default period's counts), under the very names its breakdown gives them, and
-    each bucket outside them (empty in the basis) on its own. Each period's count of a
-    range is ``published`` (``None`` under the minimum); unknown values are "other"
+    each bucket outside them (empty in the basis) on its own. Each period's counts are
+    published as ``publish_with_total`` publishes cells beside their total (``None``
+    under the minimum, and none the period's servers reveal); unknown values are "other"
     (last). Ranges without servers in any period are left out."""
     minimum = minimum_servers() if minimum is None else minimum
     buckets = ORDERED_BUCKETS[dimension]
@@ -165,11 +166,18 @@ def publish_ranges_over_time(
         label: [sum(counts.get(value, 0) for value in members) for counts in per_period]
         for label, members in columns.items()
     }
-    return {
-        label: [published(servers, minimum) for servers in counts]
-        for label, counts in totals.items()
-        if any(counts)
-    }
+    totals = {label: counts for label, counts in totals.items() if any(counts)}
+    # Each period's column adds up to its servers, which are published ("servers over
+    # time"): no withheld range may be worked out from them (complementary suppression).
+    shown = [
+        publish_with_total(
+            cells := {label: counts[index] for label, counts in totals.items()},
+            sum(cells.values()),
+            minimum,
+        )
+        for index in range(len(per_period))
+    ]
+    return {label: [column[label] for column in shown] for label in totals}
 
 
 def publish_with_total(

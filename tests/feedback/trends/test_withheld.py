@@ -130,7 +130,8 @@ def test_cpu_ranges_over_time_are_one_ordered_disjoint_set(client, settings):
         assert high < low, trend["values"]
     # the ranges of the last complete week under the names its breakdown gives them, and
     # week A's servers outside them in their own bucket (issue 49: one name everywhere)
-    assert trend["values"] == {"1–2": [5, 5], "3–4": [5, None], "5–8": [None, 5]}
+    # (none where the week's published servers tell it is 0)
+    assert trend["values"] == {"1–2": [5, 5], "3–4": [5, 0], "5–8": [0, 5]}
     rows = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=week"))
     assert [row[3] for row in rows[1:]] == ["1–2", "3–4", "5–8"] * 2
 
@@ -187,13 +188,15 @@ def test_a_range_has_one_name_in_every_file_and_page_of_a_month(client, settings
     assert trend["periods"] == ["2026-09-01", "2026-10-01"]
     # September's servers keep a column of their own, under their bucket's own name
     assert trend["values"] == {
-        "1": [None, 5],
-        "9–16": [None, 5],
-        "17–64": [None, 5],
-        "more than 64": [5, None],
+        "1": [0, 5],
+        "9–16": [0, 5],
+        "17–64": [0, 5],
+        "more than 64": [5, 0],
     }
     rows = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=month"))
-    assert [row[3] for row in rows[1:] if row[0] == "2026-10-01" and row[4]] == names
+    assert [
+        row[3] for row in rows[1:] if row[0] == "2026-10-01" and row[4] not in ("", "0")
+    ] == names
     page = client.get("/feedback/")
     (chart,) = [c for s in page.context["sections"] for c in s["charts"] if c["id"] == "b-cpu"]
     assert [row[0] for row in chart["table"]["rows"]] == names
@@ -220,3 +223,23 @@ def test_coinciding_adoption_lines_have_their_own_dash_and_marker():
     assert first["dash"] != second["dash"] and first["point"] != second["point"]
     assert chart["table"]["headers"] == ["Period", *versions]
     assert chart["table"]["rows"][0] == ["2026-10-04", *[6] * len(versions)]
+
+
+def test_no_withheld_range_over_time_can_be_worked_out_from_the_servers(client, settings):
+    """Issue 49 (complementary suppression): the servers of each period are published, so
+    a range withheld alone beside published ranges could be worked out from them; the
+    smallest published range is withheld with it."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    week_a, week_b = date(2026, 10, 6), date(2026, 10, 13)
+    for cpus, servers in {1: 7, 4: 3, 8: 5}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(week_a), cpu_count=cpus)
+    for cpus, servers in {1: 5, 8: 5}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(week_b), cpu_count=cpus)
+    update_rollups(today=TODAY)
+    servers = client.get("/api/feedback/trends/servers.json?period=week").json()
+    assert servers["values"]["servers"] == [15, 10]  # published beside the ranges
+    trend = client.get("/api/feedback/trends/cpu.json?period=week").json()
+    # 3-4 alone withheld in week A would be 15 - 7 - 5 = 3: 5-8 is withheld with it
+    assert trend["values"] == {"1": [7, 5], "3–4": [None, 0], "5–8": [None, 5]}
