@@ -212,11 +212,26 @@ def _series_labels(entries):
     return _unique(labels)
 
 
-def suite_charts(runs, x: str | None = None, headline_only=True):
+def suite_charts(
+    runs,
+    x: str | None = None,
+    headline_only=True,
+    *,
+    every_run=None,
+    id_prefix: str = "chart",
+):
+    """The charts of ``runs``' headline metrics. ``every_run``: all the suite's runs, when
+    ``runs`` are some of them (one machine's), so metrics keep their slugs and runs their
+    colours."""
+    every_run = runs if every_run is None else every_run
+    slugs = metric_slugs(suite_metrics(every_run, headline_only=False))
     metrics = suite_metrics(runs, headline_only=False)
-    slugs = metric_slugs(metrics)
     shown = suite_metrics(runs, headline_only=True) if headline_only else metrics
-    charts = [build_chart(runs, metric, x=x, slug=slugs[metric]) for metric in shown]
+    colours = palette(every_run)
+    charts = [
+        build_chart(runs, metric, x=x, slug=slugs[metric], id_prefix=id_prefix, colours=colours)
+        for metric in shown
+    ]
     return [chart for chart in charts if chart]
 
 

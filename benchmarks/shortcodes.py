@@ -6,7 +6,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 
-from benchmarks import charts
+from benchmarks import charts, versions
 from benchmarks.models import Suite
 from core.shortcodes import register
 
@@ -21,7 +21,14 @@ def benchmark_chart(slug, metric="1", *options):
     if name is None:
         raise LookupError(f"suite {slug} has no chart {metric}")
     x = next((option[2:] for option in options if option.startswith("x:")), None)
-    chart = charts.build_chart(all_runs, name, x=x, slug=metric_slug, id_prefix=f"embed-{slug}")
+    chart = charts.build_chart(
+        versions.charted_runs(suite, all_runs, name),
+        name,
+        x=x,
+        slug=metric_slug,
+        id_prefix=f"embed-{slug}",
+        colours=charts.palette(all_runs),
+    )
     page = reverse("benchmarks:chart", kwargs={"slug": slug, "metric": metric_slug})
     query = f"?x={x}" if x and chart["x_title"] == x else ""
     chart["links"] = {

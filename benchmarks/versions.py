@@ -41,6 +41,28 @@ def elsewhere(runs, reference: str) -> list:
     return [run for run in runs if not _same(run.hardware, reference)]
 
 
+def by_machine(runs, reference: str) -> tuple[list, list[tuple[str, list]]]:
+    """The runs on the reference machine (all of them when none is known), and for each
+    other machine, in the order met, ``(its hardware, its runs)``: the suite page charts
+    the reference runs and gives every other machine charts of its own (issue 49)."""
+    others: OrderedDict = OrderedDict()
+    for run in elsewhere(runs, reference):
+        others.setdefault(" ".join(run.hardware.split()), []).append(run)
+    apart = {run.pk for group in others.values() for run in group}
+    return [run for run in runs if run.pk not in apart], list(others.items())
+
+
+def charted_runs(suite, runs, metric: str) -> list:
+    """The runs a metric's chart draws outside the suite page (its page, SVG and PNG, and
+    embeds in posts): as on the suite page's main charts, those on the reference machine;
+    the others only when none there measured it."""
+    on_reference, _ = by_machine(runs, reference_hardware(suite, runs))
+    measured = [
+        run for run in on_reference if any(m.metric == metric for m in run.measurements.all())
+    ]
+    return measured or runs
+
+
 def _point_label(version: str, commit: str) -> str:
     return f"{version} @ {commit[:10]}" if commit else version
 
@@ -117,6 +139,42 @@ def version_lines(runs, reference: str = "") -> list[dict]:
     # the reference machine's lines first, then the others, each in the order met
     found.sort(key=lambda line: not line["reference"])
     return found
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def no_history(runs, lines) -> str:
+    """Why a suite with runs has no chart across server versions, said plainly (issue 49:
+    the page showed nothing where the runs do not span versions); "" when it has one, or
+    no runs at all. The figures are never made up to fill the section."""
+    if lines or not runs:
+        return ""
+    stated = sorted({run.server_version for run in runs if run.server_version}, key=version_key)
+    unstated = sum(1 for run in runs if not run.server_version)
+    if not stated:
+        return (
+            "None of this suite's runs states the server version it measured (the sources "
+            "do not give it), so there is no history across server versions."
+        )
+    versions = _listed(stated)
+    if len(stated) == 1:
+        said = f"Every run of this suite measured {versions}"
+        if unstated:
+            said = (
+                f"The runs of this suite that state a server version all measured {versions} "
+                f"({unstated} {'does' if unstated == 1 else 'do'} not say)"
+            )
+        return (
+            f"{said}, so there is no history across server versions: it appears here once "
+            "runs of the suite measure two versions or more."
+        )
+    return (
+        f"This suite's runs measured {versions}, but no headline figure was measured at two "
+        "of them by runs of one variant on one machine, so there is no history across "
+        "server versions."
+    )
 
 
 def _flagged(step) -> str:

@@ -64,9 +64,23 @@ def suite(request, slug):
     suite = _suite(slug)
     runs = list(suite.runs.all())
     x = _x(request)
-    chart_list = charts.suite_charts(runs, x=x or None)
+    reference = versions.reference_hardware(suite, runs)
+    # The main charts hold the runs on the reference machine only; each other machine's
+    # runs have charts of their own, below them (issue 49).
+    on_reference, other_machines = versions.by_machine(runs, reference)
+    chart_list = charts.suite_charts(on_reference, x=x or None, every_run=runs)
     for chart in chart_list:
         chart["links"] = _image_links(suite, chart, x)
+    machine_charts = [
+        {
+            "hardware": hardware,
+            "runs": machine_runs,
+            "charts": charts.suite_charts(
+                machine_runs, x=x or None, every_run=runs, id_prefix=f"machine-{index}"
+            ),
+        }
+        for index, (hardware, machine_runs) in enumerate(other_machines, start=1)
+    ]
     all_metrics = charts.suite_metrics(runs)
     slugs = charts.metric_slugs(all_metrics)
     headline = set(charts.suite_metrics(runs, headline_only=True))
@@ -85,9 +99,14 @@ def suite(request, slug):
         links["embed"] = _embed_snippet(links, f"{chart['title']}: {suite.title}")
         chart["links"] = links
         history_charts.append(chart)
-    x_options = sorted({option for chart in chart_list for option in chart["x_options"]})
+    x_options = sorted(
+        {
+            option
+            for chart in [*chart_list, *(c for m in machine_charts for c in m["charts"])]
+            for option in chart["x_options"]
+        }
+    )
     default_a, default_b = comparison.default_pair(runs)
-    reference = versions.reference_hardware(suite, runs)
     lines = versions.version_lines(runs, reference)
     context = {
         "suite": suite,
@@ -103,8 +122,11 @@ def suite(request, slug):
         "history_axis": history.AXIS_TITLES[suite.history_axis],
         "changes": history.changes(runs, axis=suite.history_axis),
         "reference_hardware": reference,
-        "elsewhere": {run.pk for run in versions.elsewhere(runs, reference)},
+        "elsewhere": {run.pk for _, group in other_machines for run in group},
+        "elsewhere_runs": [run for _, group in other_machines for run in group],
+        "machine_charts": machine_charts,
         "version_charts": [versions.version_chart(line, i) for i, line in enumerate(lines)],
+        "no_version_history": versions.no_history(runs, lines),
         "version_changes": versions.changes(lines),
         "choices": charts.run_choices(runs),
         "attachments": list(suite.attachments.all()),
@@ -117,7 +139,8 @@ def _chart_or_404(suite, metric_slug, x):
     metric, slug = charts.find_metric(runs, metric_slug)
     if metric is None or slug != metric_slug:
         raise Http404("no such chart")
-    return charts.build_chart(runs, metric, x=x or None, slug=slug)
+    charted = versions.charted_runs(suite, runs, metric)
+    return charts.build_chart(charted, metric, x=x or None, slug=slug, colours=charts.palette(runs))
 
 
 def chart_page(request, slug, metric):
@@ -167,10 +190,9 @@ def chart_image(request, slug, metric, fmt):
     x = _x(request)
     chart = _chart_or_404(suite, metric, x)
     page = _image_links(suite, chart, x)["page"]
+    charted = versions.charted_runs(suite, list(suite.runs.all()), chart["metric"])
     runs = [
-        run
-        for run in suite.runs.all()
-        if any(m.metric == chart["metric"] for m in run.measurements.all())
+        run for run in charted if any(m.metric == chart["metric"] for m in run.measurements.all())
     ]
     return _image_response(request, _with_context(chart, suite, runs, page), fmt)
 

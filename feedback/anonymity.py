@@ -41,9 +41,7 @@ def withheld_label(minimum: int | None = None) -> str:
 def publish_counts(counts: dict[str, int], dimension: str) -> dict[str, int]:
     """Servers per value of ``dimension`` as they may be published."""
     if dimension in ORDERED_BUCKETS:
-        return merge_neighbours(
-            counts, ORDERED_BUCKETS[dimension], lambda a, b: bucket_range(dimension, a, b)
-        )
+        return merge_neighbours(counts, dimension)
     return merge_small_buckets(counts, order=value_order(dimension))
 
 
@@ -96,24 +94,40 @@ def _neighbour_groups(counts: dict[str, int], buckets: list[str], minimum: int) 
     return groups
 
 
-def merge_neighbours(
-    counts: dict[str, int],
-    buckets: list[str],
-    range_label: Callable[[int, int], str],
-    minimum: int | None = None,
-) -> dict[str, int]:
-    """Ordered buckets, each under the minimum merged with the next (the last with the
-    one before), labelled ``range_label(first, last)``; values outside ``buckets``
-    (unknown) go to "other". The result keeps the buckets' order."""
+def ordered_ranges(
+    counts: dict[str, int], dimension: str, minimum: int | None = None
+) -> list[tuple[str, list[str], int]]:
+    """``(name, buckets, servers)`` of each range the counts of an ordered dimension (CPU
+    count, memory) are published in, in order: each bucket under the minimum merged with
+    the next (the last with the one before), the range named after the buckets it holds
+    servers in (``dimensions.bucket_range``). The one home of the ranges' names: the
+    breakdowns, the charts, the trend API and every CSV name a month's ranges from here,
+    so one range has one name everywhere (issue 49). Only the last range can stay under
+    the minimum, when all servers together are too few."""
     minimum = minimum_servers() if minimum is None else minimum
-    merged: dict[str, int] = {}
-    other = sum(n for value, n in counts.items() if value not in buckets)
+    buckets = ORDERED_BUCKETS[dimension]
+    ranges = []
     for first, last, servers in _neighbour_groups(counts, buckets, minimum):
         used = [i for i in range(first, last + 1) if counts.get(buckets[i], 0)]
+        name = bucket_range(dimension, used[0], used[-1])
+        ranges.append((name, buckets[used[0] : used[-1] + 1], servers))
+    return ranges
+
+
+def merge_neighbours(
+    counts: dict[str, int], dimension: str, minimum: int | None = None
+) -> dict[str, int]:
+    """The ``ordered_ranges`` of the counts with their servers; values outside the
+    dimension's buckets (unknown), and servers too few for any range, go to "other"."""
+    minimum = minimum_servers() if minimum is None else minimum
+    buckets = ORDERED_BUCKETS[dimension]
+    merged: dict[str, int] = {}
+    other = sum(n for value, n in counts.items() if value not in buckets)
+    for name, _, servers in ordered_ranges(counts, dimension, minimum):
         if servers < minimum:  # all servers together are still too few to name a range
             other += servers
             continue
-        merged[range_label(used[0], used[-1])] = servers
+        merged[name] = servers
     if other:
         merged[OTHER] = other
     return merged
@@ -126,29 +140,44 @@ def publish_ranges_over_time(
     minimum: int | None = None,
 ) -> dict[str, list[int | None]]:
     """Servers per ordered range (CPU count, memory) in each period, with **one** set of
-    ordered, non-overlapping ranges for every period: the ranges that ``basis`` (the
-    default period's counts) is merged into, each widened up to the next so that
-    together they cover every size. Each period's count of a range is ``published``
-    (``None`` under the minimum); unknown values are "other" (last). Ranges without
-    servers in any period are left out."""
+    ordered, non-overlapping ranges for every period: the ``ordered_ranges`` of ``basis``
+    (the default period's counts), under the very names its breakdown gives them, and
+    each bucket outside them (empty in the basis) on its own. Each period's counts are
+    published as ``publish_with_total`` publishes cells beside their total (``None``
+    under the minimum, and none the period's servers reveal); unknown values are "other"
+    (last). Ranges without servers in any period are left out."""
     minimum = minimum_servers() if minimum is None else minimum
     buckets = ORDERED_BUCKETS[dimension]
-    lasts = [last for _, last, _ in _neighbour_groups(basis, buckets, minimum)][:-1]
+    ranges = {
+        members[0]: (name, members)
+        for name, members, servers in ordered_ranges(basis, dimension, minimum)
+        if servers >= minimum
+    }
+    covered = {bucket for _, members in ranges.values() for bucket in members}
     columns: dict[str, list[str]] = {}
-    first = 0
-    for last in [*lasts, len(buckets) - 1]:
-        columns[bucket_range(dimension, first, last)] = buckets[first : last + 1]
-        first = last + 1
+    for bucket in buckets:
+        if bucket in ranges:
+            name, members = ranges[bucket]
+            columns[name] = members
+        elif bucket not in covered:
+            columns[bucket] = [bucket]
     columns[OTHER] = sorted({value for counts in per_period for value in counts} - set(buckets))
     totals = {
         label: [sum(counts.get(value, 0) for value in members) for counts in per_period]
         for label, members in columns.items()
     }
-    return {
-        label: [published(servers, minimum) for servers in counts]
-        for label, counts in totals.items()
-        if any(counts)
-    }
+    totals = {label: counts for label, counts in totals.items() if any(counts)}
+    # Each period's column adds up to its servers, which are published ("servers over
+    # time"): no withheld range may be worked out from them (complementary suppression).
+    shown = [
+        publish_with_total(
+            cells := {label: counts[index] for label, counts in totals.items()},
+            sum(cells.values()),
+            minimum,
+        )
+        for index in range(len(per_period))
+    ]
+    return {label: [column[label] for column in shown] for label in totals}
 
 
 def publish_with_total(

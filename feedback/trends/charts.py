@@ -47,6 +47,20 @@ SECTION_OF = {
     "b-cpu": "hardware", "b-memory": "hardware", "adoption": "upgrades", "eol": "upgrades",
     "reach": "upgrades", "lag": "upgrades", "exposure": "upgrades",
 }  # fmt: skip
+# Lines that coincide must stay distinguishable (issue 49: two adoption lines with the same
+# figures hid each other): each line of a chart has its own dash pattern and point marker
+# besides its colour, no two lines of a chart (up to 30: 5 dashes by 6 markers) the same pair. The canvas
+# draws them as given here (static/js/trends.js); the data table below holds the figures.
+LINE_DASHES = [[], [6, 4], [2, 3], [10, 3, 2, 3], [12, 3, 3, 3, 3, 3]]
+POINT_STYLES = ["circle", "rect", "triangle", "rectRot", "star", "crossRot"]
+
+
+def line_style(index: int) -> dict:
+    """The dash pattern (canvas setLineDash) and point marker of a chart's ``index``-th line."""
+    return {
+        "dash": LINE_DASHES[index % len(LINE_DASHES)],
+        "point": POINT_STYLES[index % len(POINT_STYLES)],
+    }
 
 
 def sections(charts: list[dict]) -> list[dict]:
@@ -185,8 +199,15 @@ def over_time(
         "horizontal": False,
         "labels": labels,
         "datasets": [
-            {"label": name, "data": values, "withheld": points}
-            for (name, values), points in zip(series.items(), withheld_points, strict=True)
+            {
+                "label": name,
+                "data": values,
+                "withheld": points,
+                **(line_style(index) if kind == "line" else {}),
+            }
+            for index, ((name, values), points) in enumerate(
+                zip(series.items(), withheld_points, strict=True)
+            )
         ],
         "minimum": minimum_servers(),
         "table": {

@@ -7,8 +7,6 @@
     const style = getComputedStyle(document.documentElement);
     return [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => style.getPropertyValue(`--chart-${n}`).trim());
   }
-  const dashes = [[], [6, 4], [2, 3], [10, 3, 2, 3]];
-  const points = ["circle", "rect", "triangle", "rectRot", "star", "crossRot"];
   Chart.defaults.font.family = getComputedStyle(document.body).fontFamily;
 
   // Long category labels (distributions, collations, features) wrap onto several lines
@@ -141,11 +139,12 @@
         borderWidth: spec.type === "line"
           ? Math.max(1.5, 4 - i * 0.75)
           : spec.labels.map((_, index) => (withheld.has(index) ? 1.5 : 0)),
-        // Lines that coincide stay distinguishable: each has its own dash and point shape,
-        // and each later line is drawn on top, thinner and with smaller points, so the lines
-        // and markers beneath still show around them.
-        borderDash: spec.type === "line" ? dashes[i % dashes.length] : [],
-        pointStyle: points[i % points.length],
+        // Lines that coincide stay distinguishable: each has the dash pattern and point
+        // marker the chart's spec gives it (feedback/trends/charts.py line_style), and each
+        // later line is drawn on top, thinner and with smaller points, so the lines and
+        // markers beneath still show around them.
+        borderDash: spec.type === "line" ? d.dash || [] : [],
+        pointStyle: d.point || "circle",
         pointRadius: spec.type === "line" ? Math.max(2.5, 7 - i * 1.5) : 0,
         order: count - i,
         tension: 0.2,
@@ -199,6 +198,8 @@
               position: "bottom",
               labels: {
                 boxWidth: 12,
+                // a line's key shows its marker, as the chart draws it
+                usePointStyle: spec.type === "line",
                 // each series in its own colour, whatever its first bar (hatched if withheld)
                 generateLabels: (chart) =>
                   Chart.defaults.plugins.legend.labels.generateLabels(chart).map((item) => ({

@@ -21,6 +21,21 @@ def test_suite_page_draws_its_charts_with_tables(live_server, page, screenshot):
     )
     assert legend == ["thread-per-connection", "pool-of-threads"]
     screenshot("benchmark-thread-pool", full_page=True)
+    # the pictures in docs/benchmarks.md (docs/img/ holds copies of these): the page as it
+    # opens at 1280 and 390 px, and its section across server versions
+    page.set_viewport_size({"width": 1280, "height": 900})
+    screenshot("benchmark-thread-pool-1280")
+    versions = page.locator("#versions")
+    versions.scroll_into_view_if_needed()
+    box = versions.bounding_box()
+    page.screenshot(
+        path=str(ARTIFACTS / "benchmark-thread-pool-versions-1280.png"),
+        full_page=True,
+        clip={"x": 0, "y": box["y"] + page.evaluate("scrollY") - 16, "width": 1280, "height": 160},
+    )
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("scrollTo(0, 0)")
+    screenshot("benchmark-thread-pool-390")
     page.goto(live_server.url + "/benchmarks/jdbc-drivers/")
     page.wait_for_function(
         "window.benchmarkCharts && window.benchmarkCharts['chart-do-1-unprepared-tcp']"

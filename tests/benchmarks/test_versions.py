@@ -2,13 +2,15 @@
 as uploaded), a change between two versions judged by the compare page's rule and listed
 in the Atom feed; runs off the suite's reference hardware marked and plotted apart."""
 
+import re
 from datetime import date
 
 import pytest
-from pytest_django.asserts import assertContains, assertNotContains
+from pytest_django.asserts import assertContains
 
 from benchmarks import compare
 from tests.benchmarks.factories import MeasurementFactory, RunFactory, SuiteFactory
+from tests.foundation.factories import NewsPostFactory
 
 pytestmark = pytest.mark.django_db
 EPYC = "AMD EPYC, 2 cores, 23 GiB RAM"  # this project's machine (RunFactory's hardware)
@@ -124,9 +126,75 @@ def test_staff_name_the_reference_hardware(client, suite):
     )
 
 
-def test_a_suite_of_one_version_has_no_version_chart(client, suite):
+def test_a_suite_of_one_version_says_why_it_has_no_version_chart(client, suite):
+    """Issue 49: a suite whose runs do not span versions showed nothing, silently; the
+    demo's real figures span none, so its pages say so (no figure is made up)."""
     _run(suite, "10.11.19", [100.0, 101.0, 99.0])
     _run(suite, "10.11.19", [100.0, 102.0, 99.0])
     response = client.get("/benchmarks/nightly/")
     assert response.context["version_charts"] == []
-    assertNotContains(response, "Across server versions")
+    assertContains(
+        response,
+        '<h2 id="versions">Across server versions</h2><p class="empty-state">Every run of this '
+        "suite measured 10.11.19, so there is no history across server versions: it appears "
+        "here once runs of the suite measure two versions or more.</p>",
+        html=True,
+    )
+    RunFactory(suite=suite, label="from an article", server_version="")
+    response = client.get("/benchmarks/nightly/")
+    assertContains(response, "all measured 10.11.19 (1 does not say)")
+
+
+def test_runs_that_state_no_version_or_span_versions_apart_say_so(client, suite):
+    RunFactory(suite=suite, label="an article", server_version="")
+    response = client.get("/benchmarks/nightly/")
+    assertContains(response, "runs states the server version it measured (the sources do not")
+    _run(suite, "10.6.20", [100.0, 101.0, 99.0])
+    _run(suite, "11.4.4", [100.0, 101.0, 99.0], hardware="2 vCPU / 8 GiB")
+    response = client.get("/benchmarks/nightly/")
+    assert response.context["version_charts"] == []
+    assertContains(response, "runs measured 10.6.20 and 11.4.4, but no headline figure was")
+
+
+def test_runs_on_other_machines_have_their_own_charts_and_a_plain_note(client, suite):
+    """Issue 49: runs marked "other machine" were drawn on the main charts with the
+    reference runs, under a broken note ("…; bars-t4 (2 vCPU, 8 GiB); …; were measured
+    elsewhere"). The main charts hold the reference runs; each other machine has charts of
+    its own; the note is a sentence."""
+    cloud = "2 vCPU, 8 GiB"
+    _run(suite, "10.11.19", [100.0, 101.0, 99.0], label="epyc 10.11")
+    _run(suite, "11.4.4", [60.0, 61.0, 59.0], hardware=cloud, label="bars-t4")
+    _run(suite, "11.4.4", [62.0, 61.0, 63.0], hardware=cloud, label="bars-t8")
+    _run(suite, "11.4.4", [100.0, 102.0, 98.0], label="epyc 11.4")  # listed after them
+    response = client.get("/benchmarks/nightly/")
+    series = [d["label"] for chart in response.context["charts"] for d in chart["datasets"]]
+    labels = [label for chart in response.context["charts"] for label in chart["labels"]]
+    assert "bars-t4" not in str(series + labels) and "epyc 11.4" in str(series + labels)
+    (machine,) = response.context["machine_charts"]
+    assert machine["hardware"] == cloud
+    (chart,) = machine["charts"]
+    assert "epyc" not in str(chart["labels"] + [d["label"] for d in chart["datasets"]])
+    assert {"bars-t4", "bars-t8"} <= set(chart["labels"] + [d["label"] for d in chart["datasets"]])
+    assertContains(response, '<h2 id="machines-title">Runs on other machines</h2>', html=True)
+    text = " ".join(response.content.decode().split())
+    note = text[text.index("Not all on one machine.") :]
+    note = note[: note.index("</p>")]
+    for tag in ("<strong>", "</strong>"):
+        note = note.replace(tag, "")
+    note = re.sub(r"<[^>]+>", "", note)
+    assert note == (
+        "Not all on one machine. This suite's reference hardware is AMD EPYC, 2 cores, 23 GiB "
+        "RAM. bars-t4 (2 vCPU, 8 GiB) and bars-t8 (2 vCPU, 8 GiB) were measured on another "
+        "machine, so their figures are not like for like with the others: the main charts "
+        "leave them out, and that machine has charts of its own."
+    )
+    # the chart page, its image and its embed in a post draw what the main chart draws
+    page = client.get(f"/benchmarks/nightly/charts/{chart['slug']}/")
+    assert page.context["chart"]["labels"] == ["epyc 10.11", "epyc 11.4"]
+    svg = client.get(f"/benchmarks/nightly/charts/{chart['slug']}.svg").content.decode()
+    assert "epyc 11.4" in svg and "bars-t4" not in svg
+    suite.is_published = True
+    suite.save()
+    NewsPostFactory(slug="nightly", body=f"[[benchmark-chart nightly {chart['slug']}]]")
+    post = client.get("/news/nightly/").content.decode()
+    assert "epyc 11.4" in post and "bars-t4" not in post

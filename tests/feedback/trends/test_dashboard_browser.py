@@ -1,5 +1,7 @@
 import pytest
 
+from tests.artifacts import ARTIFACTS
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LABELS = """Object.values(window.portalCharts)
@@ -29,6 +31,10 @@ def charts_render_with_their_tables(live_server, page, screenshot):
     assert figures.locator("table, p.table-empty").count() == figures.count()
     assert figures.locator("p.downloads a").count() == 2 * figures.count()
     screenshot("usage-dashboard-1280", full_page=True)
+    # the pictures in docs/usage-trends.md (docs/img/ holds copies of these)
+    for chart in ("adoption", "b-cpu"):
+        figure = page.locator(f"#chart-{chart}")
+        figure.screenshot(path=str(ARTIFACTS / f"usage-{chart}-1280.png"))
 
 
 def on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot):
@@ -46,6 +52,7 @@ def on_a_phone_labels_wrap_instead_of_being_cut(live_server, page, screenshot):
     for name in ("utf8mb3_general_ci", "CHECK_CONSTRAINT"):
         assert any(label.startswith(f"{name}(") and label.endswith("%)") for label in labels)
     screenshot("usage-dashboard-390", full_page=True)
+    page.locator("#chart-adoption").screenshot(path=str(ARTIFACTS / "usage-adoption-390.png"))
 
 
 def at_320_px_nothing_is_wider_than_the_screen(live_server, page, screenshot, scheme):
@@ -95,6 +102,10 @@ STACKED_OVER_TOTAL = """(() => {
 })()"""
 
 
+ADOPTION_STYLES = """window.portalCharts["adoption"].data.datasets.map(
+    (d) => JSON.stringify([d.borderDash, d.pointStyle]))"""
+
+
 def wide_screen_in_dark_mode(live_server, page, screenshot):
     page.set_viewport_size({"width": 1280, "height": 900})
     page.emulate_media(color_scheme="dark")
@@ -107,6 +118,9 @@ def wide_screen_in_dark_mode(live_server, page, screenshot):
     assert all(bar["value"] is None and not bar["drawn"] for bar in withheld), withheld
     over = page.evaluate(STACKED_OVER_TOTAL)
     assert over == [], over
+    # coinciding adoption lines stay apart: each line is drawn with its own dash and marker
+    styles = page.evaluate(ADOPTION_STYLES)
+    assert len(styles) > 1 and len(set(styles)) == len(styles), styles
     # nothing wider than the page: a wide table scrolls inside its own box
     assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     for box in page.locator("figure .table-wrap").all():

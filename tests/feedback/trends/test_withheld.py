@@ -4,6 +4,7 @@ null in JSON and "fewer than N" in files, and ordered ranges keep one set of col
 import csv
 import hashlib
 import io
+import json
 import math
 from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
@@ -12,6 +13,7 @@ import pytest
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
+from feedback.trends import charts
 from feedback.trends.models import Snapshot
 from feedback.trends.rollups import update_rollups
 from feedback.trends.snapshots import publish_complete_months
@@ -126,10 +128,12 @@ def test_cpu_ranges_over_time_are_one_ordered_disjoint_set(client, settings):
     intervals = [cpu_interval(label) for label in trend["values"]]
     for (_, high), (low, _) in pairwise(intervals):
         assert high < low, trend["values"]
-    # the ranges of the last complete week, widened to cover every size
-    assert trend["values"] == {"1–2": [5, 5], "more than 2": [5, 5]}
+    # the ranges of the last complete week under the names its breakdown gives them, and
+    # week A's servers outside them in their own bucket (issue 49: one name everywhere)
+    # (none where the week's published servers tell it is 0)
+    assert trend["values"] == {"1–2": [5, 5], "3–4": [5, 0], "5–8": [0, 5]}
     rows = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=week"))
-    assert [row[3] for row in rows[1:]] == ["1–2", "more than 2"] * 2
+    assert [row[3] for row in rows[1:]] == ["1–2", "3–4", "5–8"] * 2
 
 
 def test_snapshot_etag_is_its_published_sha256(client, settings):
@@ -163,3 +167,79 @@ def test_the_key_figure_says_when_reports_begin_inside_its_window(client, settin
         f"to {yesterday}</li>",
         html=True,
     )
+
+
+def test_a_range_has_one_name_in_every_file_and_page_of_a_month(client, settings):
+    """Issue 49: the top CPU range was "17 to 64" in the breakdown's CSV and "more than 16" in
+    the trend CSV for the same month. A month's ranges are named once
+    (``feedback.anonymity.ordered_ranges``), whichever page or file shows them."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    october, september = date(2026, 10, 7), date(2026, 9, 21)
+    for cpus, servers in {1: 5, 12: 5, 24: 3, 48: 2}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(october), cpu_count=cpus)
+    for _ in range(5):  # another month's servers in a bucket October has none in
+        ReportFactory(received_at=at(september), cpu_count=100)
+    update_rollups(today=TODAY)
+    names = ["1", "9–16", "17–64"]
+    breakdown = csv_rows(client.get("/api/feedback/charts/b-cpu.csv?period=month"))
+    assert [row[2] for row in breakdown[1:]] == names
+    trend = client.get("/api/feedback/trends/cpu.json?period=month").json()
+    assert trend["periods"] == ["2026-09-01", "2026-10-01"]
+    # September's servers keep a column of their own, under their bucket's own name
+    assert trend["values"] == {
+        "1": [0, 5],
+        "9–16": [0, 5],
+        "17–64": [0, 5],
+        "more than 64": [5, 0],
+    }
+    rows = csv_rows(client.get("/api/feedback/trends/cpu.csv?period=month"))
+    assert [
+        row[3] for row in rows[1:] if row[0] == "2026-10-01" and row[4] not in ("", "0")
+    ] == names
+    page = client.get("/feedback/")
+    (chart,) = [c for s in page.context["sections"] for c in s["charts"] if c["id"] == "b-cpu"]
+    assert [row[0] for row in chart["table"]["rows"]] == names
+
+
+def test_coinciding_adoption_lines_have_their_own_dash_and_marker():
+    """Issue 49: two releases with the same figures drew one line over the other. Each
+    line of the chart has its own dash pattern and point marker (the canvas draws them as
+    the spec gives them), and the data table beside it lists both releases."""
+    days = ["2026-10-04", "2026-10-11", "2026-10-18"]
+    versions = [f"11.4.{patch}" for patch in range(1, 13)]
+    adoption = {
+        "labels": days,
+        "series": {version: [6, 7, 8] for version in versions},  # twelve coinciding lines
+        "released": dict.fromkeys(versions, "2026-09-01"),
+        "servers": [20, 20, 20],
+    }
+    chart = charts._adoption({"reports_begin": "2026-09-19"}, adoption)
+    assert chart["type"] == "line"
+    styles = [(json.dumps(d["dash"]), d["point"]) for d in chart["datasets"]]
+    assert len(set(styles)) == len(versions), styles
+    first, second = chart["datasets"][:2]
+    assert first["data"] == second["data"]
+    assert first["dash"] != second["dash"] and first["point"] != second["point"]
+    assert chart["table"]["headers"] == ["Period", *versions]
+    assert chart["table"]["rows"][0] == ["2026-10-04", *[6] * len(versions)]
+
+
+def test_no_withheld_range_over_time_can_be_worked_out_from_the_servers(client, settings):
+    """Issue 49 (complementary suppression): the servers of each period are published, so
+    a range withheld alone beside published ranges could be worked out from them; the
+    smallest published range is withheld with it."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 5
+    week_a, week_b = date(2026, 10, 6), date(2026, 10, 13)
+    for cpus, servers in {1: 7, 4: 3, 8: 5}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(week_a), cpu_count=cpus)
+    for cpus, servers in {1: 5, 8: 5}.items():
+        for _ in range(servers):
+            ReportFactory(received_at=at(week_b), cpu_count=cpus)
+    update_rollups(today=TODAY)
+    servers = client.get("/api/feedback/trends/servers.json?period=week").json()
+    assert servers["values"]["servers"] == [15, 10]  # published beside the ranges
+    trend = client.get("/api/feedback/trends/cpu.json?period=week").json()
+    # 3-4 alone withheld in week A would be 15 - 7 - 5 = 3: 5-8 is withheld with it
+    assert trend["values"] == {"1": [7, 5], "3–4": [None, 0], "5–8": [None, 5]}
