@@ -18,6 +18,7 @@ Two profiles:
 
 import html as html_lib
 import re
+import threading
 import unicodedata
 from urllib.parse import urlsplit
 
@@ -131,5 +132,15 @@ def _only_local_images(element: str, attribute: str, value: str) -> str | None:
     return value
 
 
+# A Markdown converter takes longer to build (its extensions) than a post takes to convert;
+# one per thread, since a converter keeps state while it converts.
+_converters = threading.local()
+
+
 def _to_html(text: str) -> str:
-    return markdown_lib.markdown(text or "", extensions=EXTENSIONS, output_format="html")
+    converter = getattr(_converters, "markdown", None)
+    if converter is None:
+        converter = _converters.markdown = markdown_lib.Markdown(
+            extensions=EXTENSIONS, output_format="html"
+        )
+    return converter.reset().convert(text or "")

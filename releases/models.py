@@ -176,15 +176,21 @@ class Release(models.Model):
         return f"MariaDB {self.version}"
 
     def save(self, *args, **kwargs):
-        self.version_major, self.version_minor, self.version_patch = parse_release_version(
-            self.version
-        )
+        self.fill_version_parts()
         super().save(*args, **kwargs)
 
     def get_absolute_url(self):
         return reverse(
             "releases:release", kwargs={"series": self.series.version, "version": self.version}
         )
+
+    def fill_version_parts(self) -> "Release":
+        """The numbers releases sort by, from ``version`` (``save`` does it; a bulk write
+        calls it)."""
+        self.version_major, self.version_minor, self.version_patch = parse_release_version(
+            self.version
+        )
+        return self
 
     def clean(self):
         major, minor, _ = parse_release_version(self.version)

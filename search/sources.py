@@ -29,7 +29,7 @@ TITLE_LENGTH = SearchDocument._meta.get_field("title").max_length
 
 def plain_text(markdown_text: str) -> str:
     """The words of staff-written Markdown, without markup, embeds or control characters."""
-    if not markdown_text:
+    if not markdown_text or markdown_text.isspace():
         return ""
     text = html.unescape(strip_tags(render_markdown(SHORTCODE.sub(" ", markdown_text))))
     return clean(text)

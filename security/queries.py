@@ -21,11 +21,12 @@ def span_of(affected: AffectedRange) -> Span:
     return Span(key(affected.introduced), key(affected.fixed))
 
 
-def ranges_in(series_version: str | None = None):
-    """Every range (of one series), with its advisory and releases, newest advisory first."""
+def ranges_in(*series_versions: str):
+    """Every range (of the series named, if any are), with its advisory and releases,
+    newest advisory first."""
     ranges = AffectedRange.objects.select_related("advisory", "series", "introduced", "fixed")
-    if series_version is not None:
-        ranges = ranges.filter(series__version=series_version)
+    if series_versions:
+        ranges = ranges.filter(series__version__in=series_versions)
     return list(ranges.order_by("-advisory__published", "-advisory__advisory_id"))
 
 
@@ -64,7 +65,6 @@ def upgrade_target(series_version: str, today: date, ranges=None) -> Upgrade:
     """The newest release of the series while it is maintained, else the newest stable
     release of the next maintained series; a candidate that a known advisory still
     affects is passed over for the next series."""
-    ranges = ranges_in() if ranges is None else ranges
     own = Series.objects.filter(version=series_version).first()
     candidates: list[tuple[Series, bool]] = []
     if own is not None and not own.is_eol(today):
@@ -74,6 +74,8 @@ def upgrade_target(series_version: str, today: date, ranges=None) -> Upgrade:
         for s in maintained_series(today)
         if s.sort_key > series_sort_key(series_version) and s.version != series_version
     ]
+    if ranges is None:  # the candidates' ranges only: a release page asks for no others
+        ranges = ranges_in(*(series.version for series, _ in candidates)) if candidates else []
     for series, same in candidates:
         releases = Release.objects.published().filter(series=series).by_version()
         if not same:
@@ -148,11 +150,10 @@ def check_release(major: int, minor: int, patch: int, today: date) -> Check:
             "MySQL prints versions such as 8.0.36, which this check cannot answer for."
         )
     version = f"{major}.{minor}.{patch}"
-    ranges = ranges_in()
     return Check(
         version=version,
         series=series,
         known_release=Release.objects.published().filter(version=version).first(),
-        affecting=affecting(series_version, (major, minor, patch), ranges),
-        upgrade=upgrade_target(series_version, today, ranges),
+        affecting=affecting(series_version, (major, minor, patch)),
+        upgrade=upgrade_target(series_version, today),
     )

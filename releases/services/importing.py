@@ -7,11 +7,13 @@ from datetime import date
 
 from django.db import transaction
 
+from core import edge
 from releases.archive import ReleaseScan, scan_release
 from releases.catalogue import Catalogue, SeriesFacts
 from releases.models import Release, ReleaseFile, Series
 from releases.release_files import DIGEST_LENGTHS, FileRecord
 from releases.services.announcing import announce_from_catalogue
+from search import signals as search_signals
 
 # Pre-GA maturities, least to most mature: a series without a GA release takes the status
 # of its most mature release.
@@ -110,7 +112,7 @@ def import_catalogue(
             report.series["unchanged"] += 1
         series_by_version[version] = obj
     existing = {r.version: r for r in Release.objects.all()}
-    listed = set()
+    listed, new = set(), []
     for facts in progress(catalogue.releases):
         listed.add(facts.version)
         values = {
@@ -120,13 +122,19 @@ def import_catalogue(
         }
         release = existing.get(facts.version)
         if release is None:
-            Release.objects.create(version=facts.version, **values)
+            new.append(Release(version=facts.version, **values).fill_version_parts())
             report.releases["created"] += 1
         elif _apply(release, values):
             release.save()
             report.releases["updated"] += 1
         else:
             report.releases["unchanged"] += 1
+    # Hundreds at a first import: written in one go, so no post_save per row; the search
+    # index and the edge are told once.
+    created = Release.objects.bulk_create(new)
+    if created:
+        search_signals.saved_in_bulk_many(Release, [r.pk for r in created])
+        edge.content_changed()
     report.kept_unlisted = len(set(existing) - listed)
     report.announced = announce_from_catalogue(
         Release.objects.filter(version__in=listed, announcement__isnull=True).select_related(
