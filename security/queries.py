@@ -30,6 +30,32 @@ def ranges_in(*series_versions: str):
     return list(ranges.order_by("-advisory__published", "-advisory__advisory_id"))
 
 
+def spans_by_series(*series_versions: str, ratings: Iterable[str] | None = None):
+    """The ranges' spans (of the series named, if any are; of advisories rated one of
+    ``ratings``, if given), by series: the numbers only, for the questions that need no
+    advisory's text."""
+    rows = AffectedRange.objects.all()
+    if series_versions:
+        rows = rows.filter(series__version__in=series_versions)
+    if ratings is not None:
+        rows = rows.filter(advisory__rating__in=list(ratings))
+    by_series: dict[str, list[Span]] = {}
+    for version, *numbers in rows.values_list(
+        "series__version",
+        "introduced__version_major",
+        "introduced__version_minor",
+        "introduced__version_patch",
+        "fixed__version_major",
+        "fixed__version_minor",
+        "fixed__version_patch",
+    ):
+        introduced, fixed = tuple(numbers[:3]), tuple(numbers[3:])
+        by_series.setdefault(version, []).append(
+            Span(None if None in introduced else introduced, None if None in fixed else fixed)
+        )
+    return by_series
+
+
 def affecting(series_version: str, key: VersionKey, ranges=None) -> list[AffectedRange]:
     """The ranges that include release ``key`` of the series, newest advisory first."""
     ranges = ranges_in(series_version) if ranges is None else ranges
@@ -61,7 +87,7 @@ class Upgrade:
     reason: str
 
 
-def upgrade_target(series_version: str, today: date, ranges=None) -> Upgrade:
+def upgrade_target(series_version: str, today: date) -> Upgrade:
     """The newest release of the series while it is maintained, else the newest stable
     release of the next maintained series; a candidate that a known advisory still
     affects is passed over for the next series."""
@@ -74,8 +100,7 @@ def upgrade_target(series_version: str, today: date, ranges=None) -> Upgrade:
         for s in maintained_series(today)
         if s.sort_key > series_sort_key(series_version) and s.version != series_version
     ]
-    if ranges is None:  # the candidates' ranges only: a release page asks for no others
-        ranges = ranges_in(*(series.version for series, _ in candidates)) if candidates else []
+    spans = spans_by_series(*(series.version for series, _ in candidates)) if candidates else {}
     for series, same in candidates:
         releases = Release.objects.published().filter(series=series).by_version()
         if not same:
@@ -83,7 +108,7 @@ def upgrade_target(series_version: str, today: date, ranges=None) -> Upgrade:
         newest = releases.select_related("series").first()
         if newest is None:
             continue
-        if affecting(series.version, release_key(newest), ranges):
+        if any(span.includes(release_key(newest)) for span in spans.get(series.version, [])):
             continue
         if same:
             reason = f"the newest release of {series.version}"
@@ -109,10 +134,7 @@ def newest_version(series: Series) -> str | None:
 def versions_affected(versions: Iterable[str], ratings: Iterable[str]) -> set[str]:
     """Which of ``versions`` (major.minor.patch strings) an advisory rated one of
     ``ratings`` affects; other strings are ignored."""
-    ranges = [r for r in ranges_in() if r.advisory.rating in set(ratings)]
-    by_series: dict[str, list[Span]] = {}
-    for r in ranges:
-        by_series.setdefault(r.series.version, []).append(span_of(r))
+    by_series = spans_by_series(ratings=ratings)
     affected = set()
     for version in versions:
         try:

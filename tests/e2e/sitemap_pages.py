@@ -28,9 +28,10 @@ def route_name(path):
     return resolve(path).view_name
 
 
-def every_kind(paths, per_route=2):
+def every_kind(paths, per_route=2, spread=0):
     """Every path of a route with a handful of URLs; for a route with many (release and
-    series pages), its first and last few, so each distinct page kind is still seen."""
+    series pages, news posts), its first and last few and, with ``spread``, that many more
+    evenly spaced between them, so each distinct page kind is still seen."""
     by_route = defaultdict(list)
     for path in paths:
         by_route[route_name(path)].append(path)
@@ -40,6 +41,8 @@ def every_kind(paths, per_route=2):
             chosen.update(group)
         else:
             chosen.update(group[:per_route] + group[-per_route:])
+            if spread:
+                chosen.update(group[:: max(1, len(group) // spread)])
     return [path for path in paths if path in chosen]
 
 
