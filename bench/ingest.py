@@ -9,7 +9,7 @@ this machine, the variants back to back (with --repeat, in interleaved rounds, s
 burst of load from elsewhere hits both alike; the median is kept):
 
 - the bare app that only reads the body and answers <h1>ok</h1> (the ceiling);
-- the endpoint (every report's one path: feedback.middleware -> feedback.views), with
+- the endpoint (feedback.views.receive_report behind Django's handler), with
   PostgreSQL's own group commit: commit_delay/commit_siblings set on the bench database,
   as the deploy sets them on the server (deploy/postgresql/portal.conf).
 
