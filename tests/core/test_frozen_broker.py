@@ -41,6 +41,11 @@ def frozen_redis(tmp_path, settings, monkeypatch):
         settings.CACHES = cache_settings(server.url)
         assert record_worker_heartbeat.delay("warm") is not None  # a pooled connection
         warm_up()
+        # The same concurrent requests with Redis answering: what they take on this
+        # machine at this moment (a loaded CI machine takes more than a second for them).
+        healthy = timed_in_threads(concurrent_requests(), timeout=20)
+        server.healthy_seconds = max(seconds or 20.0 for seconds in healthy.values())
+        forget_what_requests_stored()
         monkeypatch.setattr(feedback_tasks.wake_processing, "next_at", 0.0)  # a wake is due
         server.process.send_signal(signal.SIGSTOP)
         try:
@@ -99,20 +104,36 @@ def warm_up():
     client = Client()
     for send in (post_report(999), get("/healthz"), get("/news/"), post_contact):
         send(client)
+    forget_what_requests_stored()
+
+
+def forget_what_requests_stored():
     RawReport.objects.all().delete()
     ContactMessage.objects.all().delete()
     OutboxItem.objects.all().delete()
 
 
+def concurrent_requests() -> dict:
+    requests = {f"report {n}": post_report(n) for n in range(12)}
+    return requests | {
+        "contact": post_contact,
+        "/healthz": get("/healthz"),
+        "/news/": get("/news/"),
+    }
+
+
 @pytest.mark.django_db(transaction=True)
 def test_with_redis_frozen_concurrent_posts_and_pages_answer_within_a_second(frozen_redis):
-    requests = {f"report {n}": post_report(n) for n in range(12)}
-    requests |= {"contact": post_contact, "/healthz": get("/healthz"), "/news/": get("/news/")}
-    took = timed_in_threads(requests, timeout=20)
+    took = timed_in_threads(concurrent_requests(), timeout=20)
     waiting = [name for name, seconds in took.items() if seconds is None]
     assert waiting == [], f"still waiting after 20 s: {waiting}"
-    slow = {name: round(seconds, 2) for name, seconds in took.items() if seconds > ONE_SECOND}
-    assert slow == {}
+    # At most a second more than with Redis answering: one timeout (0.25 s broker, 0.5 s
+    # cache), never a wait behind the frozen server (42 to 59 s before issue 47).
+    limit = frozen_redis.healthy_seconds + ONE_SECOND
+    slow = {name: round(seconds, 2) for name, seconds in took.items() if seconds > limit}
+    assert slow == {}, (
+        f"more than {limit:.2f} s (with Redis answering: the slowest took {frozen_redis.healthy_seconds:.2f} s)"
+    )
     # Nothing was lost: the reports wait for the beat sweep, the mail in the outbox.
     assert RawReport.objects.pending().count() == 12
     assert ContactMessage.objects.count() == 1

@@ -32,8 +32,16 @@ def load_demo(capture_commits):
         call_command("load_demo", verbosity=0)
 
 
+@pytest.fixture(scope="module")
+def demo_loaded(demo_database):
+    """The database ``load_demo`` filled once for the test process (tests/shared_data.py);
+    the test's second load is rolled back after it."""
+    with demo_database.in_use():
+        yield
+
+
+@pytest.mark.usefixtures("demo_loaded")
 def test_load_demo_fills_the_site_and_is_idempotent(client, django_capture_on_commit_callbacks):
-    load_demo(django_capture_on_commit_callbacks)
     first = project_row_counts()
     assert first["foundation.NewsPost"] > 0
     assert first["releases.Release"] > 0

@@ -20,6 +20,13 @@ AXE_RUN = """async () => {
     targets: v.nodes.map((n) => n.target.join(" ")).slice(0, 5),
   }));
 }"""
+# Collects the page's Content-Security-Policy violations in window.__csp (an init script).
+LISTEN_FOR_CSP = """
+window.__csp = [];
+document.addEventListener("securitypolicyviolation", (e) => {
+  window.__csp.push(`${e.violatedDirective} ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`);
+});
+"""
 # What sticks out past the viewport, no scrolling ancestor containing it: the innermost
 # elements, and text (a long word or path) that overflows its element.
 OVERFLOW = """() => {
