@@ -52,7 +52,8 @@ class ChangesFeed(Feed):
         found = []
         for suite in obj["suites"]:
             runs = list(suite.runs.all())
-            for change in history.changes(runs, axis=suite.history_axis):
+            on_reference = versions.reference_runs(suite, runs)
+            for change in history.changes(on_reference, axis=suite.history_axis):
                 found.append({**change, "suite": suite})
             lines = versions.version_lines(runs, versions.reference_hardware(suite, runs))
             for change in versions.changes(lines):

@@ -52,11 +52,17 @@ def by_machine(runs, reference: str) -> tuple[list, list[tuple[str, list]]]:
     return [run for run in runs if run.pk not in apart], list(others.items())
 
 
+def reference_runs(suite, runs) -> list:
+    """The runs on the suite's reference machine (all of them when none is known): what its
+    main charts and its history draw."""
+    return by_machine(runs, reference_hardware(suite, runs))[0]
+
+
 def charted_runs(suite, runs, metric: str) -> list:
     """The runs a metric's chart draws outside the suite page (its page, SVG and PNG, and
     embeds in posts): as on the suite page's main charts, those on the reference machine;
     the others only when none there measured it."""
-    on_reference, _ = by_machine(runs, reference_hardware(suite, runs))
+    on_reference = reference_runs(suite, runs)
     measured = [
         run for run in on_reference if any(m.metric == metric for m in run.measurements.all())
     ]

@@ -84,7 +84,8 @@ def suite(request, slug):
     all_metrics = charts.suite_metrics(runs)
     slugs = charts.metric_slugs(all_metrics)
     headline = set(charts.suite_metrics(runs, headline_only=True))
-    found = history.histories(runs, axis=suite.history_axis)
+    # A history compares a run with the ones before it: on one machine only.
+    found = history.histories(on_reference, axis=suite.history_axis)
     history_charts = []
     for index, item in enumerate(found):
         chart = history.history_chart(item, index)
@@ -120,7 +121,7 @@ def suite(request, slug):
         "history_charts": history_charts,
         "history_rule": history.RULE,
         "history_axis": history.AXIS_TITLES[suite.history_axis],
-        "changes": history.changes(runs, axis=suite.history_axis),
+        "changes": history.changes(on_reference, axis=suite.history_axis),
         "reference_hardware": reference,
         "elsewhere": {run.pk for _, group in other_machines for run in group},
         "elsewhere_runs": [run for _, group in other_machines for run in group],
@@ -201,7 +202,8 @@ def history_image(request, slug, index, fmt):
     if fmt not in images.FORMATS:
         raise Http404("no such format")
     suite = _suite(slug)
-    found = history.histories(list(suite.runs.all()), axis=suite.history_axis)
+    runs = versions.reference_runs(suite, list(suite.runs.all()))
+    found = history.histories(runs, axis=suite.history_axis)
     if index >= len(found):
         raise Http404("no such history")
     chart = history.history_chart(found[index], index)

@@ -198,3 +198,17 @@ def test_runs_on_other_machines_have_their_own_charts_and_a_plain_note(client, s
     NewsPostFactory(slug="nightly", body=f"[[benchmark-chart nightly {chart['slug']}]]")
     post = client.get("/news/nightly/").content.decode()
     assert "epyc 11.4" in post and "bars-t4" not in post
+
+
+def test_a_history_holds_the_reference_machines_runs_only(client, suite):
+    """Issue 49: a run on another machine was drawn in the run-after-run history and,
+    slower hardware, flagged as a regression of the software."""
+    for value in (100.0, 101.0, 99.0, 100.0):
+        _run(suite, "11.4.4", [value, value + 1, value - 1], label=f"epyc {value}")
+    _run(suite, "11.4.4", [40.0, 41.0, 39.0], hardware="2 vCPU, 8 GiB", label="bars-t4")
+    response = client.get("/benchmarks/nightly/")
+    (chart,) = response.context["history_charts"]
+    assert "bars-t4" not in str(chart) and "epyc 99.0" in str(chart)
+    assert response.context["changes"] == []
+    svg = client.get("/benchmarks/nightly/history/0.svg").content.decode()
+    assert "epyc 99.0" in svg and "bars-t4" not in svg
