@@ -99,9 +99,6 @@ MIDDLEWARE = [
     "core.hostile.RefuseNulBytesMiddleware",
     # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
     "core.uploads.RequestBodyLimitMiddleware",
-    # Compresses answers for clients that accept gzip (nginx always asks for it, keeps the
-    # compressed copy and unzips it for the few clients that do not; docs/caching.md).
-    "django.middleware.gzip.GZipMiddleware",
     # Marks anonymous pages shareable for the edge (nginx's cache), signed-in pages
     # private; redirects away query parameters a page does not read (docs/caching.md).
     "core.edge.EdgeCacheMiddleware",
