@@ -13,7 +13,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/portal?options=-c%20sync
 TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 # Parallel workers (pytest-xdist): each gets its own test database (test_portal_gw0, ...)
 # and Redis database (TEST_REDIS_URL's plus its number; tests/parallel.py). 0 runs serially.
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 PYTEST_ARGS ?=
 
 .PHONY: run test install lint format demo clean

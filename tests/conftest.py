@@ -14,11 +14,12 @@ from types import SimpleNamespace
 
 import django_ratelimit.core
 import pytest
+from django.db import connection
 from django.test.utils import setup_databases, teardown_databases
 from pytest_django import fixtures as pytest_django_fixtures
 from pytest_django.plugin import blocking_manager_key
 
-from tests import databases
+from tests import databases, shared_data
 from tests.artifacts import ARTIFACTS
 from tests.broker import publishing_to
 from tests.e2e import devstack as devstack_harness
@@ -108,11 +109,13 @@ def django_db_setup(
 
 
 @pytest.fixture(scope="session")
-def demo_database(django_db_setup, django_db_blocker):
+def demo_database(django_db_setup, django_db_blocker, tmp_path_factory):
     """The demo content, loaded once per test process into a database of its own, for
     groups of tests that only read it (tests/shared_data.py): ``with
     demo_database.in_use(): ...`` in a module- or class-scoped fixture."""
-    database = DemoDatabase(django_db_blocker)
+    parallel = shared_data.worker() and connection.vendor == "postgresql"
+    shared_folder = tmp_path_factory.getbasetemp().parent if parallel else None
+    database = DemoDatabase(django_db_blocker, shared_folder)
     yield database
     database.drop()
 
@@ -206,6 +209,7 @@ def pytest_sessionfinish(session):
         devstack_harness.stop_left_over(session.config._tmp_path_factory.getbasetemp())
         with session.config.stash[blocking_manager_key].unblock():
             databases.drop_template(session.config._tmp_path_factory.getbasetemp())
+            shared_data.drop_shared_demo(session.config._tmp_path_factory.getbasetemp())
 
 
 @pytest.fixture(scope="session")

@@ -15,21 +15,14 @@ A serial run, ``--reuse-db``/``--create-db``, ``--nomigrations`` and databases o
 than PostgreSQL keep pytest-django's own way.
 """
 
-import fcntl
-import os
-from contextlib import contextmanager
 from pathlib import Path
 
 from django.db import connection
 from django.test.utils import setup_databases
 
-from tests.shared_data import copy_database
+from tests.shared_data import copy_database, locked, worker
 
 READY = "template-database.ready"
-
-
-def worker() -> str:
-    return os.environ.get("PYTEST_XDIST_WORKER", "")
 
 
 def template_name() -> str:
@@ -46,16 +39,6 @@ def from_template_applies(config) -> bool:
         and not config.getoption("create_db", False)
         and not config.getoption("nomigrations", False)
     )
-
-
-@contextmanager
-def _locked(path: Path):
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _build_template(verbosity: int) -> None:
@@ -80,7 +63,7 @@ def worker_database_from_template(shared_folder: Path, verbosity: int) -> list:
     """This worker's test database, a copy of the run's template (built first if no worker
     has built it yet). Returns what ``teardown_databases`` takes to drop it after."""
     ready = shared_folder / READY
-    with _locked(shared_folder / "template-database.lock"):
+    with locked(shared_folder / "template-database.lock"):
         if not ready.exists():
             _build_template(verbosity)
             ready.write_text(template_name())

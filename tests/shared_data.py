@@ -11,16 +11,20 @@ Use it from a fixture of class scope for tests that only read what ``load()`` ma
 demo content, the benchmark runs), with those tests in one class. A plain module (not
 conftest) so that tests import it explicitly.
 
-The whole demo content (``manage.py load_demo``, some 10 s) is loaded once per test
-process instead, into a database of that process's own: ``DemoDatabase`` (the
-``demo_database`` fixture of tests/conftest.py) copies the process's migrated, empty test
-database (PostgreSQL's CREATE DATABASE ... TEMPLATE) the first time a group asks for it,
-loads the demo into the copy and commits it; ``in_use()`` then points the connection at
+The whole demo content (``manage.py load_demo``, some 10 s) is loaded once per run
+instead, into a database of its own: ``DemoDatabase`` (the ``demo_database`` fixture of
+tests/conftest.py) copies the process's migrated, empty test database (PostgreSQL's CREATE
+DATABASE ... TEMPLATE) the first time a group asks for it, loads the demo into the copy
+and commits it; in a parallel run the first worker to ask does so, and every other
+worker copies that database and its upload folders (a second or two) instead of loading
+its own; ``in_use()`` then points the connection at
 the copy for a group (a module or a class of tests that only read the demo content: each
 test's writes are rolled back as usual) and back at the test database after it. A test
 that commits (a live server's) gets a copy of that copy of its own, ``copy_in_use()``
 (the ``demo_content_committed`` fixture), a file copy that takes a second or two."""
 
+import fcntl
+import os
 import shutil
 import tempfile
 import time
@@ -32,6 +36,9 @@ from django.db import OperationalError, connection, transaction
 from django.test import override_settings
 
 _upload_roots: list[tuple[Path, Path]] = []
+# In a parallel run, the demo database the first worker loaded, which the others copy
+# (named in this file of the run's shared folder; the controller drops it at the end).
+DEMO_READY = "demo-database.ready"
 
 
 def group_upload_roots() -> tuple[Path, Path] | None:
@@ -55,6 +62,33 @@ def loaded_for_group(django_db_blocker, load):
     finally:
         _upload_roots.pop()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def worker() -> str:
+    """This pytest-xdist worker's name (gw0, ...), or "" in a serial run."""
+    return os.environ.get("PYTEST_XDIST_WORKER", "")
+
+
+@contextmanager
+def locked(path: Path):
+    """An exclusive lock on a file, shared by the run's processes."""
+    with path.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def drop_shared_demo(shared_folder: Path) -> None:
+    """At the end of a parallel run (the controller): the demo database the workers copied."""
+    ready = shared_folder / DEMO_READY
+    if not ready.exists():
+        return
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(f'DROP DATABASE IF EXISTS "{ready.read_text()}" WITH (FORCE)')
+    ready.unlink()
+    shutil.rmtree(shared_folder / "demo-media", ignore_errors=True)
 
 
 def copy_database(source: str, target: str) -> None:
@@ -84,8 +118,9 @@ class DemoDatabase:
     """This test process's copy of its test database with the demo content committed in it
     (see the module's docstring); made on first use, dropped by ``drop()``."""
 
-    def __init__(self, django_db_blocker):
+    def __init__(self, django_db_blocker, shared_folder: Path | None = None):
         self.blocker = django_db_blocker
+        self.shared_folder = shared_folder
         self.test_name = connection.settings_dict["NAME"]
         self.name = f"{self.test_name}_demo"
         self.folder: Path | None = None
@@ -96,7 +131,32 @@ class DemoDatabase:
         connection.settings_dict["NAME"] = name  # the same dict as settings.DATABASES's
 
     def _create(self) -> None:
+        """Load the demo into this process's copy, or, in a parallel run, copy the one the
+        first worker loaded (its database and its upload folders, ``DEMO_TEMPLATE``)."""
         self.folder = self.folder or Path(tempfile.mkdtemp(prefix="demo-media-"))
+        if self.shared_folder is None:
+            self._load()
+            return
+        with locked(self.shared_folder / "demo-database.lock"):
+            ready = self.shared_folder / DEMO_READY
+            template, media = (
+                ready.read_text() if ready.exists() else "",
+                self.shared_folder / "demo-media",
+            )
+            if template:
+                self._point_at(self.test_name)
+                copy_database(template, self.name)
+                shutil.copytree(media, self.folder, dirs_exist_ok=True)
+            else:
+                self._load()
+                template = f"{self.test_name.removesuffix('_' + worker())}_demo_template"
+                self._point_at(self.test_name)
+                copy_database(self.name, template)
+                shutil.copytree(self.folder, media, dirs_exist_ok=True)
+                ready.write_text(template)
+        self.loaded = True
+
+    def _load(self) -> None:
         self._point_at(self.test_name)
         copy_database(self.test_name, self.name)
         self._point_at(self.name)

@@ -144,6 +144,7 @@ def test_invoice_journey_worker_issues_the_invoice_in_localstripe(devstack, brow
         assert pdf.read(5) == b"%PDF-"
     assert download.value.suggested_filename.startswith("INV-")  # the site's own number
     page.get_by_role("link", name="Globex Data").first.click()
+    page.wait_for_url(re.compile(r"/sponsors/organisations/\d+/$"))  # not the dashboard still
     invoice_id = re.search(r"Stripe (in_\w+)", page.content())
     assert invoice_id
     with urllib.request.urlopen(
