@@ -40,7 +40,8 @@ DB_URL = f"postgres://postgres@127.0.0.1:5432/{DB_NAME}"
 PORT = 18400  # gunicorn
 HTTP_PORT, HTTPS_PORT, PURGE_PORT = 18481, 18441, 18482  # nginx
 BASE = f"https://localhost:{HTTPS_PORT}"
-HEADERS: dict[str, str] = {}
+# As a browser asks (every browser accepts gzip; the edge keeps the compressed copy).
+HEADERS: dict[str, str] = {"Accept-Encoding": "gzip, deflate, br"}
 TARGET_RATIO = 0.5
 TARGET_P99_MS = 20.0
 # The one URL never kept by the edge: each download is counted (docs/caching.md).

@@ -5,10 +5,6 @@ it is safe in threaded workers."""
 import io
 import re
 
-import matplotlib
-from matplotlib.figure import Figure
-from matplotlib.ticker import StrMethodFormatter
-
 # The light scheme's --chart-N colours of static/css/site.css, in the order
 # static/js/benchmarks.js uses them, so an image matches the chart on the page
 # (tests/core/test_chart_contrast.py keeps the two in step).
@@ -43,6 +39,13 @@ def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> byt
     the page's address) in small type."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown image format {fmt!r}")
+    # Imported when a chart is drawn, not when the site starts: matplotlib and numpy add
+    # about 0.35 s to every process's start (web, worker, manage.py), most of which never
+    # draw one (docs/PERFORMANCE.md, "Start-up").
+    import matplotlib
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import StrMethodFormatter
+
     context = spec.get("context") or []
     footer = (len(context) * FOOTER_LINE_INCHES + 0.08) if context else 0
     with matplotlib.rc_context(STYLE):

@@ -93,12 +93,18 @@ MIDDLEWARE = [
     # Reads a request body the answer left unread, keeping nginx's upstream keep-alive
     # connections in step (core/uploads.py).
     "core.uploads.DrainRequestBodyMiddleware",
+    # Feedback reports go straight to their view, past the browser middleware below
+    # (feedback/middleware.py; the figure that keeps it is in docs/PERFORMANCE.md).
+    "feedback.middleware.ReportEndpointMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # 400 for a NUL byte in the address, query or cookies (PostgreSQL cannot store one).
     "core.hostile.RefuseNulBytesMiddleware",
     # 413 for a body over MAX_REQUEST_BODY_BYTES, before it is read (core/uploads.py).
     "core.uploads.RequestBodyLimitMiddleware",
+    # Compresses answers for clients that accept gzip (nginx always asks for it, keeps the
+    # compressed copy and unzips it for the few clients that do not; docs/caching.md).
+    "django.middleware.gzip.GZipMiddleware",
     # Marks anonymous pages shareable for the edge (nginx's cache), signed-in pages
     # private; redirects away query parameters a page does not read (docs/caching.md).
     "core.edge.EdgeCacheMiddleware",

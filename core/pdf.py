@@ -2,13 +2,22 @@
 
 Sponsors' agreements and receipts and donors' receipts are drawn with these."""
 
+from __future__ import annotations
+
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
-from fpdf import FPDF
+
+if TYPE_CHECKING:
+    from fpdf import FPDF
 
 
 def document(title: str) -> FPDF:
+    # Imported when a document is made, not when the site starts: fpdf2 adds about 0.4 s
+    # to every process's start (docs/PERFORMANCE.md, "Start-up").
+    from fpdf import FPDF
+
     pdf = FPDF(format="A4")
     pdf.set_title(title)
     pdf.set_author(settings.SITE_NAME)

@@ -219,3 +219,19 @@ def test_the_report_rate_limit_reads_the_rates_django_ratelimit_reads(rate, pars
 def test_a_malformed_report_rate_limit_stops_the_site_at_its_checks(settings):
     settings.FEEDBACK_RATE_LIMIT = "300 a minute"
     assert [error.id for error in check_feedback_rate_limit(None)] == ["feedback.E001"]
+
+
+@pytest.mark.parametrize("path", ["/rest/v1/post", "/feedback_plugin/post"])
+def test_a_report_skips_the_browser_middleware(client, post, fixture_requests, path):
+    """Reports are answered ahead of sessions, CSRF, the CSP and the edge marking
+    (feedback/middleware.py): a post with a session cookie and no CSRF token is stored,
+    and its answer carries none of a browser page's headers."""
+    body = data_part(split_http(fixture_requests["startup"])[2])
+    client.cookies["sessionid"] = "not-a-session"
+    response = post(client, multipart(body), path=path)
+    assert response.status_code == 200 and RawReport.objects.count() == 1
+    assert response["Content-Length"] == str(len(response.content))
+    for browser_header in ["Content-Security-Policy", "X-Frame-Options", "Vary", "Set-Cookie"]:
+        assert not response.has_header(browser_header), browser_header
+    page = client.get("/feedback/")
+    assert page.has_header("Content-Security-Policy")  # the rest of the site still has them
