@@ -1,13 +1,13 @@
 """A real mariadbd with feedback=ON posts to the live test server.
 
-libfaketime runs the server's clock 10,000 times faster, so the plugin's
+libfaketime runs the server's clock 2000 times faster, so the plugin's
 5-minute startup report comes in well under a second and its 24-hour full
-report in about 9 seconds; shutting the server down sends the shutdown report.
+report in about 45 seconds; shutting the server down sends the shutdown report.
 
-The accelerated clock also shrinks the plugin's 60-second send timeout to 6 ms,
+The accelerated clock also shrinks the plugin's 60-second send timeout to 30 ms,
 so on a busy machine it would give up on replies and resend. The server is
 started with the longest timeout and retry wait the plugin allows (one day, about
-9 real seconds), and the test still accepts resends: they are what real servers
+43 real seconds), and the test still accepts resends: they are what real servers
 do when a reply is slow, and the endpoint must store every one of them.
 """
 
@@ -67,7 +67,7 @@ def mariadb_server(live_server):
     )
     log = Path(datadir) / "server.log"
     server = subprocess.Popen(
-        ["faketime", "-f", "+0 x10000", "/usr/sbin/mariadbd", "--no-defaults", "--user=mysql",
+        ["faketime", "-f", "+0 x2000", "/usr/sbin/mariadbd", "--no-defaults", "--user=mysql",
          f"--datadir={datadir}", f"--port={free_port()}", f"--socket={socket_path}",
          f"--pid-file={datadir}/server.pid", f"--log-error={log}", "--skip-networking=0",
          "--bind-address=127.0.0.1", "--feedback=ON",
