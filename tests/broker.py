@@ -9,6 +9,7 @@ import socket
 import subprocess
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 from config.celery import app as celery_app
 from tests.localstripe import free_port
@@ -17,26 +18,44 @@ from tests.localstripe import free_port
 class RedisServer:
     def __init__(self, directory):
         self.port = free_port()
-        self.directory = directory
+        self.directory = Path(directory)
         self.process = None
+        self.started = False  # once it has run, a restart keeps its port
 
     @property
     def url(self):
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self):
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--save", "", "--dir", str(self.directory)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        """Start it and wait until it answers; on its first start, a port another process
+        took since ``free_port`` chose it is given up for another one."""
+        for _attempt in range(3):
+            log = self.directory / f"redis-{self.port}.log"
+            self.process = subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(self.port),
+                    "--save",
+                    "",
+                    "--dir",
+                    str(self.directory),
+                ],
+                stdout=log.open("wb"),
+                stderr=subprocess.STDOUT,
+            )
+            deadline = time.monotonic() + 30  # a loaded machine starts it slowly
+            while time.monotonic() < deadline and self.process.poll() is None:
+                try:
+                    socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                    self.started = True
+                    return
+                except OSError:
+                    time.sleep(0.05)
+            if self.process.poll() is None or self.started:
+                break
+            self.port = free_port()  # it exited: the port was taken meanwhile
+        raise RuntimeError(f"redis-server did not start: {log.read_text()[-500:]}")
 
     def stop(self):
         self.process.terminate()
