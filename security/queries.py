@@ -24,7 +24,9 @@ def span_of(affected: AffectedRange) -> Span:
 def ranges_in(*series_versions: str):
     """Every range (of the series named, if any are), with its advisory and releases,
     newest advisory first."""
-    ranges = AffectedRange.objects.select_related("advisory", "series", "introduced", "fixed")
+    ranges = AffectedRange.objects.select_related(
+        "advisory", "series", "introduced__series", "fixed__series"
+    )
     if series_versions:
         ranges = ranges.filter(series__version__in=series_versions)
     return list(ranges.order_by("-advisory__published", "-advisory__advisory_id"))
@@ -69,7 +71,7 @@ def release_key(release: Release) -> VersionKey:
 def fixed_by(release: Release) -> list[AffectedRange]:
     return list(
         AffectedRange.objects.filter(fixed=release)
-        .select_related("advisory", "series", "introduced", "fixed")
+        .select_related("advisory", "series", "introduced__series", "fixed__series")
         .order_by("-advisory__published", "-advisory__advisory_id")
     )
 

@@ -6,11 +6,13 @@ cleared before each test, so each first request really builds its page.
 """
 
 import pytest
+from django.db.models import Count
 
 from benchmarks.models import Suite
 from foundation.models import BoardMeeting, Category, GovernanceDocument, NewsPost, Tag
 from releases.models import Release, Series
 from releases.repoconfig import services as repoconfig
+from security.models import AffectedRange
 from tests.foundation.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +30,11 @@ def public_paths():
     post = NewsPost.objects.published().first()
     release = Release.objects.published().select_related("series").by_version().first()
     series = Series.objects.filter(releases__is_published=True).first()
+    busiest = (
+        AffectedRange.objects.values("series").annotate(n=Count("id")).order_by("-n")[0]["series"]
+    )
+    exposed = Release.objects.published().filter(series=busiest).select_related("series")
+    exposed = exposed.by_version().last()  # its oldest: the most advisories affect it
     suite = Suite.objects.published().filter(runs__isnull=False).distinct().first()
     runs = list(suite.runs.all()[:2])
     document = GovernanceDocument.objects.filter(versions__isnull=False).first()
@@ -59,6 +66,7 @@ def public_paths():
         "download": "/download/",
         "series": f"/download/{series.version}/",
         "release": f"/download/{release.series.version}/{release.version}/",
+        "release many advisories affect": exposed.get_absolute_url(),
         "release feed": "/download/feed/",
         "repo-config": "/download/repo-config/",
         "repo-config with a selection": f"/download/repo-config/?{selection}",
@@ -81,7 +89,7 @@ PAGE_NAMES = [
     "home", "about", "board", "staff", "governance", "governance document", "meetings",
     "meeting", "news", "news category", "news tag", "news post", "news feed",
     "contact", "supporters", "sponsor programmes", "download", "series", "release",
-    "release feed", "repo-config", "repo-config with a selection", "usage statistics",
+    "release many advisories affect", "release feed", "repo-config", "repo-config with a selection", "usage statistics",
     "usage statistics by week", "usage privacy", "benchmarks", "suite", "run", "compare",
     "accessibility", "sitemap", "search", "search in one kind", "opensearch",
 ]  # fmt: skip
@@ -107,6 +115,8 @@ def test_the_demo_gives_every_page_real_content(demo_content, client):
     assert Release.objects.published().count() >= 5
     html = client.get(demo_content["suite"]).content.decode()
     assert "data-benchmark-chart" in html
+    exposed = client.get(demo_content["release many advisories affect"]).content.decode()
+    assert exposed.count('href="/security/') >= 20  # each advisory linked, with its fix
 
 
 CHART_LIBRARY = "vendor/chartjs/chart.umd"
