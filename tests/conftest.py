@@ -195,6 +195,35 @@ def invoicing_localstripe_url(tmp_path_factory):
     process.wait(10)
 
 
+# The longest tests, longest first (`--durations`; the real mariadbd mostly waits on its
+# clock): each starts first among the tests of its kind instead of wherever its file
+# falls, since one that starts late keeps its worker busy alone at the end of the run.
+START_FIRST = (
+    "tests/e2e/test_every_page_reflows_and_passes_axe.py",
+    "tests/feedback/test_real_mariadb.py",
+    "tests/core/test_hostile_urls.py::TestOnTheDemoSite",
+    "tests/security/test_pages_browser.py",
+    "tests/invoicing/test_money_documents_browser.py",
+    "tests/e2e/test_devstack_supervisor.py",
+    "tests/e2e/test_account_pages_reflow_and_pass_axe.py",
+)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items):
+    """START_FIRST to the front. pytest-django's own reordering runs after this one (both
+    run first; a conftest's before a plugin's) and sorts stably by kind, as Django does:
+    tests in a transaction, then transactional ones (whose flush empties the tables the
+    others expect the migrations to have filled), then those without a database. So the
+    long tests lead their kind and never run before a test of an earlier kind."""
+    rank = {prefix: index for index, prefix in enumerate(START_FIRST)}
+
+    def first_rank(item):
+        return next((rank[p] for p in START_FIRST if item.nodeid.startswith(p)), len(rank))
+
+    items.sort(key=first_rank)
+
+
 def pytest_collection_finish(session):
     """When the run has devstack tests, the first worker done collecting starts the shared
     stack in the background (``devstack`` below), so no worker sits waiting for it."""
