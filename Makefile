@@ -16,7 +16,7 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 TEST_WORKERS ?= 3
 PYTEST_ARGS ?=
 
-.PHONY: run test install lint format demo clean
+.PHONY: run test install lint format demo clean lock
 
 # uv (pinned; from PyPI like the rest) installs the lock file: it fetches, unpacks and
 # byte-compiles in parallel, in about 20 s on the 2-core CI machine where pip took most of
@@ -26,11 +26,21 @@ PYTEST_ARGS ?=
 UV_VERSION := 0.13.8
 UV_COMPILE ?= --compile-bytecode
 
-$(STAMP): requirements.lock
+# Two locks: requirements/production.lock is what the app hosts install (README,
+# "Production"); requirements/development.lock is everything `make run`, the tests and the
+# checks add on top of it, compiled with the production lock as its constraint so that both
+# pin the same versions. To change a dependency, edit pyproject.toml and run `make lock`.
+LOCKS := requirements/production.lock requirements/development.lock
+$(STAMP): $(LOCKS)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
-	$(BIN)/uv pip install --quiet $(UV_COMPILE) --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet $(UV_COMPILE) --python $(BIN)/python $(addprefix -r ,$(LOCKS))
 	touch $(STAMP)
+
+lock: $(STAMP)
+	$(BIN)/uv pip compile -q pyproject.toml --python-version 3.11 -o requirements/production.lock
+	$(BIN)/uv pip compile -q pyproject.toml --python-version 3.11 --extra dev \
+		-c requirements/production.lock -o requirements/development.lock
 
 install: $(STAMP)
 
