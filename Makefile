@@ -15,6 +15,9 @@ TEST_REDIS_URL ?= redis://127.0.0.1:6379/0
 # and Redis database (TEST_REDIS_URL's plus its number; tests/parallel.py). 0 runs serially.
 TEST_WORKERS ?= 3
 PYTEST_ARGS ?=
+# The day the suite runs as if it were today (YYYY-MM-DD; scripts/test_clock.py moves every
+# process of the run to 09:00 UTC that day with libfaketime). Empty: the real today.
+TEST_TODAY ?=
 
 .PHONY: run test install lint format demo clean lock
 
@@ -60,7 +63,9 @@ run: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure-services.sh
 	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(if $(TEST_TODAY),@echo "== the suite runs as if today were $(TEST_TODAY)")
 	DATABASE_URL=$(TEST_DATABASE_URL) REDIS_URL=$(TEST_REDIS_URL) CELERY_TASK_ALWAYS_EAGER=true \
+		$(if $(TEST_TODAY),env $$(python3 scripts/test_clock.py env $(TEST_TODAY))) \
 		$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 lint: $(STAMP)

@@ -169,14 +169,23 @@ def _hand_over(batch: list[_Slot]) -> None:
 
 
 def _write_batch(slots: list[_Slot]) -> None:
-    """Insert the batch in one statement and commit it; retry once if its month has no
-    partition yet (the daily task keeps months ready; should it not have run)."""
+    """Insert the batch in one statement and commit it; if its month has no partition
+    yet (the daily task keeps months ready; should it not have run, or the clock have
+    moved past them), make the month's partition and insert again.
+
+    Inside a caller's transaction (a test, an import, ``load_demo``) the insert runs in a
+    savepoint, so that the refused statement does not abort that transaction; outside
+    one (the endpoint) it is a statement of its own, with no extra round trip."""
     reports = [slot.report for slot in slots]
     try:
         try:
-            _insert(reports)
+            if connection.in_atomic_block:
+                with transaction.atomic(savepoint=True):
+                    _insert(reports)
+            else:
+                _insert(reports)
         except IntegrityError as error:
-            if not _no_partition(error) or connection.in_atomic_block:
+            if not _no_partition(error):
                 raise
             logger.warning("feedback: no partition for %s; creating it", reports[0].received_at)
             partitions.create_partitions(connection, [report.received_at for report in reports])

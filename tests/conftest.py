@@ -210,6 +210,14 @@ START_FIRST = (
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_report_header(config):
+    """The day the run takes as today (``TEST_TODAY``, scripts/test_clock.py)."""
+    from datetime import UTC, datetime
+
+    moved = " (TEST_TODAY)" if os.environ.get("TEST_TODAY") else ""
+    return f"today: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC{moved}"
+
+
 def pytest_collection_modifyitems(items):
     """START_FIRST to the front. pytest-django's own reordering runs after this one (both
     run first; a conftest's before a plugin's) and sorts stably by kind, as Django does:
