@@ -11,8 +11,10 @@ loader after all the others (the search index, built from what they created).
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import date, datetime
 
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 EVERYTHING_ELSE = "*"
 
@@ -25,6 +27,7 @@ class DemoLoader:
 
 _loaders: dict[str, DemoLoader] = {}
 _running: frozenset[str] = frozenset()
+_built_around: date | None = None
 
 
 def register(module: str, *, after: tuple[str, ...] | str = ()) -> None:
@@ -57,14 +60,28 @@ def ordered() -> list[str]:
 
 
 @contextmanager
-def running(modules: list[str]) -> Iterator[None]:
-    """While ``load_demo`` runs these loaders (see ``will_run``)."""
-    global _running
-    before, _running = _running, frozenset(modules)
+def running(modules: list[str], built_around: date | None = None) -> Iterator[None]:
+    """While ``load_demo`` runs these loaders (see ``will_run``), building the demo around
+    ``built_around`` (see ``today``)."""
+    global _running, _built_around
+    before = _running, _built_around
+    _running, _built_around = frozenset(modules), built_around
     try:
         yield
     finally:
-        _running = before
+        _running, _built_around = before
+
+
+def today() -> date:
+    """The day the demo being loaded treats as today: ``load_demo --day`` (the day it
+    records in ``core.DemoContent``), else the real today. Loaders date what they make
+    from this day, never from the clock."""
+    return _built_around or timezone.localdate()
+
+
+def now() -> datetime:
+    """This moment of the day ``today`` names (the clock moved by whole days)."""
+    return timezone.now() + (today() - timezone.localdate())
 
 
 def will_run(module: str) -> bool:

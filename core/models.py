@@ -1,4 +1,5 @@
-"""What the site keeps about a user beyond allauth's account: the name shown in public."""
+"""What the site keeps about a user beyond allauth's account (the name shown in public), and
+the day the demo content was built around."""
 
 from django.conf import settings
 from django.db import models
@@ -30,3 +31,23 @@ def public_name(user) -> str:
     except (Profile.DoesNotExist, AttributeError):
         name = ""
     return name or ANONYMOUS_NAME
+
+
+class DemoContent(models.Model):
+    """One row once ``load_demo`` has run: the day its content was built around. Demo
+    terms, gifts, reports and runs are dated relative to that day, and pages that show
+    demo content say which day it was (so "this month" in a demo is a stated month)."""
+
+    built_around = models.DateField(help_text="The day the demo content treats as today")
+    loaded_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "demo content"
+        verbose_name_plural = "demo content"
+
+    def __str__(self):
+        return f"Demo content built around {self.built_around:%Y-%m-%d}"
+
+    @classmethod
+    def current(cls) -> "DemoContent | None":
+        return cls.objects.order_by("-pk").first()

@@ -7,8 +7,7 @@ not the foundation's accounts, and no money was spent."""
 from datetime import date
 from decimal import Decimal
 
-from django.utils import timezone
-
+from core import demo
 from donations.models import Expense, FundingGoal
 
 # (category, description, a year's amount in EUR): demo figures, one per category staff
@@ -33,7 +32,7 @@ def months_so_far(today: date) -> list[date]:
 
 
 def load(log):
-    today = timezone.localdate()
+    today = demo.today()
     created = 0
     for category, description, amount in DEMO_EXPENSES:
         for day in months_so_far(today):

@@ -4,9 +4,9 @@ affiliations and bylaws draft from the quarterly update, and the seed articles a
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from django.utils import timezone
 from django.utils.text import slugify
 
+from core import demo
 from core.formatting import excerpt
 from foundation.models import (
     Affiliation,
@@ -174,7 +174,7 @@ def load(log):
             "summary": "The rules by which the foundation is governed.",
         },
     )
-    now = timezone.now()
+    now = demo.now()
     DocumentVersion.objects.update_or_create(
         document=bylaws,
         number=1,

@@ -7,8 +7,7 @@ is not shown."""
 
 import json
 
-from django.utils import timezone
-
+from core import demo
 from foundation.models import NewsPost
 from releases.catalogue import IN_REPO_CATALOGUE
 from releases.models import Release, Series
@@ -46,7 +45,7 @@ def read_in_repo_data():
 
 def load_catalogue():
     catalogue, file_list = read_in_repo_data()
-    report = importing.import_catalogue(catalogue, timezone.localdate())
+    report = importing.import_catalogue(catalogue, demo.today())
     return report, importing.record_release_files(file_list.files)
 
 

@@ -79,7 +79,11 @@ def main(argv: list[str]) -> None:
     command = argv[1] if len(argv) > 1 else ""
     if command == "env" and len(argv) == 3:
         now = datetime.now(UTC)
-        print(" ".join(f"{name}={value}" for name, value in environment(parse_day(argv[2]), now).items()))
+        print(
+            " ".join(
+                f"{name}={value}" for name, value in environment(parse_day(argv[2]), now).items()
+            )
+        )
     elif command == "draw":
         print(draw(datetime.now(UTC).date(), random.SystemRandom()).isoformat())
     else:

@@ -8,6 +8,7 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.text import slugify
 
+from core import demo
 from payments import recording
 from payments.money import minor_units
 from sponsors.models import (
@@ -61,7 +62,7 @@ WEBSITES = {
 def demo_day(index: int, count: int):
     """The ``index``-th of ``count`` days spread from 1 January to today, so the demo's
     payments fall over the year as real ones do, never in the future."""
-    today = timezone.localdate()
+    today = demo.today()
     first = today.replace(month=1, day=1)
     return first + timedelta(days=(today - first).days * index // max(count - 1, 1))
 
@@ -76,7 +77,7 @@ def record_demo_payments(organisation):
             stripe_id=f"demo-payment-{sponsorship.pk}",
             amount_minor=minor_units(Decimal(sponsorship.terms["annual_price"]), currency),
             currency=currency,
-            paid_at=sponsorship.paid_at or timezone.now(),
+            paid_at=sponsorship.paid_at or demo.now(),
             is_demo=True,
         )
 

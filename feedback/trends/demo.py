@@ -11,8 +11,7 @@ month is then published as a snapshot, as the beat task does.
 
 from datetime import timedelta
 
-from django.utils import timezone
-
+from core import demo
 from feedback.ingest import build_raw_report, store_reports
 from feedback.models import Report
 from feedback.services import processing
@@ -38,7 +37,7 @@ def load(log):
 
 def _simulate(log):
     rows = real_rows()
-    now = timezone.now()
+    now = demo.now()
     start = now - timedelta(weeks=WEEKS)
     catalogue = _releases_by_series()
     raws = []

@@ -7,12 +7,15 @@ follows.
 """
 
 import importlib
+from datetime import date
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
+from django.utils import timezone
 
 from core import demo
+from core.models import DemoContent
 
 
 class Command(BaseCommand):
@@ -22,10 +25,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--only", nargs="*", help="Load only these modules, e.g. foundation.demo"
         )
+        parser.add_argument(
+            "--day",
+            help="The day the demo is built around, as YYYY-MM-DD (default: today)",
+        )
 
-    def handle(self, *args, only=None, **options):
+    def handle(self, *args, only=None, day=None, **options):
         modules = [m for m in demo.ordered() if not only or m in only]
-        with demo.running(modules):
+        try:
+            built_around = date.fromisoformat(day) if day else timezone.localdate()
+        except ValueError:
+            raise CommandError(f"--day must be a day as YYYY-MM-DD, not {day!r}") from None
+        self.stdout.write(f"Demo content built around {built_around:%Y-%m-%d}.")
+        DemoContent.objects.update_or_create(pk=1, defaults={"built_around": built_around})
+        with demo.running(modules, built_around):
             for position, module_name in enumerate(modules, start=1):
                 self.stdout.write(f"[{position}/{len(modules)}] {module_name} ...")
                 module = importlib.import_module(module_name)
