@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from config.celery import app as celery_app
+from tests.clocks import real_clock_env
 from tests.localstripe import free_port
 
 
@@ -43,6 +44,7 @@ class RedisServer:
                 ],
                 stdout=log.open("wb"),
                 stderr=subprocess.STDOUT,
+                env=real_clock_env(),
             )
             deadline = time.monotonic() + 30  # a loaded machine starts it slowly
             while time.monotonic() < deadline and self.process.poll() is None:

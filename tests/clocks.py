@@ -8,7 +8,18 @@ advanced (they name things, such as a cache generation, that must stay unique); 
 else the module uses from ``time`` is the real thing.
 """
 
+import os
 import time
+
+# What scripts/test_clock.py sets to move a run's processes to TEST_TODAY.
+_MOVED_CLOCK = ("LD_PRELOAD", "FAKETIME")
+
+
+def real_clock_env() -> dict[str, str]:
+    """This process's environment without the moved clock of ``TEST_TODAY``, for a server
+    that has no use for the day and cannot start under libfaketime: redis-server's
+    allocator (jemalloc) reads the clock while libfaketime is still being set up."""
+    return {name: value for name, value in os.environ.items() if name not in _MOVED_CLOCK}
 
 
 class ManualClock:

@@ -14,6 +14,8 @@ import redis.connection
 from django.db import InterfaceError, OperationalError
 from django.test import Client, RequestFactory
 
+from tests.clocks import real_clock_env
+
 pytestmark = pytest.mark.django_db
 
 CLOSED_REDIS = "redis://127.0.0.1:18099/1"  # nothing listens there (the prod branch's ports)
@@ -46,7 +48,7 @@ def redis_server(tmp_path):
     process = subprocess.Popen(
         ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
          "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=real_clock_env(),
     )  # fmt: skip
     location = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(location, socket_timeout=1)
