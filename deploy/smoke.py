@@ -55,7 +55,12 @@ from urllib.parse import urljoin, urlsplit
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
-PYTHON = str(ROOT / ".venv" / "bin" / "python")
+# The virtualenv the deployment's processes (manage.py, gunicorn, Celery) run from: CI
+# points it at one built from requirements/production.lock alone (.ci/run), so that a
+# runtime import missing from the production lock fails here; this script itself, a test
+# driver, runs from the development one.
+APP_BIN = Path(os.environ.get("SMOKE_APP_VENV") or ROOT / ".venv") / "bin"
+PYTHON = str(APP_BIN / "python")
 FIXTURE = ROOT / "feedback" / "demo_data" / "full-10.11-debian12.http"  # the one in shared/
 
 GUNICORN_PORT, HTTP_PORT, HTTPS_PORT = 18000, 18080, 18443
@@ -504,13 +509,13 @@ def start_site(processes, env, web):
     shorten_the_feedback_sweep()
     processes.start(
         "gunicorn",
-        [str(ROOT / ".venv/bin/gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
+        [str(APP_BIN / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
         env=env,
     )
     processes.start(
         "worker",
         [
-            str(ROOT / ".venv/bin/celery"),
+            str(APP_BIN / "celery"),
             "-A",
             "config",
             "worker",
@@ -520,7 +525,7 @@ def start_site(processes, env, web):
         env=env,
     )
     processes.start(
-        "beat", [str(ROOT / ".venv/bin/celery"), "-A", "config", "beat", "--loglevel=INFO"], env=env
+        "beat", [str(APP_BIN / "celery"), "-A", "config", "beat", "--loglevel=INFO"], env=env
     )
     wait_for("gunicorn behind nginx", lambda: web.get("/healthz")[0] == 200, timeout=60)
 

@@ -42,7 +42,7 @@ import psycopg
 import smoke
 from smoke import ROOT, Processes, SmokeFailure, Web, check, cookies_of, manage, wait_for
 
-PYTHON = str(ROOT / ".venv" / "bin" / "python")
+PYTHON = smoke.PYTHON  # the deployment's virtualenv (SMOKE_APP_VENV, see deploy/smoke.py)
 HOSTS = {"a": 18101, "b": 18102}
 # The one host that runs beat (the schedule is in the database; one beat sends it).
 BEAT_HOST = "a"
@@ -545,10 +545,10 @@ def start_host(processes, env, host):
     work_env = {**env}
     processes.start(
         f"gunicorn-{host}",
-        [str(ROOT / ".venv/bin/gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
+        [str(smoke.APP_BIN / "gunicorn"), "-c", "config/gunicorn.py", "config.wsgi"],
         env=work_env,
     )
-    celery = [str(ROOT / ".venv/bin/celery"), "-A", "config"]
+    celery = [str(smoke.APP_BIN / "celery"), "-A", "config"]
     processes.start(
         f"worker-{host}",
         [
