@@ -76,12 +76,6 @@ def known_down(location: str) -> bool:
     return breaker is not None and breaker.opened
 
 
-def forget_breakers() -> None:
-    """Start again as if every Redis had always answered (for tests)."""
-    with _breakers_lock:
-        _breakers.clear()
-
-
 def _guarded(method):
     @wraps(method)
     def call(self, *args, **kwargs):

@@ -59,10 +59,6 @@ class BrokerBreaker:
             seconds, self.down_since = time.monotonic() - self.down_since, None
         logger.warning("broker available again after %.1f s", seconds)
 
-    def reset(self) -> None:
-        """Start again as if the broker had always answered (for tests)."""
-        self.open_until, self.down_since = 0.0, None
-
 
 BROKER_BREAKER = BrokerBreaker()
 

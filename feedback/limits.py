@@ -1,5 +1,5 @@
 """The one body-size check of the report endpoint, made from Content-Length before
-anything is read (used by the view and by the lean WSGI path)."""
+anything is read (used by the report middleware and the view)."""
 
 from django.conf import settings
 

@@ -284,15 +284,6 @@ class NewsPostQuerySet(models.QuerySet):
         long after their date; a feed would otherwise call each one updated today)."""
         return self.update(updated_at=models.F("published_at"))
 
-    def next_publication(self, now):
-        """When the next scheduled post appears, or None."""
-        return (
-            self.filter(status=NewsPost.Status.PUBLISHED, published_at__gt=now)
-            .order_by("published_at")
-            .values_list("published_at", flat=True)
-            .first()
-        )
-
 
 class NewsPost(models.Model):
     class Status(models.TextChoices):

@@ -24,7 +24,6 @@ class Income:
     contributor: str  # who gave, as a stable opaque key ("organisation:12")
     demo: bool = False  # recorded by load_demo, shown as demo data
     description: str = ""  # the public line for it ("Gold sponsor 2026: Acme"), or ""
-    description: str = ""  # the public line for it ("Gold sponsor 2026: Acme"), or ""
 
 
 # (programme, contributor), or (programme, contributor, public description)

@@ -42,12 +42,6 @@ class PaymentQuerySet(models.QuerySet):
         """Payments ``load_demo`` recorded: no money moved."""
         return self.filter(is_demo=True)
 
-    def for_object(self, obj):
-        return self.filter(
-            content_type=ContentType.objects.get_for_model(obj, for_concrete_model=True),
-            object_id=obj.pk,
-        )
-
     def for_outer(self, model):
         """The payments of the outer query's row (a sponsorship, a donation): for
         ``Exists`` and ``Subquery``."""

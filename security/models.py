@@ -121,10 +121,6 @@ class Advisory(models.Model):
     def get_absolute_url(self):
         return reverse("security:advisory", args=[self.advisory_id])
 
-    @property
-    def is_serious(self) -> bool:
-        return self.rating in SERIOUS
-
 
 class AffectedRange(models.Model):
     """The releases of one series an advisory affects."""

@@ -54,14 +54,15 @@ def _frozen_ratelimit_clock(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
-def _clear_cache():
+def _clear_cache(monkeypatch):
     from django.core.cache import cache
 
-    from core.cache import forget_breakers
-    from core.enqueue import BROKER_BREAKER
+    import core.cache
+    import core.enqueue
 
-    forget_breakers()  # a Redis that was slow in an earlier test is not skipped in this one
-    BROKER_BREAKER.reset()  # nor a broker
+    # A Redis that was slow in an earlier test is not skipped in this one, nor a broker.
+    monkeypatch.setattr(core.cache, "_breakers", {})
+    monkeypatch.setattr(core.enqueue, "BROKER_BREAKER", core.enqueue.BrokerBreaker())
     cache.clear()
     yield
 

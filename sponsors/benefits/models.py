@@ -112,9 +112,5 @@ class Delivery(models.Model):
         return f"{self.benefit.name} for {self.sponsorship.organisation}"
 
     @property
-    def has_evidence(self) -> bool:
-        return bool(self.evidence_url or self.evidence_file)
-
-    @property
     def is_overdue(self) -> bool:
         return self.state != self.State.DELIVERED and self.due_on < timezone.localdate()

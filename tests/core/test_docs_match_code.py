@@ -132,3 +132,64 @@ def test_the_counts_the_architecture_states_are_the_counts_it_lists():
     stated = re.findall(r"\b(\d+) contracts\b", README + ARCHITECTURE)
     for count in stated:
         assert int(count) == len(contracts()), f"the docs say {count} contracts"
+
+
+def documented_table(heading: str) -> list[str]:
+    """The backticked first cells of the table that follows the sentence ``heading``."""
+    start = ARCHITECTURE.index(heading)
+    table = re.search(r"\n\| ---.*?\n((?:\|.*\n)+)", ARCHITECTURE[start:]).group(1)
+    return re.findall(r"^\| `([^`]+)` \|", table, flags=re.MULTILINE)
+
+
+def project_python_files():
+    for package in project_packages():
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" not in path.parts:
+                yield path
+
+
+def project_packages():
+    return sorted({name.split(".")[0] for name in project_apps()} | {"config"})
+
+
+def test_the_list_of_what_redis_keeps_names_every_module_that_uses_the_cache():
+    uses_cache = {
+        str(path.relative_to(ROOT))
+        for path in project_python_files()
+        if re.search(r"^\s*from django\.core\.cache import", path.read_text(), re.MULTILINE)
+    }
+    documented = documented_table("these modules keep things in the cache")
+    assert sorted(documented) == sorted(uses_cache)
+
+
+def test_the_list_of_celery_tasks_names_every_task_there_is():
+    from config.celery import app
+
+    app.loader.import_default_modules()
+    tasks = {name for name in app.tasks if name.split(".")[0] in project_packages()}
+    assert sorted(documented_table("The Celery tasks")) == sorted(tasks)
+
+
+def test_the_defaults_the_readme_states_for_make_are_the_makefiles():
+    makefile = (ROOT / "Makefile").read_text()
+    stated = re.findall(r"`([A-Z_]+)` \(default ([^)]+)\)", README)
+    assert stated, "the README states no make default"
+    for name, default in stated:
+        actual = re.search(rf"^{name} \?= (.*)$", makefile, flags=re.MULTILINE)
+        assert actual and actual.group(1).strip() == default, name
+
+
+def test_the_numeric_defaults_the_readme_states_are_the_settings():
+    rows = re.findall(r"^\| ((?:`[A-Z_]+`(?:, )?)+) \| .* \| ([^|]+) \|$", README, re.MULTILINE)
+    checked = 0
+    for names_cell, defaults_cell in rows:
+        names = re.findall(r"`([A-Z_]+)`", names_cell)
+        defaults = re.findall(r"`([^`]+)`", defaults_cell)
+        if len(names) != len(defaults) or not all(
+            re.fullmatch(r"-?[0-9.]+", value) for value in defaults
+        ):
+            continue
+        for name, default in zip(names, defaults, strict=True):
+            assert float(getattr(settings, name)) == float(default), name
+            checked += 1
+    assert checked >= 5

@@ -14,7 +14,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from core.enqueue import BROKER_BREAKER
+import core.enqueue
 from core.tasks import record_worker_heartbeat
 from feedback import tasks as feedback_tasks
 from feedback.models import RawReport
@@ -153,7 +153,7 @@ def test_a_frozen_broker_costs_one_timeout_per_interval(frozen_redis, caplog):
     assert len(messages) == 1 and "not enqueued, broker unavailable" in messages[0]
 
     frozen_redis.process.send_signal(signal.SIGCONT)
-    BROKER_BREAKER.open_until = 0.0  # the interval has passed
+    core.enqueue.BROKER_BREAKER.open_until = 0.0  # the interval has passed
     assert record_worker_heartbeat.delay("c") is not None
     messages = [r.getMessage() for r in caplog.records if r.name == "core.enqueue"]
     assert messages[-1].startswith("broker available again after ")
