@@ -1,5 +1,5 @@
 """The one body-size check of the report endpoint, made from Content-Length before
-anything is read (used by the report middleware and the view)."""
+anything is read (in the view, which the report middleware also calls)."""
 
 from django.conf import settings
 
