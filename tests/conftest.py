@@ -55,6 +55,7 @@ def _frozen_ratelimit_clock(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _clear_cache(monkeypatch):
+    from django.contrib.contenttypes.models import ContentType
     from django.core.cache import cache
 
     import core.cache
@@ -63,6 +64,9 @@ def _clear_cache(monkeypatch):
     # A Redis that was slow in an earlier test is not skipped in this one, nor a broker.
     monkeypatch.setattr(core.cache, "_breakers", {})
     monkeypatch.setattr(core.enqueue, "BROKER_BREAKER", core.enqueue.BrokerBreaker())
+    # Content type ids are cached per process: a transactional test's flush, or a test
+    # pointed at another database (the demo's), leaves ids this test's database lacks.
+    ContentType.objects.clear_cache()
     cache.clear()
     yield
 
