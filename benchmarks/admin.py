@@ -100,7 +100,8 @@ class RunAdmin(admin.ModelAdmin):
     publish or reject with a reason. Only reviewers (``publish_run``) are offered either."""
 
     list_display = ["label", "suite", "status", "uploaded_by", "server_version", "run_date"]
-    list_filter = ["status", "suite"]
+    # server versions are stored as the release they name: one entry per release
+    list_filter = ["status", "suite", "server_version"]
     list_select_related = ["suite", "uploaded_by"]
     search_fields = ["label", "server_version", "source"]
     inlines = [MeasurementInline, RunEventInline]
@@ -121,6 +122,7 @@ class RunAdmin(admin.ModelAdmin):
                 "fields": [
                     "run_date",
                     "server_version",
+                    "server_build",
                     "server_commit",
                     "server_config",
                     "hardware",

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from benchmarks.importers import IMPORTERS, ImportFailed
 from benchmarks.models import MAY_BE_UNSTATED, Run
 from benchmarks.services import importing, limits, permissions, tokens
+from core import numbers
 
 
 class PersonalTokenAuthentication(BaseAuthentication):
@@ -91,6 +92,16 @@ def _text(name, **options):
 OPTIONAL = {"required": False, "allow_blank": True, "default": ""}
 
 
+class AsciiDateField(serializers.DateField):
+    """YYYY-MM-DD in the digits 0-9 only (DRF's own reads every script's digits)."""
+
+    def to_internal_value(self, value):
+        try:
+            return numbers.parse_date(value, self.field_name or "date")
+        except numbers.NumberRefused as error:
+            raise serializers.ValidationError(str(error)) from error
+
+
 class RunUploadSerializer(serializers.Serializer):
     file = serializers.FileField(max_length=300)
     label = _text("label")
@@ -103,7 +114,7 @@ class RunUploadSerializer(serializers.Serializer):
     server_commit = _text("server_commit", **OPTIONAL)
     server_config = _text("server_config", **OPTIONAL)
     client = _text("client", **OPTIONAL)
-    run_date = serializers.DateField(required=False, allow_null=True, default=None)
+    run_date = AsciiDateField(required=False, allow_null=True, default=None)
     notes = _text("notes", **OPTIONAL)
     source = _text("source", **OPTIONAL)
     source_url = serializers.URLField(max_length=limits.field_limit(Run, "source_url"), **OPTIONAL)
@@ -121,6 +132,14 @@ class RunUploadSerializer(serializers.Serializer):
                 f"unknown {', '.join(map(repr, unknown))}; choose from {', '.join(MAY_BE_UNSTATED)}"
             )
         return names
+
+    def validate_server_version(self, value):
+        if value:
+            try:
+                numbers.parse_version(value, "server_version")
+            except numbers.NumberRefused as error:
+                raise serializers.ValidationError(str(error)) from error
+        return value
 
     def validate_label(self, value):
         if not value.strip():

@@ -8,6 +8,7 @@ from collections import Counter, OrderedDict
 from django.utils.text import slugify
 
 from benchmarks import units
+from core.numbers import is_ascii_integer
 
 PREFERRED_X = ("threads", "clients", "connections")
 
@@ -242,7 +243,7 @@ def find_metric(runs, slug_or_number: str):
     by_slug = {slug: metric for metric, slug in slugs.items()}
     if slug_or_number in by_slug:
         return by_slug[slug_or_number], slug_or_number
-    if slug_or_number.isdigit():
+    if is_ascii_integer(slug_or_number):  # isdigit() is true for a superscript two too
         headline = suite_metrics(runs, headline_only=True)
         index = int(slug_or_number) - 1
         if 0 <= index < len(headline):

@@ -10,6 +10,7 @@ from collections import OrderedDict
 from datetime import date
 
 from benchmarks import charts, stats, units
+from benchmarks.machines import same_machine
 
 
 def _by_parameters(run, metric):
@@ -80,6 +81,8 @@ def provenance(run) -> list[dict]:
         facts.append(
             {"label": label, "value": fact(run, field), "missing": not getattr(run, field)}
         )
+    if run.server_build:  # what the server printed, beside the release it names
+        facts[0]["value"] += f" (the server printed {run.server_build})"
     if run.source_url:
         facts[-1]["url"] = run.source_url
     return facts
@@ -95,7 +98,9 @@ def differences(a, b) -> dict:
         for field, label in fields:
             left, right = fact(a, field), fact(b, field)
             unknown = {left, right} & {UNSTATED, "not recorded"}
-            if left != right or (group == "environment" and unknown):
+            # one machine in two tools' words ("23 GiB RAM", "24 GiB RAM") is no difference
+            alike = left == right or (field == "hardware" and same_machine(left, right))
+            if not alike or (group == "environment" and unknown):
                 found[group].append({"label": label, "a": left, "b": right})
     for key in sorted(set(a.variant) | set(b.variant)):
         left, right = a.variant.get(key, "–"), b.variant.get(key, "–")

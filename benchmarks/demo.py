@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.db import transaction
 
-from benchmarks.models import Measurement, Run, Suite
+from benchmarks.models import Measurement, Run, Suite, server_version_fields
 from benchmarks.services import importing
 from foundation.models import NewsPost
 
@@ -112,17 +112,19 @@ def _suite(slug, title, summary, body="", post_slug=None):
     return suite
 
 
-def _environment(directory=SYSBENCH):
+def _environment(directory=SYSBENCH, server="server"):
     facts = dict(
         line.split(": ", 1)
         for line in (directory / "environment.txt").read_text().splitlines()
         if ": " in line
     )
+    # "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu …": stored
+    # as the release, 10.11.19, with what the server printed beside it
+    printed = (re.search(r"Ver (\S+)", facts.get(server, "")) or [None, ""])[1]
     return {
         "hardware": f"{facts.get('cpu', '')}, {facts.get('memory', '')} RAM",
         "os": facts.get("os", ""),
-        # "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu …"
-        "server_version": (re.search(r"Ver (\S+)", facts.get("server", "")) or [None, ""])[1],
+        **server_version_fields(printed),
         "client": facts.get("client", ""),
         "run_date": date.fromisoformat(facts["date"]) if "date" in facts else None,
         # each fact with its label, as the script wrote it ("seconds per point: 5; …")
@@ -154,6 +156,43 @@ def _sysbench_suite(slug, title, summary, variants, config_key):
 
 
 READ_WRITE = SYSBENCH / "read-write"
+VERSIONS = SYSBENCH / "versions"
+# How each server of the versions series came to run here (bench/sysbench_runs.sh versions).
+VERSION_SOURCES = {
+    "10.11.18": "Debian 12's package mariadb-server-core 1:10.11.18-0+deb12u1, unpacked "
+    "beside the installed server",
+    "10.11.19": "Debian 12's package mariadb-server-core 1:10.11.19-0+deb12u1, the server "
+    "installed on this machine",
+    "11.8.9": "Debian 13's package mariadb-server-core 1:11.8.9+ds-0+deb13u1, run on this "
+    "Debian 12 machine with Debian 13's C and C++ libraries beside it",
+}
+
+
+def _versions_suite():
+    """oltp_read_write at 1 and 8 threads against three server releases side by side, five
+    alternating repetitions per point (bench/sysbench_runs.sh versions)."""
+    suite = _suite(
+        "oltp-read-write-server-versions",
+        "Read/write OLTP across server versions: 10.11.18, 10.11.19 and 11.8.9",
+        "sysbench 1.0 oltp_read_write at 1 and 8 threads against three MariaDB releases from "
+        "Debian's packages on this project's 2-core machine, the three servers running side "
+        "by side with the same options and taking turns, five repetitions of 10 s per point.",
+    )
+    suite.history_axis = Suite.HistoryAxis.VERSION
+    suite.save(update_fields=["history_axis"])
+    for order, (version, source) in enumerate(VERSION_SOURCES.items()):
+        environment = _environment(VERSIONS, server=f"server-{version}")
+        run = Run.objects.create(
+            suite=suite,
+            label=f"MariaDB {environment['server_version']}",
+            order=order,
+            server_config="--innodb-flush-log-at-trx-commit=2 --innodb-buffer-pool-size=512M",
+            **{**environment, "notes": f"{environment['notes']}; {source}"},
+        )
+        for path in sorted((VERSIONS / version).glob("threads-*-rep-*.txt")):
+            importing.add_raw_output(
+                run, raw=path.read_bytes(), file_name=f"{version}-{path.name}", importer="sysbench"
+            )
 
 
 def _read_write_suites():
@@ -295,4 +334,6 @@ def load(log):
         )
     if (READ_WRITE / "environment.txt").exists():
         _read_write_suites()
+    if (VERSIONS / "environment.txt").exists():
+        _versions_suite()
     log(f"benchmarks: {Suite.objects.count()} suites, {Measurement.objects.count()} measurements")

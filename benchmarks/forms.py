@@ -3,6 +3,7 @@ from django import forms
 from benchmarks.importers import IMPORTERS, ImportFailed
 from benchmarks.models import MAY_BE_UNSTATED, PROVENANCE, Run, SubmissionToken
 from benchmarks.services import importing, limits
+from core import numbers
 
 
 class RunUploadForm(forms.Form):
@@ -42,7 +43,7 @@ class RunUploadForm(forms.Form):
         max_length=limits.field_limit(Run, "client"),
         help_text="e.g. sysbench 1.0.20",
     )
-    run_date = forms.DateField(
+    run_date = numbers.DateField(
         required=False,
         label="Date measured",
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
@@ -95,6 +96,15 @@ class RunUploadForm(forms.Form):
             return limits.check_tags(field, self.cleaned_data.get(field) or "{}")
         except ImportFailed as error:
             raise forms.ValidationError(str(error)) from error
+
+    def clean_server_version(self):
+        printed = self.cleaned_data.get("server_version") or ""
+        if printed:
+            try:
+                numbers.parse_version(printed)
+            except numbers.NumberRefused as error:
+                raise forms.ValidationError(str(error)) from error
+        return printed
 
     def clean_parameters(self):
         return self._json("parameters")

@@ -7,10 +7,12 @@ runs before it: a regression when it moved the wrong way for the metric, otherwi
 improvement."""
 
 import json
-import re
 from collections import OrderedDict
 
 from benchmarks import charts, stats, units
+from benchmarks.machines import same_machine
+from core.numbers import NumberRefused, parse_version
+from core.numbers import version_key as version_key
 
 # What a history's x-axis is called, per Suite.history_axis.
 AXIS_TITLES = {"date": "date measured", "version": "server version", "commit": "server commit"}
@@ -26,8 +28,13 @@ WATCHED = [
 ]
 
 
-def version_key(text):
-    return [(0, int(part)) if part.isdigit() else (1, part) for part in re.split(r"[.\-+~]", text)]
+def release(text: str) -> str:
+    """The release a stored version names (stored versions are releases already; an older
+    or odd value is read the same way, and kept as it is when it names none)."""
+    try:
+        return parse_version(text).release
+    except NumberRefused:
+        return text
 
 
 def _ordered(runs, axis="date"):
@@ -36,7 +43,7 @@ def _ordered(runs, axis="date"):
         return (run.run_date is None, run.run_date, stamp, run.order, run.pk)
 
     if axis == "version":
-        return sorted(runs, key=lambda run: (version_key(run.server_version), when(run)))
+        return sorted(runs, key=lambda run: (version_key(release(run.server_version)), when(run)))
     return sorted(runs, key=when)
 
 
@@ -50,7 +57,7 @@ def _on_axis(run, axis) -> bool:
 
 def axis_label(run, axis="date") -> str:
     if axis == "version":
-        return run.server_version
+        return release(run.server_version)
     if axis == "commit":
         return run.server_commit[:10]
     if run.measured_at:  # to the second: runs a minute apart would read the same
@@ -66,6 +73,10 @@ def environment_change(before, after, axis="date") -> str:
     for field, label in WATCHED:
         old, new = getattr(before, field), getattr(after, field)
         if field == skip or old == new:
+            continue
+        if field == "hardware" and same_machine(old, new):  # one machine, two tools' words
+            continue
+        if field == "server_version" and release(old) == release(new):
             continue
         if field == "server_config":  # only the options that changed
             old_options, new_options = old.split(), new.split()

@@ -1,10 +1,12 @@
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from core.numbers import NumberRefused, parse_version
 from core.storage import private
 from core.transitions import verb
 
@@ -92,6 +94,21 @@ PROVENANCE = {
 MAY_BE_UNSTATED = [name for name in PROVENANCE if name != "source"]
 
 
+def server_version_fields(printed: str) -> dict[str, str]:
+    """A server version as stored: ``server_version`` the release it names, the same however
+    a server printed it (``10.11.19-MariaDB-0+deb12u1`` and ``10.11.19`` are one version
+    in histories, comparisons and filters), and ``server_build`` what it printed when that
+    says more. Raises ``core.numbers.NumberRefused`` for text that names no release in
+    ASCII digits (full-width digits, a superscript: ``1\N{SUPERSCRIPT ONE}.4.9``)."""
+    if not printed.strip():
+        return {"server_version": "", "server_build": ""}
+    version = parse_version(printed)
+    return {
+        "server_version": version.release,
+        "server_build": printed.strip() if version.suffix else "",
+    }
+
+
 class Run(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", "draft: awaiting review"
@@ -115,7 +132,18 @@ class Run(models.Model):
     )
     hardware = models.TextField(blank=True)
     os = models.CharField(max_length=200, blank=True, verbose_name="OS")
-    server_version = models.CharField(max_length=120, blank=True)
+    server_version = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="The release measured, e.g. 10.11.19 (stored as the release however the "
+        "server printed it)",
+    )
+    server_build = models.CharField(
+        max_length=120,
+        blank=True,
+        help_text="The version as the server printed it, where it says more than the release: "
+        "10.11.19-MariaDB-0+deb12u1",
+    )
     server_commit = models.CharField(
         max_length=64, blank=True, help_text="The server's source commit, where known"
     )
@@ -173,6 +201,22 @@ class Run(models.Model):
 
     def get_absolute_url(self):
         return reverse("benchmarks:run", kwargs={"slug": self.suite.slug, "pk": self.pk})
+
+    def clean(self):
+        """A version typed in the admin is stored as uploads store it; a printed build kept
+        from before stays only while it names the same release."""
+        try:
+            fields = server_version_fields(self.server_version)
+        except NumberRefused as error:
+            raise ValidationError({"server_version": str(error)}) from error
+        build = fields["server_build"] or self.server_build
+        if build and build != fields["server_build"]:
+            try:
+                same = parse_version(build).release == fields["server_version"]
+            except NumberRefused:
+                same = False
+            build = build if same else ""
+        self.server_version, self.server_build = fields["server_version"], build
 
     def missing_provenance(self) -> list[str]:
         """What this run lacks before it may be published, as a person names it."""

@@ -9,7 +9,9 @@ repetitions, the change worded by the metric's direction) says whether the later
 is better or worse beyond the noise; a worse one is a regression.
 
 Runs on a machine other than the suite's reference hardware (``Suite.reference_hardware``,
-else the hardware most of its runs name) are plotted apart, on their own charts."""
+else the hardware most of its runs name) are plotted apart, on their own charts; a machine
+is the same machine when its CPU model, cores and memory match (``machines.same_machine``:
+"23 GiB RAM" and "24 GiB RAM" are one machine reported by two tools)."""
 
 import json
 import statistics
@@ -18,11 +20,8 @@ from itertools import pairwise
 
 from benchmarks import charts, units
 from benchmarks.compare import judge
-from benchmarks.history import version_key
-
-
-def _same(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+from benchmarks.history import release, version_key
+from benchmarks.machines import same_machine
 
 
 def reference_hardware(suite, runs) -> str:
@@ -30,7 +29,11 @@ def reference_hardware(suite, runs) -> str:
     most of its runs name (the first named, on a tie); "" when no run names one."""
     if suite.reference_hardware:
         return suite.reference_hardware
-    counts = Counter(" ".join(run.hardware.split()) for run in runs if run.hardware.strip())
+    counts: Counter = Counter()
+    for run in runs:
+        if run.hardware.strip():
+            named = next((known for known in counts if same_machine(known, run.hardware)), None)
+            counts[named or " ".join(run.hardware.split())] += 1
     return counts.most_common(1)[0][0] if counts else ""
 
 
@@ -38,7 +41,7 @@ def elsewhere(runs, reference: str) -> list:
     """The runs measured on another machine than the reference (or on one not stated)."""
     if not reference:
         return []
-    return [run for run in runs if not _same(run.hardware, reference)]
+    return [run for run in runs if not same_machine(run.hardware, reference)]
 
 
 def by_machine(runs, reference: str) -> tuple[list, list[tuple[str, list]]]:
@@ -47,7 +50,8 @@ def by_machine(runs, reference: str) -> tuple[list, list[tuple[str, list]]]:
     the reference runs and gives every other machine charts of its own (issue 49)."""
     others: OrderedDict = OrderedDict()
     for run in elsewhere(runs, reference):
-        others.setdefault(" ".join(run.hardware.split()), []).append(run)
+        named = next((known for known in others if same_machine(known, run.hardware)), None)
+        others.setdefault(named or " ".join(run.hardware.split()), []).append(run)
     apart = {run.pk for group in others.values() for run in group}
     return [run for run in runs if run.pk not in apart], list(others.items())
 
@@ -87,18 +91,25 @@ def version_lines(runs, reference: str = "") -> list[dict]:
     headline = set(charts.suite_metrics(runs, headline_only=True))
     ordered = sorted(
         (run for run in runs if run.server_version),
-        key=lambda run: (version_key(run.server_version), _when(run)),
+        key=lambda run: (version_key(release(run.server_version)), _when(run)),
     )
     lines: OrderedDict = OrderedDict()
+    machines: list[str] = []
     for run in ordered:
-        machine = reference if reference and _same(run.hardware, reference) else run.hardware
+        if reference and same_machine(run.hardware, reference):
+            machine = reference
+        else:
+            machine = next((m for m in machines if same_machine(m, run.hardware)), run.hardware)
+            if machine not in machines:
+                machines.append(machine)
         group = (json.dumps(run.variant, sort_keys=True), machine)
         for m in run.measurements.all():
             if m.metric not in headline:
                 continue
             key = (*group, m.metric, json.dumps(m.parameters, sort_keys=True))
             points = lines.setdefault(key, OrderedDict())
-            points.setdefault((run.server_version, run.server_commit), []).append((run, m))
+            point = (release(run.server_version), run.server_commit)
+            points.setdefault(point, []).append((run, m))
     found = []
     for (variant, machine, metric, parameters), by_point in lines.items():
         if len(by_point) < 2:
@@ -157,7 +168,9 @@ def no_history(runs, lines) -> str:
     no runs at all. The figures are never made up to fill the section."""
     if lines or not runs:
         return ""
-    stated = sorted({run.server_version for run in runs if run.server_version}, key=version_key)
+    stated = sorted(
+        {release(run.server_version) for run in runs if run.server_version}, key=version_key
+    )
     unstated = sum(1 for run in runs if not run.server_version)
     if not stated:
         return (

@@ -21,7 +21,7 @@ from benchmarks.forms import RunUploadForm, TokenForm
 from benchmarks.importers import ImportFailed
 from benchmarks.models import Attachment, Run, SubmissionToken, Suite
 from benchmarks.services import importing, permissions, tokens
-from core import opendata
+from core import numbers, opendata
 from core.send_limit import refuse
 
 IMAGE_MAX_AGE = 3600
@@ -233,8 +233,12 @@ def run_detail(request, slug, pk):
 def compare(request, slug):
     suite = _suite(slug)
     runs = list(suite.runs.all())
-    by_id = {str(run.pk): run for run in runs}
-    a, b = by_id.get(request.GET.get("a", "")), by_id.get(request.GET.get("b", ""))
+    by_id = {run.pk: run for run in runs}
+    # run ids in the digits 0-9 only: a full-width id would be a page of its own (issue 58)
+    a, b = (
+        by_id.get(numbers.parse_int(request.GET[name], name)) if request.GET.get(name) else None
+        for name in ("a", "b")
+    )
     chosen = "a" in request.GET or "b" in request.GET
     if not chosen:  # start from two runs that can fairly be compared
         a, b = comparison.default_pair(runs)
@@ -272,6 +276,7 @@ def export_json(request, slug):
                     "hardware": run.hardware,
                     "os": run.os,
                     "server_version": run.server_version,
+                    "server_build": run.server_build,
                     "server_config": run.server_config,
                     "client": run.client,
                     "date": run.run_date.isoformat() if run.run_date else None,

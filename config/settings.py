@@ -120,6 +120,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # Turns django-ratelimit's refusals into 429 responses (RATELIMIT_VIEW).
     "django_ratelimit.middleware.RatelimitMiddleware",
+    # 400 with the reason for a number a view read and core.numbers refused (a page in full-width digits).
+    "core.hostile.RefuseBadNumbersMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -10,6 +10,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 
 from core.edge import api_path_prefixes
+from core.numbers import NumberRefused
 
 NUL = "\x00"
 
@@ -48,3 +49,20 @@ class RefuseNulBytesMiddleware:
         if reason:
             return bad_request(request, reason)
         return self.get_response(request)
+
+
+class RefuseBadNumbersMiddleware:
+    """A number, date or version a view read from the request and ``core.numbers`` refused
+    (a page number in full-width digits, ``?days=²``) is a 400 with the reason, never a 500 and never a page of
+    its own that a cache could keep (issue 58)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if isinstance(exception, NumberRefused):
+            return bad_request(request, str(exception))
+        return None

@@ -17,6 +17,7 @@ from django.http import HttpResponse, UnreadablePostError
 from django.shortcuts import render
 from django.utils.deconstruct import deconstructible
 
+from core import numbers
 from core.hostile import wants_plain_text
 
 
@@ -71,10 +72,9 @@ class MaxUploadSize:
 
 
 def declared_body_size(request) -> int:
-    try:
-        return max(0, int(request.META.get("CONTENT_LENGTH") or 0))
-    except ValueError:
-        return 0
+    """The Content-Length a request declares; 0 when it declares none in ASCII digits."""
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    return int(declared) if numbers.is_ascii_integer(declared) else 0
 
 
 class RequestBodyLimitMiddleware:

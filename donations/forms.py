@@ -3,6 +3,7 @@ from decimal import Decimal
 from django import forms
 from django.conf import settings
 
+from core import numbers
 from core.formatting import money
 from donations.models import Donation
 
@@ -12,6 +13,8 @@ CUSTOM = "custom"
 def giftable(amount) -> bool:
     """Whether ``amount`` (text or Decimal) is a gift the form takes: a number of whole
     cents between the minimum and the maximum. The button names no other amount."""
+    if isinstance(amount, str) and numbers.stray_character(amount) is not None:
+        return False  # the digits 0-9 only: Decimal() reads every script's digits
     try:
         amount = Decimal(amount)
     except ArithmeticError:
@@ -36,7 +39,7 @@ class DonationForm(forms.Form):
         label="How often",
     )
     preset = forms.ChoiceField(choices=_preset_choices, widget=forms.RadioSelect, label="Amount")
-    custom_amount = forms.DecimalField(
+    custom_amount = numbers.DecimalField(
         required=False,
         max_digits=8,
         decimal_places=2,

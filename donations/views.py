@@ -11,7 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from django.views.defaults import page_not_found
 
-from core import opendata
+from core import numbers, opendata
 from donations import documents, signing
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
@@ -222,7 +222,7 @@ def _year(request) -> int:
     this_year = timezone.localdate().year
     if not value:
         return this_year
-    if not value.isascii() or not value.isdigit() or not 2000 <= int(value) <= this_year:
+    if not numbers.is_ascii_integer(value) or not 2000 <= int(value) <= this_year:
         raise Http404("No funding figures for that year.")
     return int(value)
 

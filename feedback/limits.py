@@ -3,6 +3,8 @@ anything is read (in the view, which the report middleware also calls)."""
 
 from django.conf import settings
 
+from core.numbers import NumberRefused, parse_int
+
 
 class BodySizeError(ValueError):
     def __init__(self, message: str, status: int):
@@ -12,9 +14,9 @@ class BodySizeError(ValueError):
 
 def checked_body_size(content_length: str | None) -> int:
     """The declared body size if it is acceptable; else BodySizeError with the status."""
-    try:
-        length = int(content_length or 0)
-    except ValueError:
+    try:  # ASCII digits only: int() also reads other scripts' digits
+        length = parse_int(content_length or "0", "Content-Length")
+    except NumberRefused:
         raise BodySizeError("Content-Length is not a number.", 400) from None
     limit = settings.FEEDBACK_MAX_BODY_BYTES
     if length > limit:

@@ -1,7 +1,6 @@
 """The endpoint MariaDB servers with feedback=ON post their reports to."""
 
 import logging
-from datetime import datetime
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
@@ -13,6 +12,7 @@ from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
+from core import numbers
 from core.client import client_address
 from core.geo import country_of
 from core.outagelog import OutageLog
@@ -125,13 +125,11 @@ def summary(request):
     days = request.GET.get("days")
     window = request.GET.get("window") or None
     month = request.GET.get("month") or None
-    if month is not None:
-        try:
-            month = datetime.strptime(month, "%Y-%m").date()
-        except ValueError:
-            return JsonResponse({"error": "month must look like 2026-10"}, status=400)
-    if days is not None and not (days.isdigit() and 0 < int(days) <= 3650):
-        return JsonResponse({"error": "days must be a whole number from 1 to 3650"}, status=400)
+    try:  # ASCII digits only (issue 58: ?days=² was a 500, ?days=30 in full-width digits read as 30)
+        month = None if month is None else numbers.parse_month(month, "month")
+        days = None if days is None else numbers.parse_int(days, "days", minimum=1, maximum=3650)
+    except numbers.NumberRefused as error:
+        return JsonResponse({"error": str(error)}, status=400)
     if window is not None and window not in WINDOWS:
         return JsonResponse({"error": "window must be one of 30d, 90d, 365d"}, status=400)
     if sum(bool(choice) for choice in (days, window, month)) > 1:
@@ -141,4 +139,4 @@ def summary(request):
             check_month(month, timezone.localdate())
         except MonthNotCounted as error:
             return JsonResponse({"error": str(error)}, status=400)
-    return JsonResponse(cached_summary(int(days) if days else None, window, month))
+    return JsonResponse(cached_summary(days, window, month))

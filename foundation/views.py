@@ -10,6 +10,7 @@ from django.utils.feedgenerator import Atom1Feed
 from django.views.decorators.http import require_POST
 from django.views.generic import DetailView, ListView, TemplateView
 
+from core import numbers
 from core.hostile import bad_request
 from core.markdown import render_markdown
 from core.send_limit import SendLimit, refuse
@@ -138,7 +139,7 @@ def document(request, slug, number=None):
 def document_diff(request, slug, number):
     version = _public_version(slug, number)
     from_number = request.GET.get("from", str(number - 1))
-    if not from_number.isascii() or not from_number.isdecimal() or len(from_number) > 9:
+    if not numbers.is_ascii_integer(from_number) or len(from_number) > 9:
         return bad_request(request, "“from” must be a version number, such as 1.")
     previous = get_object_or_404(
         DocumentVersion.objects.public(),
@@ -209,6 +210,10 @@ class NewsListView(ListView):
 
     def get_queryset(self):
         return _published_posts()
+
+    def paginate_queryset(self, queryset, page_size):
+        numbers.page_number(self.request.GET)  # a page in full-width digits is a 400 (issue 58)
+        return super().paginate_queryset(queryset, page_size)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import stripe
 from django.conf import settings
 
+from core.numbers import parse_int
+
 # Stripe could not be reached or asked us to slow down: worth retrying later.
 UNREACHABLE = (stripe.APIConnectionError, stripe.RateLimitError)
 StripeError = stripe.StripeError
@@ -80,7 +82,7 @@ def verify_webhook(payload: bytes, signature: str) -> str:
     if len(timestamps) != 1:
         raise SignatureVerificationError("Several timestamps in the header", signature, text)
     try:
-        signed_at = int(timestamps[0])
+        signed_at = parse_int(timestamps[0], "t")  # ASCII digits only (issue 58)
     except ValueError as error:
         raise SignatureVerificationError("Unreadable timestamp", signature, text) from error
     if signed_at > time.time() + tolerance:

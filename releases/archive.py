@@ -16,6 +16,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 import requests
 from django.conf import settings
 
+from core import numbers
 from releases.release_files import DIGEST_LENGTHS, HEX, FileRecord, classify
 
 CHECKSUM_FILES = {name: f"{name}sums.txt" for name in DIGEST_LENGTHS}
@@ -126,7 +127,7 @@ class HttpArchive:
     def size(self, relative) -> int | None:
         response = self._get(relative, method="HEAD")
         length = response.headers.get("Content-Length") if response is not None else None
-        return int(length) if length and length.isdigit() else None
+        return int(length) if numbers.is_ascii_integer(length) else None
 
 
 def open_archive(location):

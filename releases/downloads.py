@@ -30,7 +30,7 @@ from releases.models import DownloadCount, ReleaseFile
 from releases.repoconfig.models import Mirror
 from releases.tally import hand_over_tallies, take_from_tally, tally, tally_keys
 
-FILE_ID_PATTERN = r"\d{1,9}"  # a file id in URLs
+FILE_ID_PATTERN = r"[0-9]{1,9}"  # a file id in URLs
 FILE_ID = re.compile(f"^{FILE_ID_PATTERN}$")
 TALLY_PREFIX = "downloads:tally"
 # A counter not flushed within this time is dropped by Redis (the flush runs every minute).

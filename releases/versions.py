@@ -5,11 +5,13 @@ import re
 from django.core.exceptions import ValidationError
 
 # Unanchored patterns, shared by the URL converters, the OpenAPI schema and validation.
-SERIES_PATTERN = r"\d{1,3}\.(?:\d{1,3}|rolling|rc)"
-RELEASE_PATTERN = r"\d{1,3}\.\d{1,3}\.\d{1,4}"
-SERIES_OR_RELEASE_PATTERN = r"\d{1,3}\.(?:\d{1,3}(?:\.\d{1,4})?|rolling|rc)"
+SERIES_PATTERN = r"[0-9]{1,3}\.(?:[0-9]{1,3}|rolling|rc)"
+RELEASE_PATTERN = r"[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,4}"
+SERIES_OR_RELEASE_PATTERN = r"[0-9]{1,3}\.(?:[0-9]{1,3}(?:\.[0-9]{1,4})?|rolling|rc)"
 
-RELEASE_VERSION = re.compile(r"^(?P<major>\d{1,3})\.(?P<minor>\d{1,3})\.(?P<patch>\d{1,4})$")
+RELEASE_VERSION = re.compile(
+    r"^(?P<major>[0-9]{1,3})\.(?P<minor>[0-9]{1,3})\.(?P<patch>[0-9]{1,4})$"
+)
 SERIES_VERSION = re.compile(f"^{SERIES_PATTERN}$")
 
 

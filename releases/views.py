@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from django.views.generic import TemplateView
 from django_ratelimit.decorators import ratelimit
 
+from core import numbers
 from core.client import client_address
 from core.geo import country_of
 from core.hostile import bad_request
@@ -187,7 +188,7 @@ class SeriesView(TemplateView):
         )
         today = timezone.localdate()
         paginator = Paginator(series.releases.published().by_version(), RELEASES_PER_PAGE)
-        page = paginator.get_page(self.request.GET.get("page"))
+        page = paginator.get_page(numbers.page_number(self.request.GET))
         context.update(
             series=series,
             releases=page.object_list,

@@ -5,6 +5,7 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 
+from core import numbers
 from search import query
 from search.models import SearchDocument
 
@@ -30,7 +31,7 @@ def search(request):
         )
         return render(request, "search/search.html", context, status=400)
     if text:
-        results = query.search(text, kind, request.GET.get("page"))
+        results = query.search(text, kind, numbers.page_number(request.GET))
         context.update(
             results=results,
             page_obj=results.page,

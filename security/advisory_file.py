@@ -16,10 +16,10 @@ from security.cvss import VectorError, read_vector
 from security.ranges import version_key
 
 IN_REPO_ADVISORIES = Path(__file__).resolve().parent / "data" / "mariadb-security-advisories.json"
-ADVISORY_ID = re.compile(r"^CVE-\d{4}-\d{4,7}$")
+ADVISORY_ID = re.compile(r"^CVE-[0-9]{4}-[0-9]{4,7}$")
 RATINGS = {"LOW", "MEDIUM", "HIGH", "CRITICAL"}
 BASES = {"mariadb-ghsa", "mariadb-docs", "cve-record", "nvd"}
-RELEASE = re.compile(r"^\d{1,3}\.\d{1,3}\.\d{1,4}$")
+RELEASE = re.compile(r"^[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,4}$")
 # "introduced": "0" in the file: from the start of the series.
 FROM_THE_START = "0"
 
@@ -71,7 +71,7 @@ def _release(value, series: str, where: str) -> str | None:
 
 def _range(raw: dict, where: str) -> RangeRecord:
     series = raw.get("series")
-    if not isinstance(series, str) or not re.match(r"^\d{1,3}\.\d{1,3}$", series):
+    if not isinstance(series, str) or not re.match(r"^[0-9]{1,3}\.[0-9]{1,3}$", series):
         raise AdvisoryFileError(f"{where}: {series!r} is not a series like 10.6")
     where = f"{where} {series}"
     introduced = raw.get("introduced")

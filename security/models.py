@@ -10,7 +10,7 @@ from django.urls import reverse
 from releases.models import Release, Series
 from security.cvss import VectorError, read_vector
 
-ADVISORY_ID_PATTERN = r"CVE-\d{4}-\d{4,7}"
+ADVISORY_ID_PATTERN = r"CVE-[0-9]{4}-[0-9]{4,7}"
 
 
 def validate_cvss_v3(vector: str) -> None:

@@ -21,7 +21,7 @@ from security.queries import release_key, span_of
 SCHEMA_VERSION = "1.6.7"
 REPOSITORY = "https://github.com/MariaDB/server"
 TAG_PREFIX = "mariadb-"
-CWE_ID = re.compile(r"CWE-\d+")
+CWE_ID = re.compile(r"CWE-[0-9]+")
 
 
 def _timestamp(moment) -> str:

@@ -10,10 +10,12 @@ with a message that says what was expected.
 import re
 from dataclasses import dataclass
 
+from core.numbers import stray_character
+
 MAX_LENGTH = 200
 # major.minor.patch, then the end or a separator that cannot continue a number.
 RELEASE_AT_START = re.compile(
-    r"^(?P<major>\d{1,3})\.(?P<minor>\d{1,3})\.(?P<patch>\d{1,4})(?=$|[^\d.])"
+    r"^(?P<major>[0-9]{1,3})\.(?P<minor>[0-9]{1,3})\.(?P<patch>[0-9]{1,4})(?=$|[^0-9.])"
 )
 # The replication-compatibility prefix older clients see before the real version.
 COMPATIBILITY_PREFIX = "5.5.5-"
@@ -58,7 +60,7 @@ def parse_server_version(text: str) -> ServerVersion:
     ):
         text = text[len(COMPATIBILITY_PREFIX) :]
     match = RELEASE_AT_START.match(text)
-    if not match:
+    if not match or stray_character(text) is not None:  # the digits 0-9 only (issue 58)
         raise VersionStringError(
             "This does not start with a MariaDB release number (major.minor.patch), as "
             "SELECT VERSION() prints it, e.g. 10.6.12-MariaDB-log or 11.4.10-MariaDB."

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_GET
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 
+from core import numbers
 from security import osv
 from security.cvss import read_vector
 from security.forms import AdvisoryFilter, VersionForm
@@ -30,7 +31,7 @@ def advisory_list(request):
     if valid:
         advisories = advisories.matching(**form.filters())
     paginator = Paginator(advisories, ADVISORIES_PER_PAGE)
-    page = paginator.get_page(request.GET.get("page"))
+    page = paginator.get_page(numbers.page_number(request.GET))
     query = request.GET.copy()
     query.pop("page", None)
     context = {

@@ -1,8 +1,9 @@
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django import forms
 from django.core.exceptions import ValidationError
 
+from core import numbers
 from core.formatting import money
 from sponsors import agreements
 from sponsors.models import Organisation, Sponsorship
@@ -52,7 +53,7 @@ class ApplicationForm(forms.Form):
         widget=forms.RadioSelect,
         initial=Sponsorship.Payment.CARD_ANNUAL,
     )
-    agreement_version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+    agreement_version = numbers.IntegerField(widget=forms.HiddenInput, min_value=1)
     # The payment the agreement on the page was written for: its fee clause names it.
     agreement_payment = forms.ChoiceField(
         choices=Sponsorship.Payment.choices, widget=forms.HiddenInput, required=False
@@ -175,9 +176,9 @@ class PriceConfirmationForm(forms.Form):
     def clean(self):
         data = super().clean()
         terms = self.sponsorship.terms
-        try:
-            amount = Decimal(data.get("amount", ""))
-        except InvalidOperation:
+        try:  # the digits 0-9 only: Decimal() reads every script's digits
+            amount = numbers.parse_decimal(data.get("amount", ""), "amount")
+        except numbers.NumberRefused:
             amount = None
         same = (
             amount == Decimal(terms["annual_price"])

@@ -1,6 +1,8 @@
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from core.numbers import stray_character
+
 
 class ImportFailed(ValueError):
     def __init__(self, message, line=None):
@@ -42,9 +44,17 @@ class Parsed(NamedTuple):
     metadata: dict  # what the tool says about itself and the run: version, options, JDK...
 
 
+def figure(value) -> float:
+    """A figure as a float: a JSON number, or text in the digits 0-9 (``float`` also reads
+    full-width and Arabic-Indic digits; such text is a ValueError here, as any text that is not a number)."""
+    if isinstance(value, str) and stray_character(value) is not None:
+        raise ValueError(f"{value[:40]!r} is not written with the digits 0-9")
+    return float(value)
+
+
 def number(text, line):
     try:
-        return float(str(text).strip().rstrip("s").replace("ms", ""))
+        return figure(str(text).strip().rstrip("s").replace("ms", ""))
     except ValueError as error:
         raise ImportFailed(f"expected a number, found {str(text).strip()[:40]!r}", line) from error
 
@@ -53,6 +63,8 @@ def scalar(value):
     """A parameter as the tool wrote it, as a number when it is one (so "64" sorts after "8")."""
     if isinstance(value, str):
         text = value.strip()
+        if stray_character(text) is not None:  # full-width "64" stays text: the digits 0-9 only
+            return value
         try:
             return int(text)
         except ValueError:

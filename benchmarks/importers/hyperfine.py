@@ -4,7 +4,7 @@ as a sample; a ``-P``/``-L`` scan becomes one series with the parameter as x."""
 import json
 import statistics
 
-from benchmarks.importers.base import ImportFailed, Point, scalar
+from benchmarks.importers.base import ImportFailed, Point, figure, scalar
 
 VERSION = "hyperfine-json/2"
 
@@ -68,13 +68,13 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
     points = []
     for index, result in enumerate(results):
         try:
-            times = [float(t) for t in result.get("times") or []]
+            times = [figure(t) for t in result.get("times") or []]
             scan = {name: scalar(value) for name, value in (result.get("parameters") or {}).items()}
             common = {"parameters": {**(parameters or {}), **scan}, "label": labels[index]}
             points.append(
                 Point(
                     metric="wall time",
-                    value=float(result["mean"]),
+                    value=figure(result["mean"]),
                     unit="s",
                     higher_is_better=False,
                     minimum=result.get("min"),
@@ -88,7 +88,7 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             for name, key in (("user time", "user"), ("system time", "system")):
                 if result.get(key) is not None:
                     points.append(
-                        Point(name, float(result[key]), "s", False, headline=False, **common)
+                        Point(name, figure(result[key]), "s", False, headline=False, **common)
                     )
             memory = result.get("memory_usage_byte") or []
             if memory:

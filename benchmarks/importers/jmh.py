@@ -3,7 +3,7 @@ iteration kept as a sample, secondary metrics (profilers) kept; JDK and VM as me
 
 import json
 
-from benchmarks.importers.base import ImportFailed, Point, scalar
+from benchmarks.importers.base import ImportFailed, Point, figure, scalar
 
 VERSION = "jmh-json/2"
 
@@ -33,7 +33,7 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             metric = result["primaryMetric"]
             unit = metric["scoreUnit"]
             mode = result.get("mode", "")
-            raw = [float(value) for fork in metric.get("rawData", []) for value in fork]
+            raw = [figure(value) for fork in metric.get("rawData", []) for value in fork]
             percentiles = metric.get("scorePercentiles", {})
             params = {name: scalar(value) for name, value in (result.get("params") or {}).items()}
             common = {
@@ -43,7 +43,7 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             points.append(
                 Point(
                     metric="score",
-                    value=float(metric["score"]),
+                    value=figure(metric["score"]),
                     unit=unit,
                     higher_is_better=_higher_is_better(unit, mode),
                     minimum=percentiles.get("0.0"),
@@ -57,16 +57,16 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
             if isinstance(error, int | float) and error == error:
                 points.append(
                     Point(
-                        "score error (99.9%)", float(error), unit, False, headline=False, **common
+                        "score error (99.9%)", figure(error), unit, False, headline=False, **common
                     )
                 )
             for name, secondary in (result.get("secondaryMetrics") or {}).items():
                 secondary_unit = secondary.get("scoreUnit", "")
-                samples = [float(v) for fork in secondary.get("rawData", []) for v in fork]
+                samples = [figure(v) for fork in secondary.get("rawData", []) for v in fork]
                 points.append(
                     Point(
                         name,
-                        float(secondary["score"]),
+                        figure(secondary["score"]),
                         secondary_unit,
                         _higher_is_better(secondary_unit, "") and not name.startswith("·gc"),
                         samples=samples,

@@ -20,25 +20,25 @@ HEADERS = (
     "CPU speed:",
 )
 LATENCY_BLOCKS = ("Latency (ms):", "response time:", "per-request statistics:")
-HEADER_LINE = re.compile(r"^sysbench (\d[\w.+~-]*)")
+HEADER_LINE = re.compile(r"^sysbench ([0-9][\w.+~-]*)")
 THREADS = [
-    re.compile(r"^Number of threads:\s*(\d+)"),
-    re.compile(r"threads:\s*(\d+),"),
-    re.compile(r"thds:\s*(\d+)"),
+    re.compile(r"^Number of threads:\s*([0-9]+)"),
+    re.compile(r"threads:\s*([0-9]+),"),
+    re.compile(r"thds:\s*([0-9]+)"),
 ]
 COUNT_AND_RATE = re.compile(
-    r"^\s*(?P<name>[A-Za-z/ ]+?):\s+(?P<count>\d+)\s*(?:\((?P<rate>[\d.]+) per sec(?:\.|ond)\))?\s*$"
+    r"^\s*(?P<name>[A-Za-z/ ]+?):\s+(?P<count>[0-9]+)\s*(?:\((?P<rate>[0-9.]+) per sec(?:\.|ond)\))?\s*$"
 )
 KEY_VALUE = re.compile(r"^\s*(?P<key>[^:]+?):\s+(?P<value>\S.*?)\s*$")
 LATENCY = re.compile(
-    r"^\s*(?P<key>min|avg|max|sum|approx\.\s+(?P<approx>\d+) percentile|(?P<nth>\d+)th percentile):\s+(?P<value>[\d.]+)(?:ms)?\s*$"
+    r"^\s*(?P<key>min|avg|max|sum|approx\.\s+(?P<approx>[0-9]+) percentile|(?P<nth>[0-9]+)th percentile):\s+(?P<value>[0-9.]+)(?:ms)?\s*$"
 )
 FAIRNESS = re.compile(
-    r"^\s*(?P<key>events|execution time) \(avg/stddev\):\s+(?P<avg>\d+\.\d{4})/(?P<stddev>\d+\.\d{2})\s*$"
+    r"^\s*(?P<key>events|execution time) \(avg/stddev\):\s+(?P<avg>[0-9]+\.[0-9]{4})/(?P<stddev>[0-9]+\.[0-9]{2})\s*$"
 )
-TRANSFERRED = re.compile(r"^([\d.]+) MiB transferred \(([\d.]+) MiB/sec\)\s*$")
-INTERVAL = re.compile(r"^\[\s*(?P<time>\d+)s\s*\]\s+(?P<rest>.*)$")
-HISTOGRAM_ROW = re.compile(r"^\s*(?P<value>\d+\.\d+) \|\**\s+(?P<count>\d+)\s*$")
+TRANSFERRED = re.compile(r"^([0-9.]+) MiB transferred \(([0-9.]+) MiB/sec\)\s*$")
+INTERVAL = re.compile(r"^\[\s*(?P<time>[0-9]+)s\s*\]\s+(?P<rest>.*)$")
+HISTOGRAM_ROW = re.compile(r"^\s*(?P<value>[0-9]+\.[0-9]+) \|\**\s+(?P<count>[0-9]+)\s*$")
 
 # sysbench's name for a counted line -> (metric for the count, metric for the rate, unit, higher is better)
 COUNTED = {

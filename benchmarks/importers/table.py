@@ -4,7 +4,8 @@ every other column a variant: "threads, variant A, variant B"."""
 import csv
 import io
 
-from benchmarks.importers.base import ImportFailed, Point
+from benchmarks.importers.base import ImportFailed, Point, figure
+from core.numbers import is_ascii_integer
 
 VERSION = "wide-table/1"
 
@@ -32,15 +33,12 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
         if len(row) != len(header):
             raise ImportFailed(f"expected {len(header)} columns, found {len(row)}", line)
         key = row[0].strip()
-        try:
-            key_value = int(key) if key.isdigit() else key
-        except ValueError:
-            key_value = key
+        key_value = int(key) if is_ascii_integer(key) else key
         for column, cell in zip(header[1:], row[1:], strict=True):
             if not cell.strip():
                 continue
             try:
-                value = float(cell.strip())
+                value = figure(cell.strip())
             except ValueError as error:
                 raise ImportFailed(
                     f"column {column!r}: expected a number, found {cell.strip()[:30]!r}", line

@@ -6,9 +6,10 @@ import json
 import re
 
 from benchmarks.importers.base import ImportFailed, Point, number
+from core.numbers import is_ascii_integer
 
 VERSION = "ycsb/2"
-PERCENTILE = re.compile(r"^(\d+(?:\.\d+)?)thPercentileLatency\((\w+)\)$")
+PERCENTILE = re.compile(r"^([0-9]+(?:\.[0-9]+)?)thPercentileLatency\((\w+)\)$")
 WITH_UNIT = re.compile(r"^(?P<name>.+?)\((?P<unit>[^)]*)\)$")
 LATENCY_NAMES = {
     "AverageLatency": "average latency",
@@ -99,7 +100,7 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
     points, histograms = [], set()
     operations: dict[str, set] = {}
     for operation, measurement, value, line in _rows(text):
-        if str(measurement).lstrip(">").isdigit():
+        if is_ascii_integer(str(measurement).lstrip(">")):
             histograms.add(operation)  # histogram buckets: kept in the raw file and the metadata
             continue
         points.append(_point(operation, str(measurement), value, parameters, line))
@@ -119,6 +120,6 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
 def metadata(text: str) -> dict:
     buckets: dict[str, dict] = {}
     for operation, measurement, value, _line in _rows(text):
-        if str(measurement).lstrip(">").isdigit():
+        if is_ascii_integer(str(measurement).lstrip(">")):
             buckets.setdefault(operation, {})[str(measurement)] = value
     return {"tool": "YCSB", **({"histograms": buckets} if buckets else {})}

@@ -8,12 +8,14 @@ import math
 from django.utils import timezone
 
 from benchmarks.importers import ImportFailed
-from benchmarks.models import MAY_BE_UNSTATED, Run
+from benchmarks.models import MAY_BE_UNSTATED, Run, server_version_fields
+from core.numbers import NumberRefused
 
 RUN_FIELDS = [
     "hardware",
     "os",
     "server_version",
+    "server_build",
     "server_commit",
     "server_config",
     "client",
@@ -111,8 +113,14 @@ def check_tags(name: str, value) -> dict:
 
 
 def check_environment(environment: dict) -> dict:
-    """The run's environment and provenance as the columns hold them; raises ImportFailed
-    naming the field."""
+    """The run's environment and provenance as the columns hold them, the server version
+    as the release it names (``models.server_version_fields``); raises ImportFailed naming
+    the field."""
+    if environment.get("server_version"):
+        try:
+            environment = {**environment, **server_version_fields(environment["server_version"])}
+        except NumberRefused as error:
+            raise ImportFailed(str(error)) from error
     for name, value in environment.items():
         if name not in RUN_FIELDS:
             continue

@@ -1,12 +1,13 @@
 from django import forms
 
+from core import numbers
 from sponsors.benefits.models import Benefit
 
 
 class AssetForm(forms.Form):
     """One form for every kind of asset; the benefit decides which field counts."""
 
-    delivery = forms.IntegerField(widget=forms.HiddenInput)
+    delivery = numbers.IntegerField(widget=forms.HiddenInput)
     logo = forms.FileField(required=False, label="Logo file")
     text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 4}), label="Text")
     url = forms.URLField(required=False, assume_scheme="https", label="Link")

@@ -190,7 +190,10 @@ class TestOnTheDemoRuns:
                 assert client.get(url).status_code == 200, url
             run = Run.objects.filter(suite=suite).first()
             assert client.get(f"/benchmarks/{suite.slug}/runs/{run.pk}/").status_code == 200
-        assert client.get("/benchmarks/thread-pool/compare/?a=x&b=y").status_code == 200
+        # run ids are numbers: anything else is a 400 naming the parameter (core.numbers)
+        refused = client.get("/benchmarks/thread-pool/compare/?a=x&b=y", HTTP_ACCEPT="text/plain")
+        assert refused.status_code == 400
+        assert "“a” must be a whole number written with the digits 0-9" in refused.text
         assert client.get("/benchmarks/thread-pool/?x=nonsense").status_code == 200
         # A NUL byte is refused before any view runs (core.hostile).
         assert client.get("/benchmarks/thread-pool/compare/?a=x&b=%00").status_code == 400
