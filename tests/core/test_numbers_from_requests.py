@@ -121,7 +121,7 @@ def test_reproducer_news_page_two_in_each_digit_script_is_no_page_of_its_own(cli
         NewsPostFactory()
     assert client.get("/news/?page=2").status_code == 200
     twos = [chr(code) for code in range(0x110000) if chr(code).isdigit()]
-    twos = [c for c in twos if c != "2" and (c.isdecimal() and int(c) == 2 or c in "²②⑵⒉")]
+    twos = [c for c in twos if c != "2" and ((c.isdecimal() and int(c) == 2) or c in "²②⑵⒉")]
     assert len(twos) >= 24  # 24 scripts' 2 were each an edge-cache entry of page 2
     for two in twos:
         response = client.get("/news/", {"page": two}, HTTP_ACCEPT="text/html")
