@@ -1,15 +1,16 @@
 """The one reader of numbers that come from outside: integers, dates, months and version
 strings in addresses, query strings, forms, uploads and webhooks (issue 58).
 
-Python reads far more than the digits 0-9 as digits: a full-width 3 and an Arabic-Indic 3 are 3 to ``int()``,
-``"²".isdigit()`` is true while ``int("²")`` raises, ``\\d`` in a ``re`` pattern matches
-every script's decimal digits, and Django's date parsing follows ``\\d``. Read through
+Python reads far more than the digits 0-9 as digits: a full-width 3 and an Arabic-Indic
+3 are 3 to ``int()``, ``"²".isdigit()`` is true while ``int("²")`` raises, ``\\d`` in a
+``re`` pattern matches every script's decimal digits, and Django's date parsing follows
+``\\d`` (``strptime`` reads "2026-11-2" and an Arabic-Indic 3 as the 23rd). Read through
 those, a number from outside was a 500 (``?days=²``), or was taken as the number it looks
-like under another spelling (``?page=`` with a full-width 2 served page 2 under an address of its own).
-Here a number is ASCII digits only; anything else is a ``NumberRefused`` (a
-``ValueError``) whose message says what was expected, for a 400 or a form error.
+like under another spelling (``?page=`` with a full-width 2 served page 2 under an
+address of its own). Here a number is ASCII digits only; anything else is a
+``NumberRefused`` whose message says what was expected, for a 400 or a form error.
 
-Patterns that must match digits use ``DIGIT`` (``[0-9]``), never ``\\d``.
+Patterns that must match digits spell them ``[0-9]``, never ``\\d``.
 """
 
 import re
@@ -22,7 +23,6 @@ from typing import Any
 from django import forms
 from django.core.exceptions import BadRequest
 
-DIGIT = "[0-9]"
 ASCII_DIGITS = frozenset("0123456789")
 # Whole numbers from outside stay well inside a PostgreSQL bigint.
 MAX_DIGITS = 18

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.dateformat import format as format_date
 
+from core import numbers
 from releases.catalogue import series_of
 from releases.models import ARCHITECTURE_ALIASES, ARCHITECTURES, Release, ReleaseFile, Series
 from releases.versions import validate_release_version
@@ -23,7 +24,7 @@ class NewReleaseForm(forms.Form):
         validators=[validate_release_version],
         help_text="e.g. 12.3.4; its series must exist.",
     )
-    release_date = forms.DateField(help_text="YYYY-MM-DD")
+    release_date = numbers.DateField(help_text="YYYY-MM-DD")  # strptime reads other digits
     maturity = forms.ChoiceField(choices=Release.Maturity.choices, initial=Release.Maturity.GA)
 
     def clean_version(self):

@@ -36,6 +36,19 @@ def test_suite_page_draws_its_charts_with_tables(live_server, page, screenshot):
     page.set_viewport_size({"width": 390, "height": 844})
     page.evaluate("scrollTo(0, 0)")
     screenshot("benchmark-thread-pool-390")
+    # real runs against three releases (bench/sysbench_runs.sh versions): drawn across them
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(live_server.url + "/benchmarks/oltp-read-write-server-versions/#versions")
+    page.wait_for_function(
+        "window.benchmarkCharts && Object.keys(window.benchmarkCharts)"
+        ".filter(k => k.startsWith('versions-')).length === 8"
+    )
+    first = page.locator("figure[id^='versions-']").first
+    first.locator("summary", has_text="Data table").click()
+    shown = first.locator("tbody th").all_inner_texts()
+    assert [text.strip() for text in shown] == ["10.11.18", "10.11.19", "11.8.9"]
+    first.scroll_into_view_if_needed()
+    first.screenshot(path=str(ARTIFACTS / "benchmark-server-versions-1280.png"))
     page.goto(live_server.url + "/benchmarks/jdbc-drivers/")
     page.wait_for_function(
         "window.benchmarkCharts && window.benchmarkCharts['chart-do-1-unprepared-tcp']"
