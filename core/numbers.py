@@ -35,7 +35,7 @@ _MONTH = re.compile(r"(?P<year>[0-9]{4})-(?P<month>[0-9]{2})")
 # "MariaDB-5.5.21-beta"), the release (two to four numbers), then what the build added
 # ("-MariaDB-0+deb12u1", "-log"), which must not continue the release's numbers.
 _VERSION = re.compile(
-    r"(?:mariadb[ -])?(?P<release>[0-9]{1,4}(?:\.[0-9]{1,6}){1,3})(?P<suffix>(?:[-+~_ ][\x21-\x7e ]*)?)",
+    r"(?:mariadb[ -])?(?P<release>[0-9]{1,4}(?:\.[0-9]{1,6}){1,3})(?P<suffix>(?:[-+~_ ].*)?)",
     re.IGNORECASE,
 )
 # Over the client protocol 10.x servers print "5.5.5-" before their real version.

@@ -60,7 +60,9 @@ def parse_server_version(text: str) -> ServerVersion:
     ):
         text = text[len(COMPATIBILITY_PREFIX) :]
     match = RELEASE_AT_START.match(text)
-    if not match or stray_character(text) is not None:  # the digits 0-9 only (issue 58)
+    # the digits 0-9 only: a superscript or another script's digit may not continue the
+    # release (issue 58)
+    if not match or stray_character(text[match.end() : match.end() + 1]) is not None:
         raise VersionStringError(
             "This does not start with a MariaDB release number (major.minor.patch), as "
             "SELECT VERSION() prints it, e.g. 10.6.12-MariaDB-log or 11.4.10-MariaDB."
