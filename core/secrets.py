@@ -10,11 +10,13 @@ declares each setting from the same list and refuses to start with a bad one.
 In production a secret that is missing, still its development default or a placeholder
 from deploy/env.example stops start-up (and so ``check --deploy``) with a message naming
 the variable; so does a secret published with the code (a development default, the test
-suite's, or one with more after it), one too short or too regular to be random (50
-spaces, a word repeated, runs of the alphabet: ``estimate_bits``), one
-without the prefix its issuer gives it, and a DATABASE_URL or EMAIL_URL still holding
-deploy/env.example's placeholder password. The README's table and deploy/env.example
-list every name (tests/core/test_secrets.py checks it).
+suite's fakes, a value once written in the repository: ``PUBLISHED_DIGESTS``; also with
+more around it), one without the prefix its issuer gives it, one too short, and one a
+guesser would find: zxcvbn (the field's estimator, with the site's own words) finds it
+guessable (sequences, keyboard patterns, repetitions, dates, common passwords), or words
+make up most of it (a phrase). A DATABASE_URL or EMAIL_URL still holding
+deploy/env.example's placeholder password is refused too. The README's table and
+deploy/env.example list every name (tests/core/test_secrets.py checks it).
 
 Token salts (``donations/signing.py``) are namespaces, not secrets: they are constants in
 the code, and the signatures they salt are keyed by ``SECRET_KEY``.
@@ -22,7 +24,8 @@ the code, and the signatures they salt are keyed by ``SECRET_KEY``.
 Imported by the settings module: no Django imports here.
 """
 
-import math
+import functools
+import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit
@@ -64,75 +67,95 @@ PLACEHOLDER_MARKERS = ("change-me", "change_me", "changeme")
 # Django's startproject writes development keys that start so.
 INSECURE_PREFIX = "django-insecure-"
 MINIMUM_SECRET_KEY_LENGTH = 50
-# The random part of a secret: at least this long, not one piece repeated, and enough
-# estimated randomness (estimate_bits). A generated secret (token_urlsafe, an issuer's)
-# passes all three easily.
+# The random part of a secret (after its issuer's prefix) has at least this many characters.
 MINIMUM_RANDOM_LENGTH = 24
-# The random part of a secret must carry at least this many bits by estimate_bits. Made
-# up, it scores under 80 (nine random characters written ten times, runs of the alphabet,
-# words and digits); generated, over 110 for 24 URL-safe characters, over 90 for 32 hex
-# digits (tests/core/test_secrets.py draws both).
-MINIMUM_ESTIMATED_BITS = 85
-# Values published with the code are refused as a part of a secret too (the development
-# key with "1234" after it), when at least this long.
-MINIMUM_PUBLISHED_PART = 12
+# zxcvbn counts a character it cannot explain as 10 guesses: a random part scores about
+# 10^0.9 a character (10^22 or more for 24 generated characters; 10^19.4 at worst for 24
+# hex digits, in thousands of draws), one made up of sequences, keyboard rows,
+# repetitions, dates or common passwords far less (the attacker's "acegikmoqsuwyACEG..."
+# 10^0.2 a character, "password0" repeated 10^0.5). Refused below 10^0.75 a character.
+MINIMUM_GUESSES_LOG10_PER_CHARACTER = 0.75
+# A phrase is guessed from a list of phrases, not character by character: a secret of
+# which words (zxcvbn's lists of words, names and common passwords, and the site's own) of
+# WORD_LETTERS letters or more make up at least this share of the letters and digits is
+# refused. The quick brown fox: all of them; words with digits between ("admin00..."):
+# 0.68 or more; a generated secret: 0.5 at most in thousands of draws.
+MAXIMUM_WORD_SHARE = 0.6
+WORD_LETTERS = 3
+# zxcvbn's time grows with the square of the length: the first characters of the random
+# part are judged (a part whose first 40 are random is random enough), which keeps
+# start-up under a tenth of a second per secret (docs/PERFORMANCE.md).
+JUDGED_LENGTH = 40
+# Words of this site a made-up secret is built from, beside zxcvbn's dictionaries.
+SITE_WORDS = ("mariadb", "foundation", "portal", "production", "secret", "key", "stripe",
+              "webhook", "django", "live", "test", "whsec")  # fmt: skip
 # Settings that are URLs with a password in them: deploy/env.example's placeholder
 # password must not reach production either.
 PASSWORD_URL_SETTINGS = ("DATABASE_URL", "EMAIL_URL")
-# Pieces a person types instead of random characters: each costs a guesser little.
-KEYBOARD_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
-COMMON_WORDS = (
-    "password", "passwd", "secret", "test", "example", "django", "stripe", "webhook",
-    "admin", "letmein", "welcome", "qwerty", "mariadb", "portal", "insecure", "production",
-    "development", "default", "local", "key",
-)  # fmt: skip
-_WORD_BITS = 5  # about what choosing one word of a list of COMMON_WORDS' length is worth
-# Character classes: a random character is worth log2 of the classes' sizes together.
-_CLASS_SIZES = ((str.islower, 26), (str.isupper, 26), (str.isdigit, 10))
-_OTHER_CLASS_SIZE = 33
+# Settings whose words a made-up secret may borrow (the site's name, its host).
+SITE_SETTINGS = ("SITE_NAME", "SITE_URL")
+# Values once written in the repository that looked real (issue 58: they passed check
+# --deploy, and anyone who read the code could sign webhooks with them): SHA-256 of each
+# random part by its length, so that they are refused, also with anything around them,
+# without being written here again.
+PUBLISHED_DIGESTS: dict[int, frozenset[str]] = {
+    24: frozenset({"2254f67b67fbc32844e849325791d1ec108b46eb3b266ba475f3146efc3f75df"}),
+    32: frozenset({"bb90a570173f15bdfd2d3f65225c60559a386b503465fa1c3a8bf62a3860666a"}),
+    43: frozenset({"668c0b8ebf7d5b2b0d364960c76317cf94d26cf8402bb6b18e9fe256da12ad9f"}),
+}
+# Values published with the code are refused as a part of a secret too (the development
+# key with "1234" after it), when at least this long.
+MINIMUM_PUBLISHED_PART = 12
 
 
-def _follows(previous: str, character: str) -> bool:
-    """Whether ``character`` comes right after or before ``previous`` in the alphabet, the
-    digits or a keyboard row (a run such as "abcd", "4321" or "qwer")."""
-    if abs(ord(character) - ord(previous)) <= 1:
-        return True
-    pair = (previous + character).lower()
-    return any(pair in row or pair[::-1] in row for row in KEYBOARD_ROWS)
+def holds_a_published_value(value: str) -> bool:
+    """Whether ``value`` contains one of PUBLISHED_DIGESTS' values."""
+    return any(
+        hashlib.sha256(value[start : start + length].encode()).hexdigest() in digests
+        for length, digests in PUBLISHED_DIGESTS.items()
+        for start in range(len(value) - length + 1)
+    )
 
 
-def estimate_bits(text: str) -> float:
-    """About how many bits of randomness ``text`` holds, for a guesser who tries common
-    words, runs (the alphabet, the digits, a keyboard row, one character repeated) and
-    repetitions of what came before: any other character is worth log2 of the size of
-    the character classes the text uses. It only tells a made-up secret from a generated
-    one; a generated one loses a few bits at most to chance runs and repetitions."""
-    pool = sum(size for test, size in _CLASS_SIZES if any(test(c) for c in text if c.isascii()))
-    if any(not (c.isascii() and c.isalnum()) for c in text):
-        pool += _OTHER_CLASS_SIZE
-    bits_per_character = math.log2(max(pool, 2))
-    lowered = text.lower()
-    bits, i = 0.0, 0
-    while i < len(text):
-        word = next((w for w in COMMON_WORDS if lowered.startswith(w, i)), None)
-        if i >= 2 and text[i - 2 : i + 1] in text[:i]:
-            i += 1  # these three characters, ending with it, came before
-            continue
-        if i >= 2 and _follows(text[i - 1], text[i]) and _follows(text[i - 2], text[i - 1]):
-            i += 1  # a run goes on
-            continue
-        if word is not None:
-            bits += 1 if word in lowered[:i] else _WORD_BITS
-            i += len(word)
-            continue
-        if (i >= 1 and text[i - 1 : i + 1] in text[:i]) or (
-            i >= 1 and _follows(text[i - 1], text[i])
-        ):
-            bits += 1  # a pair seen before, or a run begins
-        else:
-            bits += bits_per_character
-        i += 1
-    return bits
+def _word_share(text: str, words: list[str]) -> float:
+    """The largest share of ``text``'s letters and digits that words of WORD_LETTERS
+    letters or more (zxcvbn's lists, and ``words``) cover, without overlapping."""
+    from zxcvbn import matching as zxcvbn_matching  # only production judges: 0.2 s to load
+
+    dictionaries = dict(zxcvbn_matching.RANKED_DICTIONARIES)
+    dictionaries["user_inputs"] = zxcvbn_matching.build_ranked_dict(words)
+    spans: dict[int, list[int]] = {}
+    for match in zxcvbn_matching.dictionary_match(text, dictionaries):
+        if len(match["token"]) >= WORD_LETTERS and match["token"].isalpha():
+            spans.setdefault(match["j"] + 1, []).append(match["i"])
+    covered = [0] * (len(text) + 1)
+    for end in range(1, len(text) + 1):
+        covered[end] = max(
+            [covered[end - 1]] + [covered[start] + end - start for start in spans.get(end, [])]
+        )
+    letters_and_digits = sum(character.isalnum() for character in text)
+    return covered[-1] / max(letters_and_digits, 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _guessable(text: str, words: tuple[str, ...]) -> str:
+    """Why a guesser would find ``text`` ("a phrase", "guessable"), or ""."""
+    from zxcvbn import zxcvbn  # only production judges: 0.2 s to load
+
+    judged = text[:JUDGED_LENGTH]
+    if _word_share(judged, list(words)) >= MAXIMUM_WORD_SHARE:
+        return "a phrase"
+    guesses_log10 = zxcvbn(judged, user_inputs=list(words))["guesses_log10"]
+    if guesses_log10 < MINIMUM_GUESSES_LOG10_PER_CHARACTER * len(judged):
+        return "guessable"
+    return ""
+
+
+def _site_words(secret: Secret, values: Mapping[str, object]) -> tuple[str, ...]:
+    """SITE_WORDS, the words of the setting's name and of the site's name and host."""
+    text = " ".join([secret.name, *(str(values.get(name, "")) for name in SITE_SETTINGS)])
+    pieces = "".join(c.lower() if c.isalnum() else " " for c in text).split()
+    return tuple(dict.fromkeys([*SITE_WORDS, *(p for p in pieces if len(p) >= WORD_LETTERS)]))
 
 
 def _is_repetition(text: str) -> bool:
@@ -140,7 +163,7 @@ def _is_repetition(text: str) -> bool:
     return len(text) > 1 and text in (text + text)[1:-1]
 
 
-def _weakness(secret: Secret, value: str) -> str:
+def _weakness(secret: Secret, value: str, values: Mapping[str, object]) -> str:
     """Why ``value`` is too weak for ``secret``, or "" (never says the value)."""
     name = secret.name
     if value.strip() != value:
@@ -155,10 +178,18 @@ def _weakness(secret: Secret, value: str) -> str:
         return f"SECRET_KEY is shorter than {MINIMUM_SECRET_KEY_LENGTH} characters."
     if len(random_part) < MINIMUM_RANDOM_LENGTH:
         return f"{name} has fewer than {MINIMUM_RANDOM_LENGTH} random characters."
-    if _is_repetition(random_part) or estimate_bits(random_part) < MINIMUM_ESTIMATED_BITS:
+    why = "guessable" if _is_repetition(random_part) else ""
+    why = why or _guessable(random_part, _site_words(secret, values))
+    if why == "a phrase":
         return (
-            f"{name} is not random enough (words, runs or repetitions: generate it, e.g. "
-            "with python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+            f"{name} is a phrase (words, not random characters: generate it, e.g. with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))')."
+        )
+    if why:
+        return (
+            f"{name} is guessable (sequences, keyboard rows, repetitions, dates or common "
+            "passwords: generate it, e.g. with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))')."
         )
     return ""
 
@@ -175,7 +206,7 @@ def _placeholder_password(url: str) -> bool:
 def setting_names(secrets: tuple[Secret, ...]) -> tuple[str, ...]:
     """Every setting ``refused_secrets`` reads for ``secrets``."""
     names = [name for secret in secrets for name in (secret.name, *secret.reads)]
-    return tuple(dict.fromkeys([*names, *PASSWORD_URL_SETTINGS]))
+    return tuple(dict.fromkeys([*names, *PASSWORD_URL_SETTINGS, *SITE_SETTINGS]))
 
 
 def refused_secrets(
@@ -200,11 +231,13 @@ def refused_secrets(
             problems.append(f"{name} is still the placeholder from deploy/env.example.")
         elif value.startswith(INSECURE_PREFIX):
             problems.append(f"{name} is a development key ({INSECURE_PREFIX}…).")
-        elif value in published or any(
-            len(part) >= MINIMUM_PUBLISHED_PART and part in value for part in published
+        elif (
+            value in published
+            or any(len(part) >= MINIMUM_PUBLISHED_PART and part in value for part in published)
+            or holds_a_published_value(value)
         ):
-            problems.append(f"{name} is a value published with the code (the test suite's).")
-        elif weakness := _weakness(secret, value):
+            problems.append(f"{name} is a value published with the code.")
+        elif weakness := _weakness(secret, value, values):
             problems.append(weakness)
     for name in PASSWORD_URL_SETTINGS:
         if _placeholder_password(str(values.get(name, ""))):

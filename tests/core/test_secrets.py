@@ -80,7 +80,7 @@ def test_check_deploy_fails_on_the_public_webhook_default():
 
 
 def test_a_stripe_test_key_needs_test_mode_in_production():
-    env = production_env(STRIPE_SECRET_KEY="sk_test_T4mQ9xVb2LzR7nKc5WdH8pJs")
+    env = production_env(STRIPE_SECRET_KEY="sk_test_" + secrets.token_urlsafe(24))
     result = run(["-c", SETUP], env)
     assert result.returncode != 0
     assert "STRIPE_SECRET_KEY is a Stripe test key" in result.stderr
@@ -118,14 +118,14 @@ WEAK_VALUES = [
     ("STRIPE_WEBHOOK_SECRET", WEBHOOK_SECRET),  # the test suite's, published with the code
     ("STRIPE_WEBHOOK_SECRET", DONATIONS_WEBHOOK_SECRET),
     ("STRIPE_WEBHOOK_SECRET", "whsec_" + "ab" * 16),
-    ("STRIPE_WEBHOOK_SECRET", " whsec_P3kX8vN1qZ6mB4tR9wY2cL7hG5jD0sFa"),
+    ("STRIPE_WEBHOOK_SECRET", " whsec_" + secrets.token_urlsafe(24)),
     ("SECRET_KEY", " " * 50),
     ("SECRET_KEY", "changeme-" * 6),
-    ("SECRET_KEY", "django-insecure-" + "Jq8vR2mXw5LcN0tYhB7eKpZ3aG6sUdF1iO4rTnWy9Eb"),
+    ("SECRET_KEY", "django-insecure-" + secrets.token_urlsafe(36)),
     ("SECRET_KEY", "k" * 60),
     ("SECRET_KEY", "0123456789" * 6),
     ("STRIPE_SECRET_KEY", "sk_live_" + "t" * 24),
-    ("STRIPE_SECRET_KEY", "pk_live_T4mQ9xVb2LzR7nKc5WdH8pJs"),  # a publishable key
+    ("STRIPE_SECRET_KEY", "pk_live_" + secrets.token_urlsafe(24)),  # a publishable key
     # Issue 47, item 11: these still started.
     ("SECRET_KEY", "password1-" * 5 + "x"),
     ("SECRET_KEY", string.ascii_lowercase * 2 + "!"),
@@ -135,7 +135,9 @@ WEAK_VALUES = [
 ]
 
 
-@pytest.mark.parametrize("name, value", WEAK_VALUES)
+@pytest.mark.parametrize(
+    "name, value", WEAK_VALUES, ids=[f"{n}-{name}" for n, (name, _) in enumerate(WEAK_VALUES)]
+)
 def test_a_weak_secret_is_refused_by_name_never_by_value(name, value):
     problems = refused_secrets({**PRODUCTION_ENV, name: value})
     assert len(problems) == 1 and problems[0].startswith(f"{name} "), problems
@@ -150,7 +152,10 @@ def test_a_url_with_the_env_example_password_is_refused(name):
 
 
 def test_generated_secrets_are_accepted():
-    for _ in range(200):
+    # 40 draws here (zxcvbn takes a few hundredths of a second per secret); thousands
+    # were drawn when MINIMUM_GUESSES_LOG10 and MAXIMUM_WORD_SHARE were chosen: a
+    # 24-character token_urlsafe scored at least 10^22 and words covered at most 0.48 of it.
+    for _ in range(40):
         values = {
             **PRODUCTION_ENV,
             "SECRET_KEY": secrets.token_urlsafe(48),
@@ -212,6 +217,22 @@ WEAK_SECRETS = st.one_of(
         ),
         st.text(alphabet=string.digits + "!", min_size=1, max_size=2),
     ),
+    # Phrases: words with or without separators, capitalised or not, a number at the end.
+    st.builds(
+        lambda words, separator, capitalise, end: separator.join(
+            word.capitalize() if capitalise else word for word in words
+        )
+        + end,
+        st.lists(
+            st.sampled_from(["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog",
+                             "again", "and", "database", "server", "release", "foundation",
+                             "open", "source", "secret", "river", "summer", "horse"]),
+            min_size=8, max_size=14,
+        ),
+        st.sampled_from(["", "-", "_", ".", " "]),
+        st.booleans(),
+        st.text(alphabet=string.digits + "!", max_size=4),
+    ),  # fmt: skip
     st.builds(
         lambda published, end: published + end,
         st.sampled_from(
@@ -232,7 +253,7 @@ def test_property_made_up_secrets_are_refused(value, name):
     assert value not in problems[0]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     rng=st.randoms(use_true_random=True),
     alphabet=st.sampled_from(
@@ -249,3 +270,106 @@ def test_property_generated_secrets_are_accepted(rng, alphabet, length):
     assert refused_secrets({**PRODUCTION_ENV, "SECRET_KEY": value}) == []
     webhook = "whsec_" + value[:32]
     assert refused_secrets({**PRODUCTION_ENV, "STRIPE_WEBHOOK_SECRET": webhook}) == []
+
+
+# Issue 58: values an attacker found accepted by check --deploy on the production profile.
+# Sequences with a step, a famous phrase, the site's own words with a year: each must be
+# refused for every secret, whatever its prefix.
+ATTACKERS_VALUES = [
+    "acegikmoqsuwyACEGIKMOQSUWY02468bdfhjlnprtvxzBDFHJLNPRTVXZ",
+    "the-quick-brown-fox-jumps-over-the-lazy-dog-again-and-again",
+    "MariaDBFoundationPortalProductionSecretKey2026!!!!",
+]
+PREFIXES = {"SECRET_KEY": "", "STRIPE_SECRET_KEY": "sk_live_", "STRIPE_WEBHOOK_SECRET": "whsec_"}
+
+
+@pytest.mark.parametrize("value", ATTACKERS_VALUES)
+@pytest.mark.parametrize("name", sorted(PREFIXES))
+def test_sequences_and_phrases_are_refused(name, value):
+    problems = refused_secrets({**PRODUCTION_ENV, name: PREFIXES[name] + value})
+    assert len(problems) == 1 and problems[0].startswith(f"{name} is "), problems
+    assert ("phrase" in problems[0]) or ("guessable" in problems[0])
+    assert value not in problems[0]
+
+
+# The secrets tests/core/test_settings.py held until issue 58: random-looking, so they passed
+# check --deploy, and anyone reading the code could sign webhooks with them. They are read
+# from the repository's history here, never written down again.
+PUBLISHED_AT = "b5fdfe4:tests/core/test_settings.py"
+
+
+def published_test_secrets() -> dict[str, str]:
+    shown = subprocess.run(
+        ["git", "show", PUBLISHED_AT], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    if shown.returncode != 0:
+        pytest.skip(f"the repository's history is not here ({PUBLISHED_AT})")
+    found = dict(
+        re.findall(r'"((?:STRIPE_)?(?:SECRET_KEY|WEBHOOK_SECRET))": "([^"]+)"', shown.stdout)
+    )
+    assert set(found) == set(PREFIXES), found
+    return found
+
+
+def test_secrets_once_written_in_the_repository_are_refused_also_inside_another_value():
+    for name, value in published_test_secrets().items():
+        for variant in (value, value + "x9", PREFIXES[name] + "Zq" + value[len(PREFIXES[name]) :]):
+            problems = refused_secrets({**PRODUCTION_ENV, name: variant})
+            assert problems == [f"{name} is a value published with the code."], (name, problems)
+
+
+def test_check_deploy_fails_on_each_published_secret_and_each_attackers_value():
+    published = published_test_secrets()
+    runs = [published] + [
+        {name: PREFIXES[name] + value for name in PREFIXES} for value in ATTACKERS_VALUES[:1]
+    ]
+    runs.append(
+        {
+            "SECRET_KEY": ATTACKERS_VALUES[1],
+            "STRIPE_SECRET_KEY": "sk_live_" + ATTACKERS_VALUES[2],
+            "STRIPE_WEBHOOK_SECRET": "whsec_" + ATTACKERS_VALUES[2],
+        }
+    )
+    for changes in runs:
+        result = run(["manage.py", "check", "--deploy"], production_env(**changes))
+        assert result.returncode != 0
+        for name, value in changes.items():
+            assert f"{name} is " in result.stderr, (name, result.stderr[-2000:])
+            assert value not in result.stderr + result.stdout
+
+
+# What production would take for a secret must never be written in the repository (tests
+# make theirs when they run): every Stripe-looking key and every SECRET_KEY written in a
+# tracked file is one production refuses.
+WRITTEN_SECRETS = re.compile(
+    r"(?P<stripe>\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9_]+)"
+    r"|SECRET_KEY\W{1,4}(?P<key>[A-Za-z0-9_\-!@#$%^&*()=+]{24,})"
+)
+
+
+def test_no_secret_production_would_accept_is_written_in_the_repository():
+    tracked = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
+    accepted = []
+    for name in filter(None, tracked):
+        path = ROOT / name
+        if path.suffix in {".png", ".jpg", ".pdf", ".gz", ".zip", ".ico", ".woff2", ".lock"}:
+            continue
+        try:
+            text = path.read_text()
+        except (UnicodeDecodeError, FileNotFoundError, IsADirectoryError):
+            continue
+        for match in WRITTEN_SECRETS.finditer(text):
+            value = match.group("stripe") or match.group("key")
+            setting = (
+                "SECRET_KEY" if match.group("key")
+                else "STRIPE_WEBHOOK_SECRET" if value.startswith("whsec_")
+                else "STRIPE_SECRET_KEY"
+            )  # fmt: skip
+            values = {**PRODUCTION_ENV, setting: value, "STRIPE_TEST_MODE": True}
+            if refused_secrets(values) == []:
+                accepted.append(f"{name}: {setting}")
+    assert accepted == []
