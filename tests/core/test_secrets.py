@@ -193,6 +193,9 @@ RUNS = st.sampled_from(
         string.ascii_lowercase[::-1],
     ]
 )
+PHRASE_WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "again", "and",
+                "database", "server", "release", "foundation", "open", "source", "secret",
+                "river", "summer", "horse"]  # fmt: skip
 WEAK_SECRETS = st.one_of(
     st.builds(
         lambda word, times, end: word * times + end,
@@ -219,20 +222,14 @@ WEAK_SECRETS = st.one_of(
     ),
     # Phrases: words with or without separators, capitalised or not, a number at the end.
     st.builds(
-        lambda words, separator, capitalise, end: separator.join(
-            word.capitalize() if capitalise else word for word in words
-        )
-        + end,
-        st.lists(
-            st.sampled_from(["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog",
-                             "again", "and", "database", "server", "release", "foundation",
-                             "open", "source", "secret", "river", "summer", "horse"]),
-            min_size=8, max_size=14,
+        lambda words, separator, capitalise, end: (
+            separator.join(word.capitalize() if capitalise else word for word in words) + end
         ),
+        st.lists(st.sampled_from(PHRASE_WORDS), min_size=8, max_size=14),
         st.sampled_from(["", "-", "_", ".", " "]),
         st.booleans(),
         st.text(alphabet=string.digits + "!", max_size=4),
-    ),  # fmt: skip
+    ),
     st.builds(
         lambda published, end: published + end,
         st.sampled_from(
