@@ -5,13 +5,17 @@ their commits share WAL flushes through PostgreSQL's commit_delay
 (deploy/postgresql/portal.conf).
 """
 
+import logging
 import os
 import sys
 
 from gunicorn.glogging import Logger
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from core.logredact import RedactSecretsFilter  # after the path: gunicorn loads this file alone
+from core.logredact import (  # after the path: gunicorn loads this file alone
+    RedactingFormatter,
+    RedactSecretsFilter,
+)
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "2"))
@@ -39,6 +43,8 @@ class PrivateLogger(Logger):
         super().setup(cfg)
         for log in (self.error_log, self.access_log):
             log.addFilter(RedactSecretsFilter())
+            for handler in log.handlers:  # the whole line, exception texts included
+                handler.setFormatter(RedactingFormatter(handler.formatter or logging.Formatter()))
 
 
 logger_class = PrivateLogger

@@ -478,6 +478,9 @@ DONATION_PRESET_AMOUNTS = env.list(
 )
 DONATION_MINIMUM_AMOUNT = env.int("DONATION_MINIMUM_AMOUNT", default=5)
 DONATION_MAXIMUM_AMOUNT = env.int("DONATION_MAXIMUM_AMOUNT", default=10_000)
+# Days a signed link to an issued invoice or receipt works after it was made; an expired
+# one offers to send a fresh one to the address the document was issued to (invoicing).
+DOCUMENT_LINK_MAX_AGE_DAYS = env.int("DOCUMENT_LINK_MAX_AGE_DAYS", default=60)
 # Days a donor's signed link (thank-you page, manage page, receipts) works after it was
 # made; a monthly gift's receipt brings a new one (donations/signing.py).
 DONATION_LINK_MAX_AGE_DAYS = env.int("DONATION_LINK_MAX_AGE_DAYS", default=45)
@@ -507,32 +510,44 @@ FEEDBACK_PROCESS_DELAY_SECONDS = env.int("FEEDBACK_PROCESS_DELAY_SECONDS", defau
 FEEDBACK_MAX_BATCH = env.int("FEEDBACK_MAX_BATCH", default=64)
 FEEDBACK_MIN_BUCKET_SERVERS = env.int("FEEDBACK_MIN_BUCKET_SERVERS", default=5)
 
+# Answers of 4xx and 503 (and django.security's refusals) are counted per route and
+# written as one line per this many seconds, not one line each (core.logfilters).
+LOG_SUMMARY_SECONDS = env.float("LOG_SUMMARY_SECONDS", default=10.0)
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # Every line is redacted whole (core.logredact: URL secrets, client addresses), also
+    # the JSON extras (Django's request object) and exception texts.
     "formatters": {
         "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
+            "()": "core.logredact.redacting",
+            "formatter": "pythonjsonlogger.json.JsonFormatter",
             "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
             "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
         },
-        "plain": {"format": "%(levelname)s %(name)s: %(message)s"},
+        "plain": {"()": "core.logredact.redacting", "fmt": "%(levelname)s %(name)s: %(message)s"},
     },
     "filters": {
-        "redact": {"()": "core.logredact.RedactSecretsFilter"},
         # TooManyFieldsSent and other client mistakes, and 503s: WARNING, no traceback.
         "expected": {"()": "core.logfilters.ExpectedClientErrorsFilter"},
+        "client_errors": {
+            "()": "core.logfilters.ClientErrorCounts",
+            "interval_seconds": LOG_SUMMARY_SECONDS,
+        },
     },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
-            "filters": ["redact", "expected"],
+            "filters": ["expected", "client_errors"],
             "formatter": env.str("LOG_FORMAT", default="json" if PRODUCTION else "plain"),
         }
     },
     "root": {"handlers": ["stdout"], "level": env.str("LOG_LEVEL", default="INFO")},
     "loggers": {
+        # Django's own console handler (with DEBUG) writes unredacted paths to stderr: its
+        # lines go through the one handler instead.
+        "django": {"handlers": ["stdout"], "level": "INFO", "propagate": False},
         # The default request logger would write client addresses; feedback must not.
         "django.server": {"handlers": ["stdout"], "level": "WARNING", "propagate": False},
     },

@@ -1,8 +1,10 @@
 """Keep client addresses and URL secrets out of the logs.
 
-Used by the logging configuration (a filter on every handler) and by gunicorn's
-logger (config/gunicorn.py). Imports nothing from Django: gunicorn's master loads it
-before any application.
+Used by the logging configuration (``RedactingFormatter`` around every handler's
+formatter: the whole line is redacted, whatever the formatter put in it: JSON extras such
+as Django's ``request`` object, exception texts) and by gunicorn's logger
+(config/gunicorn.py). Imports nothing from Django: gunicorn's master loads it before any
+application.
 
 - Secrets in URLs: the path segment after a secret-bearing prefix (the accounts'
   password-reset and e-mail confirmation keys, and the prefixes apps register with
@@ -11,10 +13,15 @@ before any application.
   of a query parameter apps register with ``redact_query`` (a donor's ``?gift=``).
 - Addresses: gunicorn's "Invalid request from ip=..." warnings lose the address.
 
+The same list of prefixes and parameters is nginx's: deploy/nginx/portal-redact.conf is
+written from it (``nginx_map``, ``manage.py write_nginx_redaction``), and
+tests/core/test_logging.py fails when the file differs from what the registry makes.
+
 Apps register in each process that loads Django (gunicorn's workers, where requests are
 logged); gunicorn's master, which serves no request, knows only the accounts' prefixes.
 """
 
+import importlib
 import logging
 import re
 
@@ -80,3 +87,63 @@ class RedactSecretsFilter(logging.Filter):
             for key, value in list(record.args.items()):
                 record.args[key] = _redact_arg(value)
         return True
+
+
+class RedactingFormatter(logging.Formatter):
+    """Another formatter's lines with URL secrets and client addresses redacted: every
+    field of the line (the message, JSON extras such as the ``request`` object, an
+    exception's text), whatever the formatter wrote."""
+
+    def __init__(self, inner: logging.Formatter):
+        super().__init__()
+        self.inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(self.inner.format(record))
+
+
+def redacting(formatter: str = "logging.Formatter", **options) -> RedactingFormatter:
+    """For ``LOGGING["formatters"]``: ``{"()": "core.logredact.redacting", "formatter":
+    "pythonjsonlogger.json.JsonFormatter", **its options}``."""
+    module, _, name = formatter.rpartition(".")
+    formatter_class = getattr(importlib.import_module(module), name)
+    return RedactingFormatter(formatter_class(**options))
+
+
+# --- nginx's copy of the list ---------------------------------------------------------------
+
+NGINX_SLASH = "(?:/|%2F)"
+
+
+def _nginx_escape(text: str) -> str:
+    """``re.escape`` without escaping "-" (nginx's quoted strings keep the backslash, PCRE
+    needs none outside a class)."""
+    return re.escape(text).replace("\\-", "-")
+
+
+def nginx_map() -> str:
+    """deploy/nginx/portal-redact.conf: nginx's ``map`` from ``$request_uri`` to the address
+    its access log writes, with the secrets of the registered prefixes and parameters
+    replaced by ``[redacted]`` (the rest of such an address is dropped)."""
+    prefixes = "|".join(
+        NGINX_SLASH.join(_nginx_escape(part) for part in prefix.strip("/").split("/"))
+        for prefix in _secret_prefixes
+    )
+    lines = [
+        "# Written by `manage.py write_nginx_redaction` from core.logredact's registry (the",
+        "# prefixes and query parameters apps register from AppConfig.ready()); do not edit:",
+        "# tests/core/test_logging.py fails when this file differs from the registry.",
+        "# Included by portal.conf: the access log's address, without the secrets some URLs",
+        "# carry, also inside a ?next= parameter (slashes encoded as %2F).",
+        "map $request_uri $portal_loggable_uri {",
+        f'    "~*^(?<secret_prefix>.*?{NGINX_SLASH}(?:{prefixes}){NGINX_SLASH})(?!done/)[^/?&%]"'
+        ' "${secret_prefix}[redacted]";',
+    ]
+    if _secret_parameters:
+        names = "|".join(re.escape(name) for name in _secret_parameters)
+        lines.append(
+            f'    "~*^(?<secret_query>[^?]*\\?(?:.*?(?:&|%26|%3F))?(?:{names})(?:=|%3D))"'
+            ' "${secret_query}[redacted]";'
+        )
+    lines += ["    default $request_uri;", "}", ""]
+    return "\n".join(lines)

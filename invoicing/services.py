@@ -6,12 +6,14 @@ from dataclasses import asdict
 from datetime import date
 
 from django.contrib.contenttypes.models import ContentType
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from invoicing import vat
+from invoicing import mail, vat
 from invoicing.issuer import bank_account, issuer
 from invoicing.models import IssuedDocument, Sequence
+from outbox import queue
 
 PREFIXES = {IssuedDocument.Kind.INVOICE: "INV-", IssuedDocument.Kind.RECEIPT: "RCT-"}
 K = IssuedDocument.Kind
@@ -94,3 +96,15 @@ def mark_paid(invoice: IssuedDocument, paid_by: str, paid_on: date | None = None
         invoice.paid_by = paid_by
         invoice.save(update_fields=["paid_on", "paid_by"])
     return invoice
+
+
+# One fresh link per document in this many seconds, however often the button is pressed.
+FRESH_LINK_QUIET_SECONDS = 600
+
+
+def send_fresh_link(document: IssuedDocument) -> None:
+    """Mail a fresh link to ``document`` to the address it was issued to (at most one
+    every FRESH_LINK_QUIET_SECONDS; with the cache unreachable, each press sends one)."""
+    if cache.add(f"invoicing:fresh-link:{document.pk}", 1, FRESH_LINK_QUIET_SECONDS):
+        with transaction.atomic():
+            queue.enqueue(mail.FRESH_LINK, document_id=document.pk)

@@ -11,7 +11,7 @@ from django.db.utils import OperationalError
 from django.test import Client
 
 from core.outage import DATABASE_OUTAGE
-from tests.core.test_settings import PRODUCTION_ENV, SETUP, run_python
+from tests.core.test_settings import PRODUCTION_ENV, ROOT, SETUP, run_python
 
 pytestmark = pytest.mark.django_db
 
@@ -76,9 +76,12 @@ print("STATUS", client.post("/contact/", body,
     assert [r for r in records if r["level"] in ("ERROR", "CRITICAL")] == []
     [outage] = [r for r in records if r["logger"] == "core.outage"]
     assert outage["level"] == "WARNING" and "exc_info" not in outage
-    [too_many] = [r for r in records if r["logger"] == "django.security.TooManyFieldsSent"]
-    assert too_many["level"] == "WARNING"
-    assert "exc_info" not in too_many and "Traceback" not in result.stdout
+    # The refusal is counted with the other answers refused (the 400 of the same request),
+    # written when the process ends: one line, no traceback.
+    [summary] = [r for r in records if r["logger"] == "core.requests"]
+    counted = {(c["kind"], c["route"]): c["count"] for c in summary["counts"]}
+    assert counted == {("django.security.TooManyFieldsSent", "contact/"): 1}
+    assert summary["level"] == "WARNING" and "Traceback" not in result.stdout
 
 
 def test_other_503s_are_warnings_without_a_traceback():
@@ -118,3 +121,115 @@ logging.getLogger("celery.{program}").info("{program} started")
     [record] = [r for r in json_lines(result.stdout) if r["logger"] == f"celery.{program}"]
     assert (record["message"], record["level"]) == (f"{program} started", "INFO")
     assert result.stderr == ""
+
+
+# Issue 58, item 5: a donor's manage token in the `request` extra of the JSON log.
+TOKEN = "eyJyZWYiOiJnaWZ0In0:1vQx7Z:Zq8TokenOfTheDonorNeverLogged"
+
+
+def test_no_url_secret_reaches_the_json_log_whatever_field_carries_it():
+    """The production JSON format: the secret of every registered prefix and parameter, in
+    a path asked for (4xx, counted), in a line with Django's request object as an extra,
+    in an exception's text and in a plain message."""
+    paths = [
+        f"/donate/manage/{TOKEN}/receipt/10/",
+        f"/documents/{TOKEN}/",
+        f"/documents/{TOKEN}/pdf/",
+        f"/sponsors/invitations/{TOKEN}/",
+        f"/accounts/password/reset/key/1-{TOKEN}/",
+        f"/donate/thanks/?gift={TOKEN}",
+        f"/accounts/login/?next=%2Fdocuments%2F{TOKEN}%2F",
+    ]
+    code = (
+        SETUP
+        + f"""
+import logging
+from django.test import Client
+client = Client(raise_request_exception=False)
+for path in {paths!r}:
+    response = client.get(path)
+    logging.getLogger("django.request").error(
+        "Internal Server Error: %s", path,
+        extra={{"status_code": 500, "request": response.wsgi_request}},
+    )
+try:
+    raise ValueError("no document at " + {paths[1]!r})
+except ValueError:
+    logging.getLogger("portal.test").exception("failed")
+logging.getLogger("portal.test").warning("asked for %s", {paths[0]!r})
+"""
+    )
+    result = run_python(code, {**PRODUCTION_ENV, "LOG_FORMAT": "json"})
+    assert result.returncode == 0, result.stderr
+    records = json_lines(result.stdout)
+    assert len([r for r in records if r["logger"] == "django.request"]) == len(paths)
+    assert any("exc_info" in r for r in records)
+    assert "[redacted]" in result.stdout
+    assert TOKEN not in result.stdout + result.stderr
+    assert TOKEN.split(":")[-1] not in result.stdout + result.stderr
+
+
+def test_a_flood_of_refused_answers_is_a_line_per_interval_with_counts_per_route(
+    monkeypatch, outage_state
+):
+    """Issue 58, item 11: a 20 s PostgreSQL outage wrote 1,934 lines. Now 4xx and 503
+    answers are counted per status and route and written once per interval."""
+    from core.logfilters import ClientErrorCounts
+
+    counts = ClientErrorCounts(interval_seconds=3600)  # flushed by hand below
+    written: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record):
+            written.append(record)
+
+    keep = Keep()
+    keep.addFilter(counts)
+    for name in ("django.request", "django.security", "core.requests"):
+        logging.getLogger(name).addHandler(keep)
+    try:
+        client = Client(raise_request_exception=False)
+        for n in range(150):
+            client.get(f"/no-such-page-{n}/")
+        client.get(f"/donate/manage/{TOKEN}/")
+        fields = "&".join(f"field{n}=x" for n in range(1500))
+        client.post("/contact/", fields, content_type="application/x-www-form-urlencoded")
+
+        def refuse(self, *args, **kwargs):
+            raise OperationalError("the database went away")
+
+        monkeypatch.setattr(BaseDatabaseWrapper, "ensure_connection", refuse)
+        for _ in range(40):
+            client.get("/healthz")
+        monkeypatch.undo()
+        assert [r for r in written if r.name != "core.outage"] == []  # nothing yet
+        counts.flush()
+        counts.flush()  # nothing more to say
+    finally:
+        for name in ("django.request", "django.security", "core.requests"):
+            logging.getLogger(name).removeHandler(keep)
+    [summary] = [r for r in written if r.name == "core.requests"]
+    counted = {(c["kind"], c["route"]): c["count"] for c in summary.counts}
+    assert counted[("404", "(no route)")] == 150
+    assert counted[("404", "donate/manage/<str:token>/")] == 1
+    assert counted[("503", "healthz")] == 40
+    assert counted[("django.security.TooManyFieldsSent", "contact/")] == 1
+    assert summary.getMessage().startswith("192 answers")  # 150 + 1 + 1 + 40
+    assert TOKEN not in summary.getMessage()
+
+
+def test_nginx_reads_the_same_list_of_secret_paths_as_the_site():
+    """deploy/nginx/portal-redact.conf is written from core.logredact's registry
+    (`manage.py write_nginx_redaction`), and the shipped nginx config includes it."""
+    from core import logredact
+
+    shipped = ROOT / "deploy" / "nginx" / "portal-redact.conf"
+    assert shipped.read_text() == logredact.nginx_map(), (
+        "run `manage.py write_nginx_redaction` and commit deploy/nginx/portal-redact.conf"
+    )
+    assert (
+        "include /srv/portal/deploy/nginx/portal-redact.conf;"
+        in (ROOT / "deploy" / "nginx" / "portal.conf").read_text()
+    )
+    for prefix in ("documents", "donate(?:/|%2F)manage", "sponsors(?:/|%2F)invitations"):
+        assert prefix in shipped.read_text()
