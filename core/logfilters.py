@@ -82,10 +82,8 @@ class ClientErrorCounts(logging.Filter):
         if record.name.startswith("django.security."):
             return record.name
         status = getattr(record, "status_code", None)
-        if record.name == "django.request" and isinstance(status, int):
-            if 400 <= status < 500 or status == 503:
-                return str(status)
-        return None
+        refused = isinstance(status, int) and (400 <= status < 500 or status == 503)
+        return str(status) if record.name == "django.request" and refused else None
 
     def _flush_at_exit(self) -> None:
         """A process that stops writes what it counted; a stream already closed by then
