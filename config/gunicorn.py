@@ -23,6 +23,11 @@ worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "16"))
 timeout = 30
 graceful_timeout = 20
+# Request lines: no limit of gunicorn's own (its largest is 8,190 bytes, short of an 8 KB
+# address with "GET" and "HTTP/1.1" around it); nginx in front takes at most 16 KB
+# (large_client_header_buffers in deploy/nginx/portal-locations.conf), and gunicorn listens
+# on 127.0.0.1 only.
+limit_request_line = 0
 # No access log by default: nginx in front logs every request, without client addresses
 # (deploy/nginx/portal.conf, log_format portal_private), and formatting a second line per
 # request cost the feedback endpoint about a twentieth of its throughput

@@ -34,6 +34,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from core import reads
 from core.outagelog import OutageLog
 
 logger = logging.getLogger(__name__)
@@ -153,6 +154,14 @@ CircuitBreakerClient.recent = _guarded(_recent)
 
 
 class FailOpenRedisCache(RedisCache):
+    def get(self, *args, **kwargs):
+        reads.note_cache_read()  # a page built from a kept value: any table may be in it
+        return super().get(*args, **kwargs)
+
+    def get_many(self, *args, **kwargs):
+        reads.note_cache_read()
+        return super().get_many(*args, **kwargs)
+
     @omit_exception
     def remember_recent(self, index: str, member: str, when: float, cap: int) -> None:
         self.client.remember_recent(index, member, when, cap)

@@ -11,9 +11,11 @@ them without asking again (docs/caching.md). This module decides and says so:
   so made-up query strings cost the edge no key.
 - ``shared_response`` does the same for the public read APIs, feeds and exports.
 - Every key the site marked shareable (nginx sends it as ``X-Edge-Cache-Key``) is noted
-  in Redis, the newest ``EDGE_PURGE_MAX_KEYS``. When anything a public page shows is
-  saved (the models the apps ``watch``), one purge per transaction goes through the
-  outbox, which asks every nginx in ``EDGE_PURGE_URLS`` to drop those keys.
+  in Redis, the newest ``EDGE_PURGE_MAX_KEYS``, with the tables its answer read
+  (``core.reads``). When anything a public page shows is saved (the models the apps
+  ``watch``), one purge per transaction goes through the outbox, naming the tables the
+  transaction wrote; it asks every nginx in ``EDGE_PURGE_URLS`` to drop the keys of the
+  answers that read one of them (or read the cache, or are not known), and no others.
 
 Apps register from their ``AppConfig.ready()``: the models their pages show
 (``watch_app``), the query parameters a page reads (``reads_query``), paths never shared
@@ -45,7 +47,7 @@ from django.utils.cache import (
 )
 from django.utils.http import escape_leading_slashes, http_date
 
-from core import pagecache
+from core import pagecache, reads
 from core.cache import recent, remember_recent
 
 logger = logging.getLogger(__name__)
@@ -92,38 +94,74 @@ def api_path_prefixes() -> tuple[str, ...]:
 # --- Changes: which saves purge the edge ---------------------------------------------------
 
 _watched: set[type] = set()
-_announce: Callable[[], None] | None = None
+# announce(tables) records one purge of the edge in the current transaction (None: of
+# everything) and returns narrow(tables), which names the tables after all (the outbox
+# registers it: core names no app).
+Announce = Callable[[list[str] | None], Callable[[list[str]], None]]
+_announce: Announce | None = None
 
 
-def announce_changes_with(announce: Callable[[], None]) -> None:
-    """``announce()`` records one purge of the edge in the current transaction (the
-    outbox registers it: core names no app)."""
+def announce_changes_with(announce: Announce) -> None:
+    """``announce(tables)`` records one purge of the edge in the current transaction and
+    returns a function that narrows it to the tables given (the outbox registers it)."""
     global _announce
     _announce = announce
 
 
-def _purge_marker() -> None:
-    """Put in the transaction's on-commit list: a purge is already recorded in it."""
+class _PurgeMarker:
+    """Put in the transaction's on-commit list when its purge is recorded (one per
+    transaction). Run after the commit, before the outbox delivers the purge, it narrows
+    the purge from everything to the tables the transaction wrote: should it not run (the
+    process died at the commit), the purge drops every key, which is safe."""
+
+    def __init__(self, connection, tables: set[str]):
+        self.connection, self.tables = connection, tables
+        self.narrow: Callable[[list[str]], None] | None = None
+
+    def __call__(self) -> None:
+        tables = self.tables | reads.take_written(self.connection)
+        if self.narrow is not None:
+            self.narrow(sorted(tables))
 
 
-def content_changed(using=None, **kwargs) -> None:
+def _tables_of(model) -> set[str]:
+    """The tables a save of ``model`` writes (its own and its parents')."""
+    return {model._meta.db_table, *(p._meta.db_table for p in model._meta.get_parent_list())}
+
+
+def content_changed(using=None, tables: set[str] | None = None, **kwargs) -> None:
     """What public pages show changed: the kept lookups are discarded and, when edges are
     configured, one purge is recorded in the current transaction (the outbox delivers it
-    after the commit)."""
+    after the commit). It names ``tables`` and every table the transaction wrote (on this
+    connection since its last purge, outside a transaction); None: every page."""
     pagecache.content_changed()
     transaction.on_commit(pagecache.content_changed, using=using)
     if not settings.EDGE_PURGE_URLS or _announce is None:
         return
     connection = transaction.get_connection(using)
-    if connection.in_atomic_block:
-        if any(entry[1] is _purge_marker for entry in connection.run_on_commit):
-            return  # one purge per transaction, however many rows it saves
-        transaction.on_commit(_purge_marker, using=using)
-    _announce()
+    if not connection.in_atomic_block:
+        named = None if tables is None else sorted(tables | reads.take_written(connection))
+        _announce(named)
+        return
+    marker = next(
+        (entry[1] for entry in connection.run_on_commit if isinstance(entry[1], _PurgeMarker)),
+        None,
+    )
+    if marker is not None:  # one purge per transaction, however many rows it saves
+        if tables is None:
+            marker.narrow = None  # everything, after all
+        elif marker.narrow is not None:
+            marker.tables |= tables
+        return
+    marker = _PurgeMarker(connection, set(tables or ()))
+    transaction.on_commit(marker, using=using)  # before the outbox's delivery
+    narrow = _announce(None)
+    if tables is not None:
+        marker.narrow = narrow
 
 
 def _content_saved(sender, using=None, **kwargs):
-    content_changed(using=using)
+    content_changed(using=using, tables=_tables_of(sender))
 
 
 def watch(*models) -> None:
@@ -170,16 +208,48 @@ def _warn(message: str, *args) -> None:
         logger.warning(message, *args)
 
 
-def _note_key(request) -> None:
+# A noted key and the tables its answer read, in one member of the sorted set.
+NOTE_SEPARATOR = "\n"  # never in a key: nginx's $request_uri has no raw line break
+
+
+def _note_key(request, read: frozenset[str] | None) -> None:
+    """Note the request's key with the tables its answer read (None: not known)."""
     key = request.META.get(EDGE_KEY_META)
     if key and settings.EDGE_PURGE_URLS:
-        remember_recent(KEYS_INDEX, key, settings.EDGE_PURGE_MAX_KEYS)
+        tables = ",".join(sorted(read)) if read is not None else reads.EVERYTHING
+        remember_recent(KEYS_INDEX, f"{key}{NOTE_SEPARATOR}{tables}", settings.EDGE_PURGE_MAX_KEYS)
+
+
+def noted(since: float = 0) -> list[tuple[str, frozenset[str]]] | None:
+    """The edge keys marked shareable since ``since`` (Unix time), newest first, each with
+    the tables its answer read; None when Redis cannot be read."""
+    members = recent(KEYS_INDEX, since)
+    if members is None:
+        return None
+    found = []
+    for member in members:
+        key, _, tables = member.partition(NOTE_SEPARATOR)
+        found.append((key, frozenset(tables.split(",")) if tables else frozenset()))
+    return found
 
 
 def noted_keys(since: float = 0) -> list[str] | None:
-    """The edge keys marked shareable since ``since`` (Unix time), newest first; None
-    when Redis cannot be read."""
-    return recent(KEYS_INDEX, since)
+    """The edge keys marked shareable since ``since``, newest first; None when Redis
+    cannot be read."""
+    found = noted(since)
+    return None if found is None else list(dict.fromkeys(key for key, _ in found))
+
+
+def keys_showing(tables: list[str] | None, since: float = 0) -> list[str] | None:
+    """The noted keys whose answers read one of ``tables`` (None: every key), the cache,
+    or what is not known; None when Redis cannot be read."""
+    found = noted(since)
+    if found is None:
+        return None
+    changed = None if tables is None else {*tables, reads.EVERYTHING}
+    return list(
+        dict.fromkeys(key for key, read in found if changed is None or not read or read & changed)
+    )
 
 
 def _purge_endpoint(url: str, keys: list[str]) -> int:
@@ -218,13 +288,14 @@ def purge(keys: list[str]) -> dict[str, int]:
     return dropped
 
 
-def purge_noted() -> dict[str, int]:
-    """The outbox's side effect after a change: every noted key, from every edge. Then,
-    EDGE_PURGE_AGAIN_SECONDS later, a second pass (best effort, a task of its own) drops
-    the keys noted since shortly before the first: an answer built from the rows as they
-    were before the commit may have reached an edge just after it."""
+def purge_noted(tables: list[str] | None = None) -> dict[str, int]:
+    """The outbox's side effect after a change: the noted keys whose answers read one of
+    ``tables`` (None: every noted key), from every edge. Then, EDGE_PURGE_AGAIN_SECONDS
+    later, a second pass (best effort, a task of its own) drops those noted since shortly
+    before the first: an answer built from the rows as they were before the commit may
+    have reached an edge just after it."""
     started = time.time()
-    keys = noted_keys()
+    keys = keys_showing(tables)
     if keys is None:
         raise ConnectionError("the edge keys cannot be read from Redis")
     dropped = purge(keys)
@@ -232,16 +303,17 @@ def purge_noted() -> dict[str, int]:
     if settings.EDGE_PURGE_AGAIN_SECONDS > 0:
         since = started - settings.EDGE_PURGE_AGAIN_SECONDS
         try:
-            purge_again.apply_async((since,), countdown=settings.EDGE_PURGE_AGAIN_SECONDS)
+            purge_again.apply_async((since, tables), countdown=settings.EDGE_PURGE_AGAIN_SECONDS)
         except Exception as error:  # the broker is down: s-maxage bounds what is left
             _warn("edge purge: second pass not sent (%s)", type(error).__name__)
     return dropped
 
 
 @shared_task(ignore_result=True)
-def purge_again(since: float) -> dict[str, int]:
-    """The second pass of ``purge_noted``: the keys noted since ``since``."""
-    keys = noted_keys(since) or []
+def purge_again(since: float, tables: list[str] | None = None) -> dict[str, int]:
+    """The second pass of ``purge_noted``: the keys noted since ``since`` that read one
+    of ``tables``."""
+    keys = keys_showing(tables, since) or []
     return purge(keys) if keys else {}
 
 
@@ -329,9 +401,9 @@ def _validators(response, live=False) -> tuple[str, float]:
     return etag, float(int(time.time() if live else pagecache.content_since()))
 
 
-def _mark_shared(request, response, *, max_age=None, shared_max_age=None, live=False):
-    """Headers of an answer every anonymous client may get, the key noted for purging;
-    ``304`` when the client's copy is current."""
+def _mark_shared(request, response, read, *, max_age=None, shared_max_age=None, live=False):
+    """Headers of an answer every anonymous client may get, the key noted for purging
+    with the tables ``read``; ``304`` when the client's copy is current."""
     etag, last_modified = _validators(response, live)
     response["ETag"] = etag
     response["Last-Modified"] = http_date(last_modified)
@@ -346,7 +418,7 @@ def _mark_shared(request, response, *, max_age=None, shared_max_age=None, live=F
         shared_max_age = settings.PAGE_CACHE_SHARED_MAX_AGE
     patch_cache_control(response, public=True, s_maxage=shared_max_age)
     if shared_max_age > 0:
-        _note_key(request)
+        _note_key(request, read)
     return get_conditional_response(
         request, etag=etag, last_modified=last_modified, response=response
     )
@@ -393,15 +465,16 @@ class EdgeCacheMiddleware:
     def __call__(self, request):
         if request.method == "POST" and request.path.startswith(ADMIN_PATH_PREFIX):
             response = self.get_response(request)
-            # Admin actions may change shown rows in bulk, without model signals.
+            # Admin actions may change shown rows in bulk, without model signals: the
+            # purge names the tables the request wrote.
             if response.status_code < 400:
-                content_changed()
+                content_changed(tables=set())
             return response
         if request.method != "GET":
             return self.get_response(request)
         if request.path.startswith(_shared_api_path_prefixes):
             if _is_anonymous(request):
-                return _answer_early(request) or self.get_response(request)
+                return _answer_early(request) or self._noting_reads(request)
             return self.get_response(request)
         if request.path.startswith(_private_path_prefixes):
             return self.get_response(request)
@@ -416,13 +489,21 @@ class EdgeCacheMiddleware:
         redirect = _unread_parameters_dropped(request, match)
         if redirect is not None:
             return redirect
-        response = self.get_response(request)
+        response = self._noting_reads(request)
         if not _shareable(request, response):
             if response.cookies:
                 _make_private(response)
             return response
         patch_vary_headers(response, ["Cookie"])
-        return _mark_shared(request, response)
+        return _mark_shared(request, response, getattr(request, "edge_reads", None))
+
+    def _noting_reads(self, request):
+        """The answer, with the tables it read noted (``request.edge_reads``)."""
+        token = reads.start()
+        try:
+            return self.get_response(request)
+        finally:
+            request.edge_reads = reads.stop(token)
 
 
 def _shareable_answer(request, response) -> bool:
@@ -457,6 +538,7 @@ def shared_response(view=None, *, max_age=0, live=False):
             response = view(request, *args, **kwargs)
             if not getattr(response, "is_rendered", True):
                 response.render()
+            read = reads.so_far()  # what the view read (before the validators are asked)
             if query.unread() or not _shareable_answer(request, response):
                 if "public" in response.get("Cache-Control", ""):
                     _make_private(response)
@@ -469,10 +551,10 @@ def shared_response(view=None, *, max_age=0, live=False):
                     del response["Cache-Control"]
                 patch_cache_control(response, public=True, max_age=0, s_maxage=shared_max_age)
                 if shared_max_age > 0:
-                    _note_key(request)
+                    _note_key(request, read)
                 return response
             return _mark_shared(
-                request, response, max_age=max_age, shared_max_age=shared_max_age, live=live
+                request, response, read, max_age=max_age, shared_max_age=shared_max_age, live=live
             )
 
         return serve

@@ -86,9 +86,10 @@ WORD_LETTERS = 3
 # part are judged (a part whose first 40 are random is random enough), which keeps
 # start-up under a tenth of a second per secret (docs/PERFORMANCE.md).
 JUDGED_LENGTH = 40
-# Words of this site a made-up secret is built from, beside zxcvbn's dictionaries.
-SITE_WORDS = ("mariadb", "foundation", "portal", "production", "secret", "key", "stripe",
-              "webhook", "django", "live", "test", "whsec")  # fmt: skip
+# Words of this site a made-up secret is built from, beside zxcvbn's dictionaries (which
+# hold English words such as "foundation") and the site's name and host (SITE_SETTINGS).
+SITE_WORDS = ("mariadb", "portal", "production", "secret", "key", "stripe", "webhook",
+              "django", "live", "test", "whsec")  # fmt: skip
 # Settings that are URLs with a password in them: deploy/env.example's placeholder
 # password must not reach production either.
 PASSWORD_URL_SETTINGS = ("DATABASE_URL", "EMAIL_URL")

@@ -280,7 +280,7 @@ def environment(work: Path) -> dict:
         PRIVATE_MEDIA_ROOT=str(work / "var" / "private"),
         GUNICORN_BIND=f"127.0.0.1:{GUNICORN_PORT}",
         EDGE_PURGE_URLS=f"http://127.0.0.1:{EDGE_PURGE_PORT}/purge",
-        LOG_FORMAT="plain",
+        LOG_FORMAT="json",  # production's: check_logs reads every field of every line
         PYTHONUNBUFFERED="1",
     )
     env.pop("REDIS_URL_TEST", None)
@@ -538,6 +538,8 @@ def check_secrets_refused(env):
     for name, value in [
         ("STRIPE_WEBHOOK_SECRET", None),
         ("STRIPE_WEBHOOK_SECRET", "whsec_local_development"),
+        # Issue 58: a phrase looked random enough to the estimate of the time.
+        ("SECRET_KEY", "the-quick-brown-fox-jumps-over-the-lazy-dog-again-and-again"),
     ]:
         broken = {k: v for k, v in env.items() if k != name}
         if value is not None:
@@ -554,7 +556,7 @@ def check_secrets_refused(env):
             result.returncode != 0 and name in result.stderr,
             f"check --deploy without a real {name}: {result.returncode} {result.stderr[-500:]}",
         )
-    log("check --deploy refuses a missing or development webhook secret, naming it")
+    log("check --deploy refuses a missing or development webhook secret and a phrase, naming them")
 
 
 def cookies_of(headers_list) -> dict:
@@ -1377,6 +1379,41 @@ def check_database_outage(relay, web):
     log("PostgreSQL back: pages answer 200 again")
 
 
+# Issue 58, item 7: an address over ~2.9 KB got nginx's 503 page on every route (the edge's
+# key filled the buffer gunicorn's headers are read into).
+LONG_ADDRESS_BYTES = 8 * 1024
+
+
+def padded(path: str, parameter: str) -> str:
+    """``path`` with ``parameter`` (a query parameter) making the address 8 KB long."""
+    joined = f"{path}{'&' if '?' in path else '?'}{parameter}="
+    return joined + "x" * (LONG_ADDRESS_BYTES - len(joined))
+
+
+def check_long_addresses(web):
+    """An address of 8 KB gets the answer a short one gets, on a page the edge keeps, the
+    health check, the sign-in page with a long ?next=, the webhook and a missing page;
+    never the 503 page."""
+    cases = [
+        ("/about/board/?utm_source=smoke", padded("/about/board/", "utm_source")),  # 302
+        ("/healthz", padded("/healthz", "probe")),
+        ("/accounts/login/?next=/news/", padded("/accounts/login/?next=/news/", "x")),
+        ("/accounts/login/?next=/news/", "/accounts/login/?next=" + "%2Fnews%2F" * 800),
+        ("/stripe/webhook/", padded("/stripe/webhook/", "x")),
+        ("/no-such-page/", "/no-such-page/" + "n" * (LONG_ADDRESS_BYTES - 15) + "/"),
+    ]
+    differ = []
+    for short, long in cases:
+        short_status, _, _ = edge_status(web, short)
+        answers = {edge_status(web, long)[:2] for _ in range(2)}
+        if {status for status, _ in answers} != {short_status}:
+            differ.append(f"{short} {short_status}, its {len(long)}-byte form {answers}")
+    check(not differ, f"long addresses answered otherwise: {differ}")
+    status, _, _ = edge_status(web, "/" + "x" * 17000)
+    check(status == 414, f"a 17 KB address: {status}, not 414")
+    log(f"{len(cases)} addresses of 8 KB answered as their short forms; 17 KB: 414")
+
+
 def check_gunicorn_down(processes, web):
     for name in ("beat", "worker"):  # no purge between warming the edge and the check
         processes.stop(name)
@@ -1394,6 +1431,8 @@ def check_gunicorn_down(processes, web):
 
 
 def check_logs(processes, work, web):
+    """No URL secret in any log, in any field (production's JSON lines: the request object
+    Django puts in a line, an exception's text), nor in nginx's access log."""
     secret = secrets.token_urlsafe(18)
     web.get(f"/accounts/password/reset/key/1-{secret}/")
     web.get(f"/accounts/login/?next=%2Fsponsors%2Finvitations%2F{secret}%2F")
@@ -1401,11 +1440,23 @@ def check_logs(processes, work, web):
     web.get(f"/donate/manage/{secret}/")
     web.get(f"/donate/thanks/?gift={secret}")
     web.get(f"/accounts/login/?next=%2Fdonate%2Fthanks%2F%3Fgift%3D{secret}")
+    # Issue 58: a receipt of a donor's (639 such lines in one run), a document's link.
+    for _ in range(3):
+        web.get(f"/donate/manage/{secret}/receipt/10/")
+    web.get(f"/documents/{secret}/")
+    web.get(f"/documents/{secret}/pdf/")
     time.sleep(1)
     access = (work / "logs" / "portal.access.log").read_text()
-    check(secret not in access + processes.log_text("gunicorn"), "a URL secret reached the logs")
+    logs = {name: processes.log_text(name) for name in ("gunicorn", "worker", "beat")}
+    leaked = [name for name, text in {**logs, "nginx": access}.items() if secret in text]
+    check(not leaked, f"a URL secret reached the logs of {leaked}")
+    django_lines = [line for line in logs["gunicorn"].splitlines() if line.startswith("{")]
+    check(django_lines, "gunicorn's log has no JSON line (LOG_FORMAT=json)")
+    for line in django_lines:
+        json.loads(line)  # every line the site wrote is one JSON object
     check("/accounts/password/reset/key/[redacted]" in access, "nginx did not redact a reset key")
     check("/donate/manage/[redacted]" in access, "nginx did not redact a donor's manage link")
+    check("/documents/[redacted]" in access, "nginx did not redact a document's link")
     check("/donate/thanks/?gift=[redacted]" in access, "nginx did not redact a ?gift= token")
     check("/rest/v1/post" in access, "nginx's access log has no feedback posts")
     check("127.0.0.1" not in access, "nginx's access log holds client addresses")
@@ -1450,6 +1501,7 @@ def main():
         check_feedback(web)
         check_junk_beside_reports(work, web)
         check_query_flood(web)
+        check_long_addresses(web)
         check_client_addresses(web)
         check_slow_clients(web)
         check_frozen_redis(processes, web)

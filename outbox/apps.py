@@ -15,6 +15,13 @@ class OutboxConfig(AppConfig):
         # side effect like a mail: recorded in the change's transaction, delivered after
         # it commits, retried until every nginx dropped the keys (core/edge.py).
         registry.register(EDGE_PURGE, edge.purge_noted)
-        edge.announce_changes_with(lambda: queue.enqueue(EDGE_PURGE))
+
+        def announce_purge(tables: list[str] | None):
+            """Record a purge of the pages that read ``tables`` (None: every page);
+            return how to narrow it to other tables before it is delivered."""
+            item = queue.enqueue(EDGE_PURGE, tables=tables)
+            return lambda narrowed: queue.replace_payload(item, tables=narrowed)
+
+        edge.announce_changes_with(announce_purge)
         # Files deleted after the commit that stops using them (outbox/files.py).
         registry.register(files.DELETE_FILE, files.delete_file)
