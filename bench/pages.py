@@ -196,14 +196,23 @@ def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
 
-def start_nginx(work: Path, static_root: Path) -> subprocess.Popen:
-    """deploy/nginx/ as the smoke stage runs it: this run's ports, paths and certificate."""
+def start_nginx(work: Path, static_root: Path, purge_log: bool = False) -> subprocess.Popen:
+    """deploy/nginx/ as the smoke stage runs it: this run's ports, paths and certificate
+    (``purge_log``: the purge endpoint logs its requests to logs/purge-access.log)."""
     for directory in ("logs", "var", "nginx-temp"):
         (work / directory).mkdir(parents=True, exist_ok=True)
     (work / "var" / "static").symlink_to(static_root)
     (work / "var" / "media").mkdir()
     smoke.certificate(work)
     main_conf = smoke.nginx_config(work)
+    if purge_log:
+        portal = work / "nginx" / "portal.conf"
+        portal.write_text(
+            portal.read_text().replace(
+                "server_name _;\n    access_log off;",
+                f"server_name _;\n    access_log {work}/logs/purge-access.log;",
+            )
+        )
     checked = subprocess.run(["nginx", "-t", "-c", str(main_conf)], capture_output=True, text=True)
     if checked.returncode:
         raise SystemExit(f"nginx -t: {checked.stderr}")
@@ -213,6 +222,43 @@ def start_nginx(work: Path, static_root: Path) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+STATIC_ROOT = Path(tempfile.gettempdir()) / "portal-cache-bench-static"
+
+
+def environment(redis_port: str, redis_db: str) -> dict:
+    """The production profile of the bench's processes."""
+    return {
+        **os.environ,
+        "DJANGO_ENV": "production",
+        "SECRET_KEY": secrets.token_urlsafe(48),
+        "STRIPE_SECRET_KEY": f"sk_test_{secrets.token_urlsafe(24)}",
+        "STRIPE_TEST_MODE": "true",
+        "STRIPE_WEBHOOK_SECRET": f"whsec_{secrets.token_urlsafe(24)}",
+        "DEBUG": "false",
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SITE_URL": BASE,
+        "TRUSTED_PROXIES": "127.0.0.1,::1",
+        "DATABASE_URL": DB_URL,
+        "REDIS_URL": f"redis://127.0.0.1:{redis_port}/{redis_db}",
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+        "STATIC_ROOT": str(STATIC_ROOT),
+        "GUNICORN_BIND": f"127.0.0.1:{PORT}",
+        "GUNICORN_ACCESS_LOG": "/dev/null",
+        "EDGE_PURGE_URLS": f"http://127.0.0.1:{PURGE_PORT}/purge",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+def set_up(env: dict) -> None:
+    """A fresh database with the demo content, and the static files collected."""
+    psql(f"DROP DATABASE IF EXISTS {DB_NAME}")
+    psql(f"CREATE DATABASE {DB_NAME}")
+    manage("migrate", "-v0", env=env)
+    manage("load_demo", "-v0", env=env, capture=True)
+    shutil.rmtree(STATIC_ROOT, ignore_errors=True)
+    manage("collectstatic", "--noinput", "-v0", env=env)
 
 
 def main():
@@ -237,35 +283,11 @@ def main():
         raise SystemExit("bench/pages.py needs wrk: apt-get install wrk")
     print(f"uptime before: {uptime()}", flush=True)
 
-    static_root = Path(tempfile.gettempdir()) / "portal-cache-bench-static"
-    env = {
-        **os.environ,
-        "DJANGO_ENV": "production",
-        "SECRET_KEY": secrets.token_urlsafe(48),
-        "STRIPE_SECRET_KEY": f"sk_test_{secrets.token_urlsafe(24)}",
-        "STRIPE_TEST_MODE": "true",
-        "STRIPE_WEBHOOK_SECRET": f"whsec_{secrets.token_urlsafe(24)}",
-        "DEBUG": "false",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "SITE_URL": BASE,
-        "TRUSTED_PROXIES": "127.0.0.1,::1",
-        "DATABASE_URL": DB_URL,
-        "REDIS_URL": f"redis://127.0.0.1:{args.redis_port}/{args.redis_db}",
-        "CELERY_TASK_ALWAYS_EAGER": "true",
-        "STATIC_ROOT": str(static_root),
-        "GUNICORN_BIND": f"127.0.0.1:{PORT}",
-        "GUNICORN_ACCESS_LOG": "/dev/null",
-        "EDGE_PURGE_URLS": f"http://127.0.0.1:{PURGE_PORT}/purge",
-        "LOG_LEVEL": "WARNING",
-    }
+    static_root = STATIC_ROOT
+    env = environment(args.redis_port, args.redis_db)
     if not args.skip_setup:
         print("setting up: database, demo content, static files ...", flush=True)
-        psql(f"DROP DATABASE IF EXISTS {DB_NAME}")
-        psql(f"CREATE DATABASE {DB_NAME}")
-        manage("migrate", "-v0", env=env)
-        manage("load_demo", "-v0", env=env, capture=True)
-        shutil.rmtree(static_root, ignore_errors=True)
-        manage("collectstatic", "--noinput", "-v0", env=env)
+        set_up(env)
     found = json.loads(manage("shell", "-v0", "-c", URLS_SCRIPT, env=env, capture=True).stdout)
     manifest = json.loads((static_root / "staticfiles.json").read_text())["paths"]
     pages = [
