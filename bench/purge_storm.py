@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -48,10 +49,10 @@ staff, _ = get_user_model().objects.get_or_create(
 )
 kinds = [
     (NewsPost, "title"), (Person, "name"), (GovernanceDocument, "title"), (Mirror, "name"),
-    (Release, "notes"),
+    (Release, "release_notes"),
 ]
 objects = {model: list(model.objects.order_by("pk")[:10]) for model, _ in kinds}
-for n in range({edits}):
+for n in range(EDIT_COUNT):
     model, field = kinds[n % len(kinds)]
     instance = objects[model][n // len(kinds) % len(objects[model])]
     with transaction.atomic():
@@ -59,7 +60,7 @@ for n in range({edits}):
         instance.save()
         LogEntry.objects.log_action(
             staff.pk, ContentType.objects.get_for_model(model).pk, instance.pk,
-            str(instance)[:200], CHANGE, f"Changed {{field}}.",
+            str(instance)[:200], CHANGE, f"Changed {field}.",
         )
     print("edited", model.__name__, instance.pk, time.time(), flush=True)
     time.sleep(1)
@@ -80,10 +81,14 @@ class Visitors:
         while self.running:
             path = pick.choice(self.paths)
             started = time.monotonic()
-            _, headers, _ = pages.fetch(path)
+            try:
+                _, headers, _ = pages.fetch(path)
+                status = headers.get("X-Edge-Cache", "")
+            except OSError as error:  # urllib's errors: an answer that is not a page
+                status = f"error {getattr(error, 'code', type(error).__name__)}"
             took = time.monotonic() - started
             with self.lock:
-                self.answers.append((started, headers.get("X-Edge-Cache", ""), took))
+                self.answers.append((started, status, took))
 
     def start(self):
         self.threads = [threading.Thread(target=self.visit) for _ in range(self.count)]
@@ -98,11 +103,13 @@ class Visitors:
     def between(self, start: float, end: float) -> str:
         seen = [(status, took) for when, status, took in self.answers if start <= when < end]
         hits = sum(status == "HIT" for status, _ in seen)
+        errors = sum(status.startswith("error") for status, _ in seen)
         times = sorted(took for _, took in seen)
         p99 = times[int(len(times) * 0.99)] if times else 0
         return (
             f"{len(seen):6} answers, hit rate {hits / max(len(seen), 1):6.1%}, median "
-            f"{statistics.median(times) * 1000 if times else 0:6.1f} ms, p99 {p99 * 1000:7.1f} ms"
+            f"{statistics.median(times) * 1000 if times else 0:6.1f} ms, p99 {p99 * 1000:7.1f} ms, "
+            f"{errors} errors"
         )
 
 
@@ -143,10 +150,11 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="portal-bench-storm-"))
     nginx = pages.start_nginx(work, pages.STATIC_ROOT, purge_log=True)
     gunicorn = pages.start_gunicorn(env)
+    visitors = None
     try:
         paths = sitemap_paths()
-        for path in paths:
-            pages.fetch(path)  # the edge keeps it, the site notes its key
+        with ThreadPoolExecutor(args.visitors) as pool:  # the edge keeps each, the site notes it
+            list(pool.map(pages.fetch, paths))
         print(f"{len(paths)} sitemap URLs asked for once; visitors start", flush=True)
         visitors = Visitors(paths, args.visitors)
         visitors.start()
@@ -155,7 +163,14 @@ def main():
         storm = time.monotonic()
         purged_before = purged_keys(work)
         edits = subprocess.run(
-            [sys.executable, "manage.py", "shell", "-v0", "-c", EDITS.format(edits=args.edits)],
+            [
+                sys.executable,
+                "manage.py",
+                "shell",
+                "-v0",
+                "-c",
+                EDITS.replace("EDIT_COUNT", str(args.edits)),
+            ],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -168,6 +183,8 @@ def main():
             raise SystemExit(edits.stderr[-3000:])
         purged = purged_keys(work) - purged_before
     finally:
+        if visitors is not None:
+            visitors.stop()
         pages.stop(gunicorn)
         pages.stop(nginx)
     print(f"\nuptime after: {pages.uptime()}")

@@ -141,7 +141,8 @@ def content_changed(using=None, tables: set[str] | None = None, **kwargs) -> Non
     connection = transaction.get_connection(using)
     if not connection.in_atomic_block:
         named = None if tables is None else sorted(tables | reads.take_written(connection))
-        _announce(named)
+        if named != []:  # [] : nothing was written (a transaction's purge took its tables)
+            _announce(named)
         return
     marker = next(
         (entry[1] for entry in connection.run_on_commit if isinstance(entry[1], _PurgeMarker)),
