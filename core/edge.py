@@ -11,11 +11,12 @@ them without asking again (docs/caching.md). This module decides and says so:
   so made-up query strings cost the edge no key.
 - ``shared_response`` does the same for the public read APIs, feeds and exports.
 - Every key the site marked shareable (nginx sends it as ``X-Edge-Cache-Key``) is noted
-  in Redis, the newest ``EDGE_PURGE_MAX_KEYS``, with the tables its answer read
-  (``core.reads``). When anything a public page shows is saved (the models the apps
-  ``watch``), one purge per transaction goes through the outbox, naming the tables the
-  transaction wrote; it asks every nginx in ``EDGE_PURGE_URLS`` to drop the keys of the
-  answers that read one of them (or read the cache, or are not known), and no others.
+  in Redis, the newest ``EDGE_PURGE_MAX_KEYS``, with what its answer read (``core.reads``:
+  rows by the values it looked them up by, or whole tables). When anything a public page
+  shows is saved (the models the apps ``watch``), one purge per transaction goes through
+  the outbox, naming what the transaction changed; it asks every nginx in
+  ``EDGE_PURGE_URLS`` to drop the keys of the answers that show something of it (or read
+  the cache, or are not known), and no others.
 
 Apps register from their ``AppConfig.ready()``: the models their pages show
 (``watch_app``), the query parameters a page reads (``reads_query``), paths never shared
@@ -36,7 +37,7 @@ from celery import shared_task
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import transaction
-from django.db.models.signals import m2m_changed, post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.urls import Resolver404, ResolverMatch, resolve
 from django.utils.cache import (
@@ -94,16 +95,16 @@ def api_path_prefixes() -> tuple[str, ...]:
 # --- Changes: which saves purge the edge ---------------------------------------------------
 
 _watched: set[type] = set()
-# announce(tables) records one purge of the edge in the current transaction (None: of
-# everything) and returns narrow(tables), which names the tables after all (the outbox
+# announce(changes) records one purge of the edge in the current transaction (None: of
+# every page) and returns narrow(changes), which names what changed after all (the outbox
 # registers it: core names no app).
 Announce = Callable[[list[str] | None], Callable[[list[str]], None]]
 _announce: Announce | None = None
 
 
 def announce_changes_with(announce: Announce) -> None:
-    """``announce(tables)`` records one purge of the edge in the current transaction and
-    returns a function that narrows it to the tables given (the outbox registers it)."""
+    """``announce(changes)`` records one purge of the edge in the current transaction and
+    returns a function that narrows it to the changes given (the outbox registers it)."""
     global _announce
     _announce = announce
 
@@ -111,58 +112,74 @@ def announce_changes_with(announce: Announce) -> None:
 class _PurgeMarker:
     """Put in the transaction's on-commit list when its purge is recorded (one per
     transaction). Run after the commit, before the outbox delivers the purge, it narrows
-    the purge from everything to the tables the transaction wrote: should it not run (the
-    process died at the commit), the purge drops every key, which is safe."""
+    the purge from every page to what the transaction changed (``core.reads``: the rows
+    its watched saves changed, and whole tables it wrote otherwise): should it not run
+    (the process died at the commit), the purge drops every key, which is safe."""
 
-    def __init__(self, connection, tables: set[str]):
-        self.connection, self.tables = connection, tables
+    def __init__(self, connection, changes: set[str]):
+        self.connection, self.changes = connection, changes
         self.narrow: Callable[[list[str]], None] | None = None
 
     def __call__(self) -> None:
-        tables = self.tables | reads.take_written(self.connection)
+        changes = self.changes | reads.take_written(self.connection, self.changes)
         if self.narrow is not None:
-            self.narrow(sorted(tables))
+            self.narrow(sorted(changes))
 
 
-def _tables_of(model) -> set[str]:
-    """The tables a save of ``model`` writes (its own and its parents')."""
-    return {model._meta.db_table, *(p._meta.db_table for p in model._meta.get_parent_list())}
-
-
-def content_changed(using=None, tables: set[str] | None = None, **kwargs) -> None:
+def content_changed(using=None, changes: set[str] | None = None, **kwargs) -> None:
     """What public pages show changed: the kept lookups are discarded and, when edges are
     configured, one purge is recorded in the current transaction (the outbox delivers it
-    after the commit). It names ``tables`` and every table the transaction wrote (on this
-    connection since its last purge, outside a transaction); None: every page."""
+    after the commit). It names ``changes`` (``core.reads`` entries) and what the
+    transaction wrote that they do not explain (outside a transaction: what the
+    connection wrote since its last purge); ``changes=None``: every page."""
     pagecache.content_changed()
     transaction.on_commit(pagecache.content_changed, using=using)
     if not settings.EDGE_PURGE_URLS or _announce is None:
         return
     connection = transaction.get_connection(using)
     if not connection.in_atomic_block:
-        named = None if tables is None else sorted(tables | reads.take_written(connection))
-        if named != []:  # [] : nothing was written (a transaction's purge took its tables)
-            _announce(named)
+        if changes is None:
+            _announce(None)
+        elif named := sorted(changes | reads.take_written(connection, changes)):
+            _announce(named)  # nothing named: nothing was written
         return
     marker = next(
         (entry[1] for entry in connection.run_on_commit if isinstance(entry[1], _PurgeMarker)),
         None,
     )
     if marker is not None:  # one purge per transaction, however many rows it saves
-        if tables is None:
-            marker.narrow = None  # everything, after all
+        if changes is None:
+            marker.narrow = None  # every page, after all
         elif marker.narrow is not None:
-            marker.tables |= tables
+            marker.changes |= changes
         return
-    marker = _PurgeMarker(connection, set(tables or ()))
+    marker = _PurgeMarker(connection, set(changes or ()))
     transaction.on_commit(marker, using=using)  # before the outbox's delivery
     narrow = _announce(None)
-    if tables is not None:
+    if changes is not None:
         marker.narrow = narrow
 
 
-def _content_saved(sender, using=None, **kwargs):
-    content_changed(using=using, tables=_tables_of(sender))
+OLD_ROW = "_edge_old_row"
+
+
+def _remember_old_row(sender, instance, raw=False, **kwargs):
+    """Before a watched row is saved: its values as they were (the pages that showed the
+    row under its old values are purged too: a post moved to another category)."""
+    if raw or instance.pk is None:
+        return
+    names = [field.attname for field in sender._meta.concrete_fields]
+    old = sender._base_manager.using(kwargs.get("using")).filter(pk=instance.pk).values(*names)
+    setattr(instance, OLD_ROW, next(iter(old), None))
+
+
+def _row_saved(sender, instance, using=None, **kwargs):
+    changes = reads.row_entries(instance, getattr(instance, OLD_ROW, None))
+    content_changed(using=using, changes=changes)
+
+
+def _relation_changed(sender, using=None, **kwargs):
+    content_changed(using=using, changes={sender._meta.db_table})
 
 
 def watch(*models) -> None:
@@ -170,11 +187,12 @@ def watch(*models) -> None:
     many-to-many relations) purges the edge."""
     for model in models:
         uid = f"edge:{model._meta.label_lower}"
-        post_save.connect(_content_saved, sender=model, dispatch_uid=uid + ":save")
-        post_delete.connect(_content_saved, sender=model, dispatch_uid=uid + ":delete")
+        pre_save.connect(_remember_old_row, sender=model, dispatch_uid=uid + ":old")
+        post_save.connect(_row_saved, sender=model, dispatch_uid=uid + ":save")
+        post_delete.connect(_row_saved, sender=model, dispatch_uid=uid + ":delete")
         for field in model._meta.local_many_to_many:
             m2m_changed.connect(
-                _content_saved, sender=field.remote_field.through, dispatch_uid=uid + field.name
+                _relation_changed, sender=field.remote_field.through, dispatch_uid=uid + field.name
             )
         _watched.add(model)
 
@@ -209,28 +227,29 @@ def _warn(message: str, *args) -> None:
         logger.warning(message, *args)
 
 
-# A noted key and the tables its answer read, in one member of the sorted set.
+# A noted key and what its answer read (core.reads entries), in one member of the set.
 NOTE_SEPARATOR = "\n"  # never in a key: nginx's $request_uri has no raw line break
 
 
 def _note_key(request, read: frozenset[str] | None) -> None:
-    """Note the request's key with the tables its answer read (None: not known)."""
+    """Note the request's key with what its answer read (``core.reads`` entries; None:
+    not known, purged by every change)."""
     key = request.META.get(EDGE_KEY_META)
     if key and settings.EDGE_PURGE_URLS:
-        tables = ",".join(sorted(read)) if read is not None else reads.EVERYTHING
-        remember_recent(KEYS_INDEX, f"{key}{NOTE_SEPARATOR}{tables}", settings.EDGE_PURGE_MAX_KEYS)
+        entries = ",".join(sorted(read)) if read is not None else reads.EVERYTHING
+        remember_recent(KEYS_INDEX, f"{key}{NOTE_SEPARATOR}{entries}", settings.EDGE_PURGE_MAX_KEYS)
 
 
 def noted(since: float = 0) -> list[tuple[str, frozenset[str]]] | None:
     """The edge keys marked shareable since ``since`` (Unix time), newest first, each with
-    the tables its answer read; None when Redis cannot be read."""
+    what its answer read; None when Redis cannot be read."""
     members = recent(KEYS_INDEX, since)
     if members is None:
         return None
     found = []
     for member in members:
-        key, _, tables = member.partition(NOTE_SEPARATOR)
-        found.append((key, frozenset(tables.split(",")) if tables else frozenset()))
+        key, _, entries = member.partition(NOTE_SEPARATOR)
+        found.append((key, frozenset(entries.split(",")) if entries else frozenset()))
     return found
 
 
@@ -241,15 +260,14 @@ def noted_keys(since: float = 0) -> list[str] | None:
     return None if found is None else list(dict.fromkeys(key for key, _ in found))
 
 
-def keys_showing(tables: list[str] | None, since: float = 0) -> list[str] | None:
-    """The noted keys whose answers read one of ``tables`` (None: every key), the cache,
-    or what is not known; None when Redis cannot be read."""
+def keys_showing(changes: list[str] | None, since: float = 0) -> list[str] | None:
+    """The noted keys whose answers show something of ``changes`` (``core.reads``
+    entries; None: every key); None when Redis cannot be read."""
     found = noted(since)
     if found is None:
         return None
-    changed = None if tables is None else {*tables, reads.EVERYTHING}
     return list(
-        dict.fromkeys(key for key, read in found if changed is None or not read or read & changed)
+        dict.fromkeys(key for key, read in found if changes is None or reads.matches(read, changes))
     )
 
 
@@ -289,14 +307,14 @@ def purge(keys: list[str]) -> dict[str, int]:
     return dropped
 
 
-def purge_noted(tables: list[str] | None = None) -> dict[str, int]:
-    """The outbox's side effect after a change: the noted keys whose answers read one of
-    ``tables`` (None: every noted key), from every edge. Then, EDGE_PURGE_AGAIN_SECONDS
-    later, a second pass (best effort, a task of its own) drops those noted since shortly
-    before the first: an answer built from the rows as they were before the commit may
-    have reached an edge just after it."""
+def purge_noted(changes: list[str] | None = None) -> dict[str, int]:
+    """The outbox's side effect after a change: the noted keys whose answers show
+    something of ``changes`` (None: every noted key), from every edge. Then,
+    EDGE_PURGE_AGAIN_SECONDS later, a second pass (best effort, a task of its own) drops
+    those noted since shortly before the first: an answer built from the rows as they
+    were before the commit may have reached an edge just after it."""
     started = time.time()
-    keys = keys_showing(tables)
+    keys = keys_showing(changes)
     if keys is None:
         raise ConnectionError("the edge keys cannot be read from Redis")
     dropped = purge(keys)
@@ -304,17 +322,17 @@ def purge_noted(tables: list[str] | None = None) -> dict[str, int]:
     if settings.EDGE_PURGE_AGAIN_SECONDS > 0:
         since = started - settings.EDGE_PURGE_AGAIN_SECONDS
         try:
-            purge_again.apply_async((since, tables), countdown=settings.EDGE_PURGE_AGAIN_SECONDS)
+            purge_again.apply_async((since, changes), countdown=settings.EDGE_PURGE_AGAIN_SECONDS)
         except Exception as error:  # the broker is down: s-maxage bounds what is left
             _warn("edge purge: second pass not sent (%s)", type(error).__name__)
     return dropped
 
 
 @shared_task(ignore_result=True)
-def purge_again(since: float, tables: list[str] | None = None) -> dict[str, int]:
-    """The second pass of ``purge_noted``: the keys noted since ``since`` that read one
-    of ``tables``."""
-    keys = keys_showing(tables, since) or []
+def purge_again(since: float, changes: list[str] | None = None) -> dict[str, int]:
+    """The second pass of ``purge_noted``: the keys noted since ``since`` that show
+    something of ``changes``."""
+    keys = keys_showing(changes, since) or []
     return purge(keys) if keys else {}
 
 
@@ -404,7 +422,7 @@ def _validators(response, live=False) -> tuple[str, float]:
 
 def _mark_shared(request, response, read, *, max_age=None, shared_max_age=None, live=False):
     """Headers of an answer every anonymous client may get, the key noted for purging
-    with the tables ``read``; ``304`` when the client's copy is current."""
+    with what it ``read``; ``304`` when the client's copy is current."""
     etag, last_modified = _validators(response, live)
     response["ETag"] = etag
     response["Last-Modified"] = http_date(last_modified)
@@ -467,9 +485,9 @@ class EdgeCacheMiddleware:
         if request.method == "POST" and request.path.startswith(ADMIN_PATH_PREFIX):
             response = self.get_response(request)
             # Admin actions may change shown rows in bulk, without model signals: the
-            # purge names the tables the request wrote.
+            # purge names the tables the request wrote that no save explains.
             if response.status_code < 400:
-                content_changed(tables=set())
+                content_changed(changes=set())
             return response
         if request.method != "GET":
             return self.get_response(request)
@@ -499,7 +517,7 @@ class EdgeCacheMiddleware:
         return _mark_shared(request, response, getattr(request, "edge_reads", None))
 
     def _noting_reads(self, request):
-        """The answer, with the tables it read noted (``request.edge_reads``)."""
+        """The answer, with what it read noted (``request.edge_reads``)."""
         token = reads.start()
         try:
             return self.get_response(request)

@@ -16,11 +16,11 @@ class OutboxConfig(AppConfig):
         # it commits, retried until every nginx dropped the keys (core/edge.py).
         registry.register(EDGE_PURGE, edge.purge_noted)
 
-        def announce_purge(tables: list[str] | None):
-            """Record a purge of the pages that read ``tables`` (None: every page);
-            return how to narrow it to other tables before it is delivered."""
-            item = queue.enqueue(EDGE_PURGE, tables=tables)
-            return lambda narrowed: queue.replace_payload(item, tables=narrowed)
+        def announce_purge(changes: list[str] | None):
+            """Record a purge of the pages that show ``changes`` (None: every page);
+            return how to narrow it to what changed before it is delivered."""
+            item = queue.enqueue(EDGE_PURGE, changes=changes)
+            return lambda narrowed: queue.replace_payload(item, changes=narrowed)
 
         edge.announce_changes_with(announce_purge)
         # Files deleted after the commit that stops using them (outbox/files.py).
