@@ -10,10 +10,11 @@ its edge cache and purge endpoint; tasks run in the web process, so each purge i
 delivered at its commit). Every sitemap URL is asked for once (the edge keeps it), then
 visitors ask for sitemap URLs at random, without pause, while a staff process saves one
 object a second, as the admin saves it (the object, then the admin's log entry, in one
-transaction): news posts, people, governance documents, mirrors and releases in turn.
+transaction): six news posts, six people, six governance documents, six mirrors and six
+releases, one kind after the other.
 Prints the share of answers nginx gave from its copy (X-Edge-Cache HIT) and the visitors'
-median and p99 time, before the edits (the same number of seconds) and during them, and
-how many keys the purges asked nginx to drop.
+median and p99 time, before the edits (the same number of seconds), during them and
+during each kind's, and how many keys the purges made nginx drop.
 """
 
 import argparse
@@ -52,9 +53,10 @@ kinds = [
     (Release, "release_notes"),
 ]
 objects = {model: list(model.objects.order_by("pk")[:10]) for model, _ in kinds}
+per_kind = EDIT_COUNT // len(kinds)
 for n in range(EDIT_COUNT):
-    model, field = kinds[n % len(kinds)]
-    instance = objects[model][n // len(kinds) % len(objects[model])]
+    model, field = kinds[min(n // per_kind, len(kinds) - 1)]
+    instance = objects[model][n % per_kind % len(objects[model])]
     with transaction.atomic():
         setattr(instance, field, (getattr(instance, field) or "") + " ")
         instance.save()
@@ -62,7 +64,7 @@ for n in range(EDIT_COUNT):
             staff.pk, ContentType.objects.get_for_model(model).pk, instance.pk,
             str(instance)[:200], CHANGE, f"Changed {field}.",
         )
-    print("edited", model.__name__, instance.pk, time.time(), flush=True)
+    print("edited", model.__name__, instance.pk, time.monotonic(), flush=True)
     time.sleep(1)
 """
 
@@ -191,6 +193,11 @@ def main():
     print(f"{args.visitors} visitors asking for {len(paths)} sitemap URLs at random, through nginx")
     print(f"before the edits ({storm - before:.0f} s):  {visitors.between(before, storm)}")
     print(f"during {args.edits} edits ({after - storm:.0f} s): {visitors.between(storm, after)}")
+    edited = [line.split() for line in edits.stdout.splitlines() if line.startswith("edited ")]
+    for kind in dict.fromkeys(words[1] for words in edited):
+        times = [float(words[3]) for words in edited if words[1] == kind]
+        start, end = times[0] - 1, times[-1] + 1  # from just before its first save
+        print(f"  {len(times)} edits of {kind:18} {visitors.between(start, end)}")
     print(f"keys the purges dropped from nginx (first and second passes): {purged}")
 
 

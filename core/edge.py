@@ -37,7 +37,7 @@ from celery import shared_task
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import transaction
-from django.db.models.signals import m2m_changed, post_delete, post_save, pre_save
+from django.db.models.signals import m2m_changed, post_delete, post_init, post_save, pre_save
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
 from django.urls import Resolver404, ResolverMatch, resolve
 from django.utils.cache import (
@@ -188,6 +188,7 @@ def watch(*models) -> None:
     for model in models:
         uid = f"edge:{model._meta.label_lower}"
         pre_save.connect(_remember_old_row, sender=model, dispatch_uid=uid + ":old")
+        post_init.connect(reads.note_loaded, sender=model, dispatch_uid=uid + ":loaded")
         post_save.connect(_row_saved, sender=model, dispatch_uid=uid + ":save")
         post_delete.connect(_row_saved, sender=model, dispatch_uid=uid + ":delete")
         for field in model._meta.local_many_to_many:

@@ -13,6 +13,10 @@ a table, joined by ``AND`` only, makes that table's entry a row entry; anything 
 ``EVERYTHING``: a kept value (the supporters page's fragment, the usage statistics'
 figures) may hold rows of any table the page itself never queried.
 
+A table a query only joins to rows it looked up (a release's announcement, a post's
+author) is noted as the rows of it the request loaded (``note_loaded``, ``post_init`` of
+the watched models), or whole when it loaded none or more than ``MOST_ROWS``.
+
 A change is noted the same way: a saved or deleted row of a watched model as one entry
 per column value, before and after the save (``row_entries``); every statement a
 connection runs that writes a table is noted too (``written``), and one that no save
@@ -37,7 +41,12 @@ PRIMARY_KEY_ONLY = re.compile(r'\sWHERE\s+"([^"]+)"\."id" (?:= %s|IN \((?:%s)(?:
 # A page that shows more rows than this of one lookup is noted as showing the table.
 MOST_ROWS = 30
 
+# "table?": the rows of ``table`` a query joined to rows it looked up (a release's
+# announcement, a post's author); settled as the rows of it the request loaded.
+JOINED = "?"
+
 _reading: ContextVar[set[str] | None] = ContextVar("core.reads", default=None)
+_loaded: ContextVar[dict[str, set[str]] | None] = ContextVar("core.reads.loaded", default=None)
 
 
 def entry(table: str, column: str, value, **more) -> str:
@@ -48,7 +57,7 @@ def entry(table: str, column: str, value, **more) -> str:
 
 
 def table_of(entry_: str) -> str:
-    return entry_.partition(".")[0] if "=" in entry_ else entry_
+    return entry_.partition(".")[0] if "=" in entry_ else entry_.removesuffix(JOINED)
 
 
 def _conditions(entry_: str) -> list[str]:
@@ -57,28 +66,48 @@ def _conditions(entry_: str) -> list[str]:
     return [f"{table}.{condition}" for condition in conditions.split("&")]
 
 
-def start() -> Token:
+def start() -> tuple[Token, Token]:
     """Begin noting what this request (this context) reads; the token is for ``stop``."""
-    return _reading.set(set())
+    return _reading.set(set()), _loaded.set({})
 
 
-def stop(token: Token) -> frozenset[str]:
+def stop(token: tuple[Token, Token]) -> frozenset[str]:
     """What was read since ``start``, as entries."""
-    read = _reading.get() or set()
-    _reading.reset(token)
-    return _settled(read)
+    read = _settled(_reading.get() or set(), _loaded.get() or {})
+    _reading.reset(token[0])
+    _loaded.reset(token[1])
+    return read
 
 
 def so_far() -> frozenset[str] | None:
     """What the current request read up to now, or None when nothing is noting it."""
     read = _reading.get()
-    return None if read is None else _settled(read)
+    return None if read is None else _settled(read, _loaded.get() or {})
 
 
-def _settled(read: set[str]) -> frozenset[str]:
-    """A table read whole makes its row entries redundant."""
-    whole = {e for e in read if "=" not in e}
-    return frozenset(e for e in read if "=" not in e or table_of(e) not in whole)
+def note_loaded(sender, instance, **kwargs) -> None:
+    """``post_init`` receiver (watched models): a row the request loaded, by its id."""
+    loaded = _loaded.get()
+    if loaded is not None and instance.pk is not None:
+        loaded.setdefault(sender._meta.db_table, set()).add(str(instance.pk))
+
+
+def _settled(read: set[str], loaded: dict[str, set[str]]) -> frozenset[str]:
+    """Joined tables as the rows loaded of them (whole when none or too many were: read
+    without models, or a long list); a table read whole makes its row entries redundant."""
+    settled = set()
+    for entry_ in read:
+        if not entry_.endswith(JOINED):
+            settled.add(entry_)
+            continue
+        table = entry_.removesuffix(JOINED)
+        ids = loaded.get(table, set())
+        if 0 < len(ids) <= MOST_ROWS:
+            settled.update(entry(table, "id", pk) for pk in ids)
+        else:
+            settled.add(table)
+    whole = {e for e in settled if "=" not in e}
+    return frozenset(e for e in settled if "=" not in e or table_of(e) not in whole)
 
 
 def query_entries(sql: str, params) -> set[str]:
@@ -105,6 +134,7 @@ def query_entries(sql: str, params) -> set[str]:
         elif table not in listed and count <= MOST_ROWS:
             listed[table] = (column, values)
     entries: set[str] = set()
+    looked_up = bool(equal or listed)
     for table in tables:
         fixed = equal.get(table, {})
         if table in listed:
@@ -113,8 +143,8 @@ def query_entries(sql: str, params) -> set[str]:
         elif fixed:
             column, value = next(iter(fixed.items()))
             entries.add(entry(table, column, value, **fixed))
-        else:
-            entries.add(table)
+        else:  # joined to rows looked up: the rows loaded; otherwise a list
+            entries.add(table + JOINED if looked_up else table)
     return entries
 
 

@@ -407,8 +407,11 @@ def noted_read(path):
 
 
 def test_each_shared_key_is_noted_with_what_its_answer_read(edges):
+    from foundation.models import Person
+
     with set_up_quietly():
-        post = published_post("Read by its slug")
+        author = Person.objects.create(name="Ada Writer", slug="ada-writer")
+        post = published_post("Read by its slug", author=author)
     for path in ["/news/", post.get_absolute_url(), "/api/releases/"]:
         through_edge(path)
     assert "foundation_newspost" in noted_read("/news/")  # a list: the whole table
@@ -416,6 +419,9 @@ def test_each_shared_key_is_noted_with_what_its_answer_read(edges):
     on_its_page = noted_read(post.get_absolute_url())
     assert reads.entry("foundation_newspost", "slug", post.slug, status="published") in on_its_page
     assert "foundation_newspost" not in on_its_page  # no other post on it
+    # Joined to the post: its author, by the row loaded.
+    assert reads.entry("foundation_person", "id", author.pk) in on_its_page
+    assert "foundation_person" not in on_its_page
     assert "releases_series" in noted_read("/api/releases/")
 
 
@@ -425,7 +431,7 @@ def test_reading_a_query_by_its_conditions():
         'WHERE ("a"."slug" = %s AND "a"."shown") ORDER BY "a"."id" LIMIT 21',
         ["release-day"],
     )
-    assert rows == {"a.slug=release-day", "b"}
+    assert rows == {"a.slug=release-day", "b?"}  # b: the rows of it joined, once loaded
     both = 'SELECT * FROM "a" WHERE ("a"."status" = %s AND "a"."slug" = %s) LIMIT 21'
     assert reads.query_entries(both, ["published", "x"]) == {"a.slug=x&status=published"}
     ids = 'SELECT * FROM "a" WHERE "a"."id" IN (%s, %s)'
