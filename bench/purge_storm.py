@@ -12,7 +12,8 @@ visitors ask for sitemap URLs at random, without pause, while a staff process sa
 object a second, as the admin saves it (the object, then the admin's log entry, in one
 transaction): six news posts, six people, six governance documents, six mirrors and six
 releases, one kind after the other.
-Prints the share of answers nginx gave from its copy (X-Edge-Cache HIT) and the visitors'
+Prints the share of answers nginx gave from its copy (X-Edge-Cache HIT, or STALE and
+UPDATING for a copy past its s-maxage while one background request refreshes it) and the visitors'
 median and p99 time, before the edits (the same number of seconds), during them and
 during each kind's, and how many keys the purges made nginx drop.
 """
@@ -34,6 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import pages  # the page bench's set-up: database, nginx, gunicorn
 
 ROOT = pages.ROOT
+# Answers nginx gave from its copy without the site building the page: a copy within its
+# s-maxage (HIT), or an expired one while a background request asks the site again.
+FROM_THE_COPY = {"HIT", "STALE", "UPDATING"}
 
 EDITS = """
 import sys, time
@@ -104,7 +108,7 @@ class Visitors:
 
     def between(self, start: float, end: float) -> str:
         seen = [(status, took) for when, status, took in self.answers if start <= when < end]
-        hits = sum(status == "HIT" for status, _ in seen)
+        hits = sum(status in FROM_THE_COPY for status, _ in seen)
         errors = sum(status.startswith("error") for status, _ in seen)
         times = sorted(took for _, took in seen)
         p99 = times[int(len(times) * 0.99)] if times else 0

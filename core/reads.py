@@ -112,9 +112,15 @@ def _settled(read: set[str], loaded: dict[str, set[str]]) -> frozenset[str]:
 
 def query_entries(sql: str, params) -> set[str]:
     """The entries a query reads (see the module's docstring)."""
-    tables = set(TABLE_NAMED.findall(sql))
+    named = TABLE_NAMED.findall(sql)
+    tables = set(named)
     where = WHERE.search(sql)
-    if where is None or BROAD.search(where.group(1)) or not isinstance(params, list | tuple):
+    if (
+        where is None
+        or sql.count("SELECT") > 1  # a subquery anywhere: read as whole tables
+        or BROAD.search(where.group(1))
+        or not isinstance(params, list | tuple)
+    ):
         return tables
     # table -> the columns it is looked up by: one value each, or (one of them) a list
     equal: dict[str, dict[str, object]] = {}
@@ -143,8 +149,10 @@ def query_entries(sql: str, params) -> set[str]:
         elif fixed:
             column, value = next(iter(fixed.items()))
             entries.add(entry(table, column, value, **fixed))
-        else:  # joined to rows looked up: the rows loaded; otherwise a list
-            entries.add(table + JOINED if looked_up else table)
+        elif looked_up and table != named[0]:  # joined to rows looked up: the rows loaded
+            entries.add(table + JOINED)
+        else:  # the rows the query lists (filtered by a join, or not at all)
+            entries.add(table)
     return entries
 
 

@@ -441,6 +441,9 @@ def test_reading_a_query_by_its_conditions():
     assert reads.query_entries('SELECT * FROM "a" WHERE "a"."id" > %s', [3]) == {"a"}
     nested = 'SELECT * FROM "a" WHERE "a"."id" IN (SELECT "b"."a_id" FROM "b")'
     assert reads.query_entries(nested, []) == {"a", "b"}
+    # The releases of one series: a list, whatever the join (a new one joins it).
+    listed = 'SELECT * FROM "r" INNER JOIN "s" ON ("r"."s_id" = "s"."id") WHERE "s"."v" = %s'
+    assert reads.query_entries(listed, ["11.4"]) == {"r", "s.v=11.4"}
     many = 'SELECT * FROM "a" WHERE "a"."id" IN (' + ", ".join(["%s"] * 31) + ")"  # noqa: S608
     assert reads.query_entries(many, list(range(31))) == {"a"}
 
