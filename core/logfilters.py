@@ -54,9 +54,10 @@ class ClientErrorCounts(logging.Filter):
     line is written by a timer thread at the end of the interval, so the counts of a flood
     that stopped are not held back until the next one."""
 
-    def __init__(self, interval_seconds: float = 10.0):
+    def __init__(self, interval_seconds: float = 10.0, logger: str = SUMMARY_LOGGER):
         super().__init__()
         self.interval_seconds = interval_seconds
+        self.summary_logger = logger
         self._counts: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
@@ -102,7 +103,7 @@ class ClientErrorCounts(logging.Filter):
             f"{kind} × {count:,} on {route}" for (kind, route), count in ordered[:SUMMARY_ROUTES]
         )
         others = sum(count for _, count in ordered[SUMMARY_ROUTES:])
-        logging.getLogger(SUMMARY_LOGGER).warning(
+        logging.getLogger(self.summary_logger).warning(
             "%s answers refused or unavailable in the last %s s: %s%s",
             f"{sum(counts.values()):,}",
             f"{self.interval_seconds:g}",
