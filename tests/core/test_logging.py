@@ -160,7 +160,14 @@ except ValueError:
 logging.getLogger("portal.test").warning("asked for %s", {paths[0]!r})
 """
     )
-    result = run_python(code, {**PRODUCTION_ENV, "LOG_FORMAT": "json"})
+    # No database (nothing listens on port 9: the pages answer 503, which is counted, not
+    # written): a process that connected to the worker's test database would still be
+    # leaving it when the next test copies that database.
+    result = run_python(
+        code,
+        {**PRODUCTION_ENV, "LOG_FORMAT": "json", "REDIS_URL": "",
+         "DATABASE_URL": "postgres://portal@127.0.0.1:9/portal"},
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr
     records = json_lines(result.stdout)
     assert len([r for r in records if r["logger"] == "django.request"]) == len(paths)
