@@ -38,7 +38,7 @@ def document(title: str) -> FPDF:
 def text(pdf: FPDF, value: str) -> str:
     """``value`` as the page's font can print it."""
     if pdf.font_family == "helvetica":
-        value = value.replace("€", "EUR ").replace("−", "-")
+        value = value.replace("€", "EUR ").replace("−", "-").replace("–", "-")
         return value.encode("latin-1", "replace").decode("latin-1")
     return value
 

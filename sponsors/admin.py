@@ -8,6 +8,7 @@ from sponsors.models import (
     AgreementTemplate,
     Invitation,
     Organisation,
+    PaidTerm,
     Payment,
     Programme,
     Sponsorship,
@@ -76,6 +77,19 @@ class EventInline(admin.TabularInline):
         return False
 
 
+class PaidTermInline(admin.TabularInline):
+    """The terms its payments bought; a term whose payment went back in full shows the
+    day that happened (sponsors.services.recording.money_returned)."""
+
+    model = PaidTerm
+    extra = 0
+    fields = readonly_fields = ["starts_on", "ends_on", "payment", "money_returned_on"]
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 class PaymentInline(GenericTabularInline):
     """The sponsorship's payments (refunds and disputes: Payments in the admin)."""
 
@@ -108,8 +122,9 @@ class YearFilter(admin.SimpleListFilter):
 
 
 class ReturnedFilter(admin.SimpleListFilter):
-    """The open sponsorships whose payment for the term went back in full: off the
-    supporters page, for staff to end (docs/sponsors.md, *Money returned in full*)."""
+    """The open sponsorships whose latest payment went back in full (refunded, or held or
+    taken by a dispute): off the supporters page, for staff to look at (docs/sponsors.md,
+    *Money returned*)."""
 
     title = "payment returned in full"
     parameter_name = "returned"
@@ -140,12 +155,16 @@ class SponsorshipAdmin(admin.ModelAdmin):
         "status",
         "terms",
         "paid_at",
+        # The paid time follows the terms its payments bought (PaidTermInline).
+        "starts_on",
+        "ends_on",
+        "renewal_invoice_requested_for",
         "stripe_subscription_id",
         "stripe_payment_intent_id",
         "reminders_sent",
         "invoices_and_receipts",
     ]
-    inlines = [PaymentInline, EventInline]
+    inlines = [PaidTermInline, PaymentInline, EventInline]
     actions = ["approve", "reject", "cancel", "record_transfer"]
 
     @admin.display(description="Invoices and receipts")

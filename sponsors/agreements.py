@@ -1,4 +1,7 @@
-"""The agreement text: the standard wording staff start from, and filling in its placeholders."""
+"""The agreement text: the standard wording staff start from, and filling in its placeholders.
+
+``{year}`` is the year of the tier's price list (``Tier.year``), never a term: terms are
+named by their dates (``sponsors.terms``), in the agreement's PDF beside the text."""
 
 from core.formatting import money
 from sponsors.models import tier_title
@@ -10,9 +13,12 @@ STANDARD_TEXT = """\
 
 Between the **MariaDB Foundation** and **{organisation}** (the sponsor).
 
-1. **Sponsorship.** The sponsor supports the foundation as a {tier} {programme} for {year}.
-2. **Fee.** {price} for one year of sponsorship, paid {payment}.
-3. **Term.** The sponsorship starts on the day the fee is paid and runs for one year.
+1. **Sponsorship.** The sponsor supports the foundation as a {tier} {programme}.
+2. **Fee.** {price} for each term of one year, paid {payment}.
+3. **Term.** The first term starts on the day the fee is paid and runs for one year, to the
+   day before the same date a year later (a term starting on 29 February ends on
+   28 February). Each renewal is the next term of one year, starting on the day after the
+   term before ends, whatever day it is paid. The terms paid are listed with this agreement.
 4. **Benefits.** The foundation provides the benefits of the {tier} tier listed with this
    agreement, by the dates shown there.
 5. **Public recognition.** The sponsor's name, logo and website appear on the foundation's

@@ -35,11 +35,18 @@ class SponsorsConfig(AppConfig):
                 sender=taken_back,
                 dispatch_uid=f"sponsors:supporters:{taken_back.__name__}",
             )
+            # The term a payment bought follows the money kept (sponsors.services.recording).
+            post_save.connect(
+                webhooks.money_taken_back,
+                sender=taken_back,
+                dispatch_uid=f"sponsors:terms:{taken_back.__name__}",
+            )
         dispatch.register_subscription_owner(webhooks.knows_subscription)
         registry.register(mail.STATUS_MAIL, mail.send_sponsorship_mail)
         registry.register(mail.RENEWAL_REMINDER, mail.send_renewal_reminder)
         registry.register(mail.INVITATION, mail.send_invitation)
         registry.register(mail.PAYMENT_RECEIVED, mail.send_payment_received)
+        registry.register(mail.MONEY_RETURNED, mail.send_money_returned)
         registry.register(stripe_tasks.INVOICE_MAIL, mail.send_invoice_mail)
         registry.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
         registry.register(

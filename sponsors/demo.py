@@ -13,6 +13,7 @@ from payments import recording
 from payments.money import minor_units
 from sponsors.models import (
     Organisation,
+    PaidTerm,
     Payment,
     Programme,
     Sponsorship,
@@ -21,6 +22,7 @@ from sponsors.models import (
     current_year,
 )
 from sponsors.supporters_cache import invalidate_supporters_page
+from sponsors.terms import Term
 
 # Demo prices, not the foundation's real ones.
 TIERS = [
@@ -68,11 +70,11 @@ def demo_day(index: int, count: int):
 
 
 def record_demo_payments(organisation):
-    """Each demo sponsorship paid its tier's price, so the funding ledger is not empty
-    beside a full supporters page; flagged as demo, never a real payment."""
+    """Each demo sponsorship paid its tier's price for its term, so the funding ledger is
+    not empty beside a full supporters page; flagged as demo, never a real payment."""
     for sponsorship in organisation.sponsorships.filter(status=Sponsorship.Status.ACTIVE):
         currency = sponsorship.terms["currency"]
-        recording.record_payment(
+        payment, _ = recording.record_payment(
             sponsorship,
             stripe_id=f"demo-payment-{sponsorship.pk}",
             amount_minor=minor_units(Decimal(sponsorship.terms["annual_price"]), currency),
@@ -80,6 +82,15 @@ def record_demo_payments(organisation):
             paid_at=sponsorship.paid_at or demo.now(),
             is_demo=True,
         )
+        if sponsorship.starts_on and sponsorship.ends_on:
+            PaidTerm.objects.get_or_create(
+                payment=payment,
+                defaults={
+                    "sponsorship": sponsorship,
+                    "starts_on": sponsorship.starts_on,
+                    "ends_on": sponsorship.ends_on,
+                },
+            )
 
 
 def load(log):
@@ -150,7 +161,7 @@ def load(log):
                     payment_method=Sponsorship.Payment.INVOICE,
                     paid_at=paid_at,
                     starts_on=day,
-                    ends_on=day + timedelta(days=365),
+                    ends_on=Term.one_year_from(day).ends_on,
                 )
                 SponsorshipEvent.objects.create(
                     sponsorship=sponsorship, to_status="active", note="demo content"

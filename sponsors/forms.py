@@ -144,15 +144,22 @@ class ApplicationForms:
                 self.organisation_form.add_error("logo_upload", error)
 
 
-def price_label(sponsorship: Sponsorship) -> str:
-    """ "€50,000 every year" or "€50,000 for one year": what paying now is for."""
+def price_label(sponsorship: Sponsorship, renewal: bool = False) -> str:
+    """ "€50,000 every year", "€50,000 for one year", or for a renewal "€50,000 for" and
+    the next term's label (``Term.label``): what paying now is for."""
     terms = sponsorship.terms
-    every = (
-        "every year"
-        if sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
-        else "for one year"
-    )
+    if renewal:
+        every = f"for {sponsorship.next_term}"
+    elif sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
+        every = "every year"
+    else:
+        every = "for one year"
     return f"{money(terms['annual_price'], terms['currency'])} {every}"
+
+
+def paid_as(sponsorship: Sponsorship, renewal: bool) -> str:
+    """The way of paying a page offers: a renewal by card is one payment for one term."""
+    return Sponsorship.Payment.CARD_ONCE if renewal else sponsorship.payment_method
 
 
 class PriceConfirmationForm(forms.Form):
@@ -163,13 +170,14 @@ class PriceConfirmationForm(forms.Form):
     currency = forms.CharField(widget=forms.HiddenInput)
     payment_method = forms.CharField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, sponsorship: Sponsorship, **kwargs):
+    def __init__(self, *args, sponsorship: Sponsorship, renewal: bool = False, **kwargs):
         self.sponsorship = sponsorship
+        self.renewal = renewal
         terms = sponsorship.terms
         initial = {
             "amount": terms["annual_price"],
             "currency": terms["currency"],
-            "payment_method": sponsorship.payment_method,
+            "payment_method": paid_as(sponsorship, renewal),
         }
         super().__init__(*args, initial=initial, **kwargs)
 
@@ -183,13 +191,13 @@ class PriceConfirmationForm(forms.Form):
         same = (
             amount == Decimal(terms["annual_price"])
             and data.get("currency", "").upper() == terms["currency"].upper()
-            and data.get("payment_method") == self.sponsorship.payment_method
+            and data.get("payment_method") == paid_as(self.sponsorship, self.renewal)
         )
         if not same:
             raise forms.ValidationError(
                 "This form did not say the price of this sponsorship as it stands now "
-                f"({price_label(self.sponsorship)}). Nothing was charged: check the price "
-                "below and pay again.",
+                f"({price_label(self.sponsorship, self.renewal)}). Nothing was charged: check "
+                "the price below and pay again.",
                 code="price_mismatch",
             )
         return data

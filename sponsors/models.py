@@ -1,10 +1,11 @@
 import secrets
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, Max, OuterRef, Subquery
 from django.urls import reverse
 from django.utils import timezone
 from django_countries.fields import CountryField
@@ -12,6 +13,8 @@ from django_countries.fields import CountryField
 from core.transitions import verb
 from payments.models import STRIPE_ID_MAX_LENGTH, PaymentQuerySet
 from payments.models import Payment as LedgerPayment
+from payments.money import from_minor_units
+from sponsors.terms import ONE_DAY, Term
 
 
 class Programme(models.Model):
@@ -33,10 +36,25 @@ class Programme(models.Model):
 
 class TierQuerySet(models.QuerySet):
     def offered(self, year=None):
-        return self.filter(is_active=True, year=year or current_year()).select_related("programme")
+        """The active tiers of the price list offered to new applications."""
+        year = year or self.offered_year()
+        return self.filter(is_active=True, year=year).select_related("programme")
+
+    def offered_year(self) -> int:
+        """The price list offered: SPONSORSHIP_YEAR, or else the latest one with active tiers
+        that is not ahead of the calendar (so the catalogue does not empty on 1 January
+        before staff publish the new prices). A price list never names a term."""
+        if settings.SPONSORSHIP_YEAR:
+            return settings.SPONSORSHIP_YEAR
+        this_year = timezone.localdate().year
+        latest = self.filter(is_active=True, year__lte=this_year).aggregate(latest=Max("year"))[
+            "latest"
+        ]
+        return latest or this_year
 
 
 def current_year():
+    """A new tier's price-list year, by default: the one offered when set, else this year."""
     return settings.SPONSORSHIP_YEAR or timezone.localdate().year
 
 
@@ -107,8 +125,9 @@ class AgreementTemplate(models.Model):
     tier = models.ForeignKey(Tier, on_delete=models.PROTECT, related_name="agreements")
     version = models.PositiveSmallIntegerField(editable=False)
     text = models.TextField(
-        help_text="Markdown. Placeholders: {organisation}, {tier}, {programme}, {year}, "
-        "{price}, {payment}"
+        help_text="Markdown. Placeholders: {organisation}, {tier}, {programme}, {price}, "
+        "{payment}, and {year}: the price list's year, never a term (the terms paid, named "
+        "by their dates, are listed with the agreement)"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     created_by = models.ForeignKey(
@@ -257,8 +276,10 @@ class Sponsorship(models.Model):
     paid_at = models.DateTimeField(null=True, blank=True)
     # Its payments, kept by the payments app (refunds and disputes hang from them).
     payments = GenericRelation("sponsors.Payment", related_query_name="sponsorship")
+    # The paid time: the first day of its first term and the last day of its last term
+    # (both included), kept by the terms its payments bought (``PaidTerm``).
     starts_on = models.DateField(null=True, blank=True)
-    ends_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True, help_text="The last day paid for")
     reminders_sent = models.JSONField(default=list, blank=True)
     renewal_stopped_at = models.DateTimeField(
         null=True,
@@ -278,6 +299,12 @@ class Sponsorship(models.Model):
     invoice_due_on = models.DateField(null=True, blank=True)
     invoice_url = models.URLField(
         max_length=500, blank=True, help_text="Stripe's page where the invoice is paid"
+    )
+    renewal_invoice_requested_for = models.DateField(
+        null=True,
+        blank=True,
+        help_text="The sponsor asked for the invoice of the term starting on this day; "
+        "empty once it is issued",
     )
     agreement = models.ForeignKey(
         AgreementTemplate,
@@ -300,13 +327,72 @@ class Sponsorship(models.Model):
         ordering = ["-created_at"]
 
     def __str__(self):
-        return f"{self.organisation}: {self.terms.get('tier')} {self.terms.get('year')} ({self.get_status_display()})"
+        return f"{self.organisation}: {self.title} ({self.get_status_display()})"
 
     @property
     def title(self) -> str:
-        """What was applied for, as agreed: "Gold sponsor 2026"."""
+        """What was applied for, as agreed: "Gold sponsor". A term is named by its dates
+        (``current_term``), never by the year of the price list."""
         terms = self.terms
-        return f"{tier_title(terms['tier'], terms['programme'])} {terms['year']}"
+        return tier_title(terms["tier"], terms["programme"])
+
+    def kept_terms(self) -> list[Term]:
+        """The terms its payments bought and it kept, in order. A sponsorship whose paid
+        time was set without a payment record has that time as its one term."""
+        rows = list(self.paid_terms.all())
+        kept = [row.term for row in rows if row.kept]
+        if not rows and self.starts_on and self.ends_on:
+            kept = [Term(self.starts_on, self.ends_on)]
+        return sorted(kept)
+
+    @property
+    def current_term(self) -> Term | None:
+        """The term running today; before the first one starts, that one; after the last
+        one ended, the last one. None before anything is paid."""
+        kept = self.kept_terms()
+        today = timezone.localdate()
+        running = [term for term in kept if today in term]
+        upcoming = [term for term in kept if term.starts_on > today]
+        return (running or upcoming or kept[-1:] or [None])[0]
+
+    @property
+    def terms_ahead(self) -> list[Term]:
+        """Terms paid that start after the current one: a renewal paid early."""
+        current = self.current_term
+        return [term for term in self.kept_terms() if current and term.starts_on > current.ends_on]
+
+    @property
+    def next_term(self) -> Term | None:
+        """The term a renewal paid now buys: the year after the paid one, or, once it has
+        lapsed, the year from today. None while it is not running."""
+        if self.status == self.Status.LAPSED:
+            return Term.one_year_from(timezone.localdate())
+        if self.in_term and self.ends_on:
+            return Term.one_year_from(self.ends_on + ONE_DAY)
+        return None
+
+    @property
+    def term_over(self) -> bool:
+        """Its paid time is behind it (a sponsorship in its grace days, or lapsed)."""
+        return self.ends_on is not None and self.ends_on < timezone.localdate()
+
+    @property
+    def renewal_pending(self) -> bool:
+        """A card renewal Stripe has not yet confirmed: its payment intent is stored and no
+        payment recorded for it."""
+        intent = self.stripe_payment_intent_id
+        if not (self.in_term and self.is_paid and intent):
+            return False
+        return not any(intent in (p.stripe_id, p.payment_intent_id) for p in self.payments.all())
+
+    @property
+    def ended_by_money_returned(self) -> "PaidTerm | None":
+        """The term whose payment went back in full last, when that ended the sponsorship's
+        paid time (it has no kept term running or ahead)."""
+        rows = [row for row in self.paid_terms.all() if not row.kept]
+        if not rows or (self.in_term and self.current_term):
+            return None
+        return max(rows, key=lambda row: (row.money_returned_on, row.pk))
 
     @property
     def is_paid(self):
@@ -337,7 +423,7 @@ class Sponsorship(models.Model):
         paid was withdrawn; an open one whose payment went back in full is refunded."""
         if self.status == self.Status.CANCELLED and self.nothing_paid:
             return "Withdrawn"
-        if self.is_open and self.returned_payment is not None:
+        if (self.is_open or self.status == self.Status.LAPSED) and self.returned_payment:
             return "Refunded"
         return self.get_status_display()
 
@@ -353,6 +439,55 @@ class Sponsorship(models.Model):
     @property
     def renews_by_card(self) -> bool:
         return self.payment_method == self.Payment.CARD_ANNUAL and not self.renewal_stopped_at
+
+
+class PaidTerm(models.Model):
+    """One year-long term a payment bought (``sponsors.services.recording``). The term
+    follows the money: when the whole payment goes back (refunded, or lost to a dispute),
+    the term ran only until the day before (``money_returned_on``), or not at all when
+    it had not started."""
+
+    sponsorship = models.ForeignKey(
+        Sponsorship, on_delete=models.PROTECT, related_name="paid_terms"
+    )
+    payment = models.OneToOneField(
+        LedgerPayment, on_delete=models.PROTECT, related_name="sponsorship_term"
+    )
+    starts_on = models.DateField()
+    ends_on = models.DateField(help_text="Its last day")
+    money_returned_on = models.DateField(
+        null=True, blank=True, help_text="The whole payment went back on this day"
+    )
+    # What staff were last told of the money taken back (refunds, disputes), so a repeated
+    # event tells them nothing twice.
+    money_seen = models.CharField(max_length=80, blank=True)
+
+    class Meta:
+        ordering = ["starts_on", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(ends_on__gte=models.F("starts_on")), name="term_ends_after_start"
+            )
+        ]
+
+    def __str__(self):
+        return str(self.term)
+
+    @property
+    def term(self) -> Term:
+        return Term(self.starts_on, self.ends_on)
+
+    @property
+    def kept(self) -> bool:
+        return self.money_returned_on is None
+
+    @property
+    def ran(self) -> Term | None:
+        """What of the term ran: all of it, the part before its money went back, or None."""
+        if self.kept:
+            return self.term
+        last = min(self.ends_on, self.money_returned_on - ONE_DAY)
+        return Term(self.starts_on, last) if last >= self.starts_on else None
 
 
 class SponsorshipEvent(models.Model):
@@ -388,6 +523,42 @@ class PaymentManager(models.Manager.from_queryset(PaymentQuerySet)):
         )
 
 
+@dataclass(frozen=True)
+class MoneyBack:
+    """What refunds and disputes took back of one payment, in its minor units."""
+
+    refunded: int
+    lost: int  # to disputes the foundation lost: gone for good
+    held: int  # by open disputes: withdrawn, and back if the foundation wins
+    amount: int
+
+    @property
+    def gone(self) -> int:
+        """What will not come back (refunds and lost disputes), at most the amount."""
+        return min(self.refunded + self.lost, self.amount)
+
+    @property
+    def all_gone(self) -> bool:
+        return self.gone >= self.amount
+
+    @property
+    def state(self) -> str:
+        """The whole of it in one line, to tell a change from a repeated event."""
+        return f"refunded {self.refunded}, lost {self.lost}, held {self.held}"
+
+    def words(self, currency: str) -> str:
+        """ "EUR 500.00 refunded, EUR 100.00 held by an open dispute"."""
+        parts = [
+            (self.refunded, "refunded"),
+            (self.lost, "lost to a dispute"),
+            (self.held, "held by an open dispute"),
+        ]
+        said = [
+            f"{currency} {from_minor_units(part, currency)} {how}" for part, how in parts if part
+        ]
+        return ", ".join(said) or "nothing taken back"
+
+
 class Payment(LedgerPayment):
     """A sponsorship's payment: the payments app's record (``payments.models.Payment``),
     seen from sponsors. Made by ``payments.recording`` only."""
@@ -400,6 +571,14 @@ class Payment(LedgerPayment):
     @property
     def sponsorship(self) -> "Sponsorship":
         return self.paid_for
+
+    def money_back(self) -> MoneyBack:
+        """What was taken back of it: refunded, lost to disputes, held by open ones."""
+        refunded = sum(refund.amount_minor for refund in self.refunds.all())
+        disputes = list(self.disputes.all())
+        lost = sum(d.amount_minor for d in disputes if d.status == "lost")
+        held = sum(d.amount_minor for d in disputes if d.withdraws and d.status != "lost")
+        return MoneyBack(refunded=refunded, lost=lost, held=held, amount=self.amount_minor)
 
 
 def invite_token():

@@ -13,8 +13,8 @@ PROGRAMME_LABELS = {
 
 def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, str, str]]:
     """Per sponsorship id: its programme, its contributor (the organisation) and the public
-    line of the funding page's list ("Gold sponsor 2026: Acme": the supporters page thanks
-    sponsors by name)."""
+    line of the funding page's list ("Gold sponsor: Acme": the supporters page thanks
+    sponsors by name; each payment is dated on its own line)."""
     rows = Sponsorship.objects.filter(pk__in=list(ids)).values_list(
         "pk", "tier__programme__kind", "organisation_id", "organisation__name", "terms"
     )
@@ -25,6 +25,6 @@ def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, str, str]]
 
 
 def _line(terms: dict, name: str) -> str:
-    if {"tier", "programme", "year"} <= set(terms):
-        return f"{tier_title(terms['tier'], terms['programme'])} {terms['year']}: {name}"
+    if {"tier", "programme"} <= set(terms):
+        return f"{tier_title(terms['tier'], terms['programme'])}: {name}"
     return name

@@ -18,7 +18,6 @@ urlpatterns = [
     path("sponsors/sponsorships/<int:pk>/cancel/", views.cancel, name="cancel"),
     path("sponsors/sponsorships/<int:pk>/agreement.pdf", views.agreement_pdf, name="agreement-pdf"),
     path("sponsors/payments/<int:pk>/receipt.pdf", views.payment_pdf, name="payment-pdf"),
-    path("sponsors/sponsorships/<int:pk>/invoice.pdf", views.invoice_pdf, name="invoice-pdf"),
     path("sponsors/sponsorships/<int:pk>/undo-cancel/", views.undo_cancel, name="undo-cancel"),
     path(
         "sponsors/sponsorships/<int:pk>/resume-renewal/",
@@ -26,6 +25,12 @@ urlpatterns = [
         name="resume-renewal",
     ),
     path("sponsors/sponsorships/<int:pk>/renew/", views.renew, name="renew"),
+    path("sponsors/sponsorships/<int:pk>/renew/card/", views.renew_card, name="renew-card"),
+    path(
+        "sponsors/sponsorships/<int:pk>/documents/<str:number>.pdf",
+        views.document_pdf,
+        name="document-pdf",
+    ),
     path("sponsors/organisations/<int:pk>/", views.organisation, name="organisation"),
     path("sponsors/organisations/<int:pk>/profile/", views.edit_profile, name="edit-profile"),
     path("sponsors/organisations/<int:pk>/logo/", views.upload_logo, name="upload-logo"),

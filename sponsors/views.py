@@ -15,6 +15,8 @@ from django.views.decorators.http import require_POST
 
 from core.transitions import TransitionRefused
 from core.uploads import declared_body_size
+from invoicing.links import public_url
+from invoicing.models import IssuedDocument
 from invoicing.pdf import pdf_response
 from payments import stripe_js
 from sponsors import agreements, documents, logos, supporters_cache
@@ -36,6 +38,7 @@ from sponsors.services import (
     paying,
     transitions,
 )
+from sponsors.terms import long_date
 
 logger = logging.getLogger(__name__)
 
@@ -187,12 +190,11 @@ def payment_pdf(request, pk):
 
 
 @login_required
-def invoice_pdf(request, pk):
+def document_pdf(request, pk, number):
+    """Any invoice or receipt issued for the sponsorship, by its number."""
     sponsorship = _own_sponsorship(request, pk)
-    invoice = documents.latest_invoice(sponsorship)
-    if invoice is None:
-        raise Http404("No invoice has been issued for this sponsorship.")
-    return pdf_response(invoice)
+    issued = IssuedDocument.objects.about(sponsorship)
+    return pdf_response(get_object_or_404(issued, number=number))
 
 
 def _pdf_response(content: bytes, filename: str) -> HttpResponse:
@@ -255,22 +257,28 @@ def pay(request, pk):
 def pay_card(request, pk):
     """The pay page's script, one step at a time (sponsors.services.paying): JSON."""
     sponsorship = _own_sponsorship(request, pk)
-    dashboard = reverse("sponsors:dashboard")
     reason = _needs_no_card(sponsorship)
     if reason:
         messages.info(request, reason)
-        return stripe_js.go_to(dashboard)
-    price = PriceConfirmationForm(request.POST, sponsorship=sponsorship)
+        return stripe_js.go_to(reverse("sponsors:dashboard"))
+    return _card_step(request, sponsorship, renewal=False)
+
+
+def _card_step(request, sponsorship, *, renewal: bool):
+    """One step of a card payment (the first term, or a renewal's next term): JSON."""
+    dashboard = reverse("sponsors:dashboard")
+    price = PriceConfirmationForm(request.POST, sponsorship=sponsorship, renewal=renewal)
     if not price.is_valid():
         return stripe_js.refuse(" ".join(price.non_field_errors()), status=409)
     stage = request.POST.get("stage")
     try:
         if stage == "setup":
-            return JsonResponse({"client_secret": paying.start(sponsorship)["client_secret"]})
+            started = paying.start(sponsorship, renewal=renewal)
+            return JsonResponse({"client_secret": started["client_secret"]})
         if stage == "pay":
-            attempt = paying.pay(sponsorship, request.POST.get("setup_intent", ""))
+            attempt = paying.pay(sponsorship, request.POST.get("setup_intent", ""), renewal)
         elif stage == "check":
-            attempt = paying.check(sponsorship)
+            attempt = paying.check(sponsorship, renewal)
         else:
             return stripe_js.refuse("Unknown step.")
     except paying.StripeUnavailable as failure:
@@ -280,16 +288,19 @@ def pay_card(request, pk):
         return stripe_js.go_to(dashboard)
     except paying.PaymentFailed as failure:
         return stripe_js.refuse(str(failure), status=409)
+    label = price_label(sponsorship, renewal=renewal)
     if attempt.status == "succeeded":
+        shown = "the receipt" if renewal else "“Paid”"
         messages.success(
             request,
-            f"Thank you: Stripe accepted the payment of {price_label(sponsorship)}. The "
-            "dashboard says “Paid” as soon as Stripe's confirmation reaches us.",
+            f"Thank you: Stripe accepted the payment of {label}. The dashboard shows "
+            f"{shown} as soon as Stripe's confirmation reaches us.",
         )
     elif attempt.status == "processing":
         messages.info(
             request,
-            "Stripe is processing the payment: the dashboard says “Paid” once it is through.",
+            f"Stripe is processing the payment of {label}: the dashboard shows it once it "
+            "is through.",
         )
     return stripe_js.answer(attempt, dashboard)
 
@@ -310,15 +321,28 @@ def pay_by_invoice(request, pk):
 
 @login_required
 def dashboard(request):
-    managed = Organisation.objects.managed_by(request.user).prefetch_related(
-        "sponsorships__payments__refunds",
-        "sponsorships__payments__disputes",
-        "sponsorships__events",
-        "sponsorships__tier__benefit_items",
-        "sponsorships__agreement",
-        "sponsorships__accepted_by",
+    managed = list(
+        Organisation.objects.managed_by(request.user).prefetch_related(
+            "sponsorships__payments__refunds",
+            "sponsorships__payments__disputes",
+            "sponsorships__paid_terms__payment",
+            "sponsorships__events",
+            "sponsorships__tier__benefit_items",
+            "sponsorships__agreement",
+            "sponsorships__accepted_by",
+        )
     )
+    _with_documents([s for org in managed for s in org.sponsorships.all()])
     return render(request, "sponsors/dashboard.html", {"organisations": managed})
+
+
+def _with_documents(sponsorships) -> None:
+    """Each sponsorship with its documents listed (open invoices first) and its open
+    invoices, for the dashboard and the organisation page."""
+    documents.attach_documents(sponsorships)
+    for sponsorship in sponsorships:
+        sponsorship.listed = documents.listing(sponsorship)
+        sponsorship.open_invoices = documents.open_invoices(sponsorship)
 
 
 @login_required
@@ -331,11 +355,17 @@ def _organisation_page(request, org, profile_form=None, status=200):
     typed, with its errors beside its fields."""
     sponsorships = list(
         org.sponsorships.prefetch_related(
-            "payments__refunds", "payments__disputes", "events", "tier__benefit_items"
+            "payments__refunds",
+            "payments__disputes",
+            "paid_terms__payment",
+            "events",
+            "tier__benefit_items",
         ).select_related("tier", "agreement", "accepted_by")
     )
+    _with_documents(sponsorships)
     for sponsorship in sponsorships:
         sponsorship.undo_until = lifecycle.undo_deadline(sponsorship)
+        sponsorship.renewable = lifecycle.renewable(sponsorship)
     context = {
         "organisation": org,
         "sponsorships": sponsorships,
@@ -476,7 +506,7 @@ def _stop_renewal(request, sponsorship, back):
         messages.success(
             request,
             f"The {sponsorship.terms['tier']} sponsorship will not renew. It stays on the "
-            f"supporters page, with every benefit, until {sponsorship.ends_on:%d %B %Y}.",
+            f"supporters page, with every benefit, until {long_date(sponsorship.ends_on)}.",
         )
     return redirect(back)
 
@@ -490,32 +520,72 @@ def resume_renewal(request, pk):
     except TransitionRefused as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "The renewal is back, as it was.")
+        messages.success(
+            request, "The renewal is back, as it was: a mail confirms it to the billing contact."
+        )
     return redirect(sponsorship.organisation.get_absolute_url())
+
+
+def _renewal_sponsorship(request, pk):
+    sponsorship = _own_sponsorship(request, pk)
+    _with_documents([sponsorship])
+    return sponsorship
 
 
 @login_required
 def renew(request, pk):
-    """Renew ahead of the end (the renewal reminder links here): an invoice for the next
-    year, paid by transfer or on Stripe's page. The next year follows the paid one."""
-    sponsorship = _own_sponsorship(request, pk)
+    """Renew for the next term (the renewal reminder links here), the way the sponsor pays:
+    by card on this page (Stripe.js) for a card payer, or by an invoice sent to the billing
+    contact. An invoice already open is shown with how to pay it, never a second one."""
+    sponsorship = _renewal_sponsorship(request, pk)
+    context = {"sponsorship": sponsorship, "next_term": sponsorship.next_term}
+    if sponsorship.open_invoices:
+        invoice = sponsorship.open_invoices[0]
+        context.update(invoice=invoice, invoice_term=documents.term_of(invoice))
+        context["invoice_page"] = public_url(invoice)
+        return render(request, "sponsors/renew.html", context)
+    if sponsorship.renewal_invoice_requested_for or sponsorship.renewal_pending:
+        return render(request, "sponsors/renew.html", context)
     if not lifecycle.renewable(sponsorship):
-        messages.info(
-            request,
-            "This sponsorship renews by card on its own."
-            if sponsorship.in_term
-            else "Only a running sponsorship can be renewed: apply again from the programmes page.",
-        )
+        if sponsorship.renews_by_card:
+            why = "This sponsorship renews by card on its own."
+        elif sponsorship.terms_ahead:
+            why = f"The next term, {sponsorship.terms_ahead[0]}, is paid already."
+        else:
+            why = "Only a running sponsorship can be renewed: apply again from the programmes page."
+        messages.info(request, why)
         return redirect("sponsors:dashboard")
     if request.method != "POST":
-        return render(request, "sponsors/renew.html", {"sponsorship": sponsorship})
+        by_card = sponsorship.payment_method != Sponsorship.Payment.INVOICE
+        context.update(by_card=by_card, renewal_stopped=bool(sponsorship.renewal_stopped_at))
+        if by_card:
+            context.update(
+                price=PriceConfirmationForm(sponsorship=sponsorship, renewal=True),
+                price_label=price_label(sponsorship, renewal=True),
+                **stripe_js.page_context(),
+            )
+            return stripe_js.allow(render(request, "sponsors/renew.html", context))
+        return render(request, "sponsors/renew.html", context)
     try:
         billing.renew(sponsorship, request.user)
     except TransitionRefused as error:
         messages.error(request, str(error))
-        return redirect("sponsors:dashboard")
-    messages.success(request, "Thank you! The renewal invoice is sent to the billing contact.")
+        return redirect("sponsors:renew", pk=sponsorship.pk)
+    messages.success(
+        request,
+        f"Thank you! The invoice for the next term, {sponsorship.next_term}, is being issued "
+        f"and sent to {sponsorship.organisation.billing_email}; it is listed here as soon as "
+        "it is.",
+    )
     return redirect("sponsors:dashboard")
+
+
+@require_POST
+@login_required
+def renew_card(request, pk):
+    """The renewal page's card script, one step at a time: the next term by card. JSON."""
+    sponsorship = _own_sponsorship(request, pk)
+    return _card_step(request, sponsorship, renewal=True)
 
 
 @require_POST

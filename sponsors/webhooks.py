@@ -101,6 +101,14 @@ def subscription_deleted(event: StripeEventData):
     lifecycle.subscription_ended(subscription_id)
 
 
+def money_taken_back(sender, instance, **kwargs):
+    """A refund or dispute was saved (``payments.recording``, from Stripe's event, inside
+    the webhook's transaction): the term its payment bought follows the money kept.
+    Connected to their saves in ``SponsorsConfig.ready()``."""
+    if instance.payment_id is not None:
+        recording.money_returned(instance.payment_id)
+
+
 HANDLERS = {
     "payment_intent.succeeded": payment_succeeded,
     "invoice.paid": payment_succeeded,

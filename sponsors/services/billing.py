@@ -56,20 +56,36 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
 
 
 @transaction.atomic
-def renew(sponsorship: Sponsorship, actor):
-    """Renew a running year ahead of its end: an invoice for the next year is issued after
-    the commit (paid by bank transfer, or by card on Stripe's invoice page where Stripe
-    gives one). Its payment adds the next year to the end of the paid one."""
+def renew(sponsorship: Sponsorship, actor) -> Sponsorship:
+    """Renew a running sponsorship by invoice: an invoice for the next term (the year after
+    the paid one, named by its dates) is issued after the commit, paid by bank transfer or
+    on Stripe's invoice page where Stripe gives one. Its payment buys that term, whatever
+    day it arrives. Refused while an invoice is open or being issued."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     if not lifecycle.renewable(sponsorship):
         raise TransitionRefused("This sponsorship cannot be renewed now.")
-    if documents.open_invoice(sponsorship):
+    if documents.open_invoice(sponsorship) or sponsorship.renewal_invoice_requested_for:
         raise TransitionRefused("An invoice is already open: pay it to renew.")
-    queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
+    term = sponsorship.next_term
+    sponsorship.renewal_invoice_requested_for = term.starts_on
+    changed, note = ["renewal_invoice_requested_for"], ""
+    if sponsorship.payment_method != Sponsorship.Payment.INVOICE:
+        # A card payer who asks for the invoice renews by invoice from now on: nothing
+        # charges the card again on its own (a stopped yearly renewal stays stopped).
+        sponsorship.payment_method = Sponsorship.Payment.INVOICE
+        changed.append("payment_method")
+        note = "; paid by invoice from now on"
+    sponsorship.save(update_fields=changed)
+    queue.enqueue(
+        stripe_tasks.SEND_INVOICE,
+        sponsorship_id=sponsorship.pk,
+        term_starts_on=term.starts_on.isoformat(),
+    )
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship,
         from_status=sponsorship.status,
         to_status=sponsorship.status,
         actor=actor,
-        note="renewal invoice requested by the sponsor",
+        note=f"renewal invoice for the term {term} requested by the sponsor{note}",
     )
+    return sponsorship

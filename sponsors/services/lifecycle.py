@@ -12,6 +12,7 @@ from outbox import queue
 from sponsors import mail, stripe_tasks
 from sponsors.models import Sponsorship, SponsorshipEvent, Tier
 from sponsors.services.transitions import PAYABLE, S, TierFull, move
+from sponsors.terms import Term, long_date
 
 GRACE_DAYS = 14
 REMINDER_DAYS = (30, 7)
@@ -38,19 +39,13 @@ def reject(sponsorship: Sponsorship, actor, note=""):
     return sponsorship
 
 
-TERM = timedelta(days=365)
-
-
-def start_term(sponsorship, first_day: date):
-    """The paid year: from its first day, for one year."""
-    sponsorship.starts_on, sponsorship.ends_on = first_day, first_day + TERM
-    sponsorship.save(update_fields=["starts_on", "ends_on"])
-
-
 def activate(sponsorship, actor=None):
-    """Active from the term its payment started (a renewal has extended ``ends_on``)."""
+    """Active for the term its payment bought (``recording``); one marked paid with no
+    term recorded runs for a year from today."""
     if sponsorship.starts_on is None:
-        start_term(sponsorship, timezone.localdate())
+        term = Term.one_year_from(timezone.localdate())
+        sponsorship.starts_on, sponsorship.ends_on = term.starts_on, term.ends_on
+        sponsorship.save(update_fields=["starts_on", "ends_on"])
     move(sponsorship, "activate", actor, "payment received and approved")
 
 
@@ -90,7 +85,7 @@ def stop_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
         from_status=sponsorship.status,
         to_status=sponsorship.status,
         actor=actor,
-        note=f"renewal stopped by the sponsor; listed until {sponsorship.ends_on:%d %B %Y}",
+        note=f"renewal stopped by the sponsor; listed until {long_date(sponsorship.ends_on)}",
     )
     if sponsorship.stripe_subscription_id:
         queue.enqueue(
@@ -113,8 +108,8 @@ def resume_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
         stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
     ):
         raise TransitionRefused(
-            "Stripe has already ended the card renewal: renew from the dashboard before "
-            f"{sponsorship.ends_on:%d %B %Y} instead."
+            "Stripe has already ended the card renewal: renew by card from the "
+            f"organisation's page before {long_date(sponsorship.ends_on)} instead."
         )
     sponsorship.renewal_stopped_at = None
     sponsorship.save(update_fields=["renewal_stopped_at"])
@@ -125,12 +120,15 @@ def resume_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
         actor=actor,
         note="renewal resumed by the sponsor",
     )
+    queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what="renewal_resumed")
     return sponsorship
 
 
 def renewable(sponsorship: Sponsorship) -> bool:
-    """May be renewed ahead of its end: running, and not renewed by Stripe on its own."""
-    return sponsorship.in_term and not sponsorship.renews_by_card
+    """May be renewed now: running, not renewed by Stripe on its own, and the next term
+    not paid yet (one term is paid ahead at most)."""
+    running = sponsorship.in_term and sponsorship.ends_on is not None
+    return running and not sponsorship.renews_by_card and not sponsorship.terms_ahead
 
 
 def is_withdrawal(sponsorship: Sponsorship) -> bool:

@@ -22,11 +22,14 @@ import logging
 from decimal import Decimal
 
 from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Q
 
 from payments import gateway
 from payments.money import minor_units
-from sponsors import stripe_gateway, stripe_objects
-from sponsors.models import Sponsorship
+from sponsors import documents, stripe_gateway, stripe_objects
+from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.services import lifecycle
 from sponsors.services.transitions import PAYABLE, SponsorshipError
 
 logger = logging.getLogger(__name__)
@@ -70,59 +73,78 @@ def _stripe_failure(error) -> PaymentFailed:
     return PaymentFailed(error.user_message or "Stripe refused the payment.")
 
 
-def _annual(sponsorship: Sponsorship) -> bool:
-    return sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
+def _annual(sponsorship: Sponsorship, renewal: bool = False) -> bool:
+    """Paid by a yearly subscription (a renewal by card is one payment for one term)."""
+    return not renewal and sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
 
 
-def _check_payable(sponsorship: Sponsorship):
+def _check_payable(sponsorship: Sponsorship, renewal: bool = False):
+    if renewal:
+        if not lifecycle.renewable(sponsorship):
+            raise NotPayable("This sponsorship cannot be renewed now.")
+        if documents.open_invoice(sponsorship) or sponsorship.renewal_invoice_requested_for:
+            raise NotPayable("An invoice for the next term is open: pay it to renew.")
+        return
     if sponsorship.is_paid or sponsorship.status not in PAYABLE:
         raise NotPayable("This sponsorship needs no payment now.")
     if sponsorship.payment_method == Sponsorship.Payment.INVOICE:
         raise NotPayable("This sponsorship is paid by invoice.")
 
 
-def current(sponsorship: Sponsorship) -> Attempt:
+def _recorded(sponsorship: Sponsorship, payment_intent_id: str) -> bool:
+    return sponsorship.payments.filter(
+        Q(stripe_id=payment_intent_id) | Q(payment_intent_id=payment_intent_id)
+    ).exists()
+
+
+def current(sponsorship: Sponsorship, renewal: bool = False) -> Attempt:
     """Where the payment last made for the sponsorship stands at Stripe (``NOTHING``
-    when none was made)."""
+    when none was made; for a renewal, when the last one is already recorded)."""
+    intent = sponsorship.stripe_payment_intent_id
     try:
-        if _annual(sponsorship) and sponsorship.stripe_subscription_id:
+        if _annual(sponsorship, renewal) and sponsorship.stripe_subscription_id:
             return gateway.subscription_attempt(sponsorship.stripe_subscription_id)
-        if not _annual(sponsorship) and sponsorship.stripe_payment_intent_id:
-            return gateway.payment_attempt(sponsorship.stripe_payment_intent_id)
+        if not _annual(sponsorship, renewal) and intent:
+            if renewal and _recorded(sponsorship, intent):
+                return gateway.NOTHING  # it paid an earlier term
+            return gateway.payment_attempt(intent)
     except stripe_gateway.StripeError as error:
         raise _stripe_failure(error) from error
     return gateway.NOTHING
 
 
-def start(sponsorship: Sponsorship) -> dict:
+def start(sponsorship: Sponsorship, renewal: bool = False) -> dict:
     """A SetupIntent for the card: ``{"id", "client_secret"}`` for the browser. Raises
-    NotPayable when a payment was already made (or is waiting for 3-D Secure)."""
-    _check_payable(sponsorship)
-    if current(sponsorship).done:
+    NotPayable when a payment was already made (or is waiting for 3-D Secure).
+    ``renewal``: the card pays the next term of a running sponsorship, once."""
+    _check_payable(sponsorship, renewal)
+    if current(sponsorship, renewal).done:
         raise NotPayable("A payment of this sponsorship is already made or under way.")
     try:
         customer = stripe_objects.ensure_customer(sponsorship.organisation)
         return gateway.create_setup_intent(
-            customer, {"sponsorship": str(sponsorship.pk)}, recurring=_annual(sponsorship)
+            customer,
+            {"sponsorship": str(sponsorship.pk)},
+            recurring=_annual(sponsorship, renewal),
         )
     except stripe_gateway.StripeError as error:
         raise _stripe_failure(error) from error
 
 
-def pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
+def pay(sponsorship: Sponsorship, setup_intent_id: str, renewal: bool = False) -> Attempt:
     """Charge the card of the browser's confirmed SetupIntent, once."""
-    _check_payable(sponsorship)
+    _check_payable(sponsorship, renewal)
     lock = f"sponsorship-{sponsorship.pk}-paying"
     if not cache.add(lock, setup_intent_id, LOCK_SECONDS):
         raise Busy()
     try:
-        return _pay(sponsorship, setup_intent_id)
+        return _pay(sponsorship, setup_intent_id, renewal)
     finally:
         cache.delete(lock)
 
 
-def _pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
-    before = current(sponsorship)
+def _pay(sponsorship: Sponsorship, setup_intent_id: str, renewal: bool) -> Attempt:
+    before = current(sponsorship, renewal)
     if before.done:
         return before  # already paid: no second payment
     try:
@@ -139,11 +161,13 @@ def _pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
     if before.status == "requires_action":
         if before.payment_method == card.payment_method_id:
             return before  # this very attempt, sent twice: still waiting for 3-D Secure
-        _let_go(sponsorship)  # one left waiting (a closed tab) gives way to this card
+        _let_go(sponsorship, renewal)  # one left waiting (a closed tab) gives way to this card
     terms = sponsorship.terms
+    if renewal and sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL:
+        renew_term_by_term(sponsorship)
     try:
         gateway.use_card(card)
-        if _annual(sponsorship):
+        if _annual(sponsorship, renewal):
             subscription = stripe_gateway.subscribe(
                 card.customer_id,
                 stripe_objects.ensure_plan(sponsorship.tier),
@@ -164,22 +188,39 @@ def _pay(sponsorship: Sponsorship, setup_intent_id: str) -> Attempt:
         return gateway.refused(error)
     except stripe_gateway.StripeError as error:
         raise _stripe_failure(error) from error
-    return check(sponsorship)
+    return check(sponsorship, renewal)
 
 
-def check(sponsorship: Sponsorship) -> Attempt:
+def check(sponsorship: Sponsorship, renewal: bool = False) -> Attempt:
     """Where the payment stands after the browser answered 3-D Secure. A failed one is
     let go (a subscription left incomplete is cancelled), so the sponsor may try again."""
-    attempt = current(sponsorship)
+    attempt = current(sponsorship, renewal)
     if attempt.status == "failed":
-        _let_go(sponsorship)
+        _let_go(sponsorship, renewal)
     return attempt
 
 
-def _let_go(sponsorship: Sponsorship):
+@transaction.atomic
+def renew_term_by_term(sponsorship: Sponsorship):
+    """A yearly card renewal that was stopped (its subscription ends at Stripe) renews by
+    card one term at a time from now on: nothing will charge it again on its own."""
+    locked = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
+    if locked.payment_method != Sponsorship.Payment.CARD_ANNUAL:
+        return
+    locked.payment_method = sponsorship.payment_method = Sponsorship.Payment.CARD_ONCE
+    locked.save(update_fields=["payment_method"])
+    SponsorshipEvent.objects.create(
+        sponsorship=locked,
+        from_status=locked.status,
+        to_status=locked.status,
+        note="renewed by card for one term: the yearly card renewal was stopped",
+    )
+
+
+def _let_go(sponsorship: Sponsorship, renewal: bool = False):
     """Forget the failed or abandoned attempt first, so that Stripe's event about its
     cancellation matches no sponsorship and ends nothing; then cancel it at Stripe."""
-    annual = _annual(sponsorship)
+    annual = _annual(sponsorship, renewal)
     subscription = sponsorship.stripe_subscription_id if annual else ""
     intent = "" if annual else sponsorship.stripe_payment_intent_id
     stripe_objects.forget_payment_ids(

@@ -1,11 +1,14 @@
 """Recording what Stripe reports of a sponsorship: its payments (kept by the payments app,
-``payments.recording``, which also records their refunds and disputes), the Stripe
-objects a payment made, and failed payments. Starting a payment is ``billing``'s.
+``payments.recording``, which also records their refunds and disputes), the term each
+payment bought, what happens to that term when the money goes back, the Stripe objects a
+payment made, and failed payments. Starting a payment is ``billing``'s and ``paying``'s.
 
 A payment counts as the sponsorship's money whatever its amount, but only a payment of the
-term's price (in the term's currency) activates or extends the sponsorship: a signed event
-for one cent is one cent, not a year."""
+term's price (in the term's currency) buys a term: a signed event for one cent is one
+cent, not a year. The term follows the money the sponsorship kept: a payment refunded in
+full, or lost to a dispute, ends the term it bought (``money_returned``)."""
 
+from datetime import date
 from decimal import Decimal
 
 from django.db import transaction
@@ -19,10 +22,10 @@ from payments import recording
 from payments.events import Rejected
 from payments.money import from_minor_units, minor_units
 from sponsors import documents, mail, stripe_tasks
-from sponsors.models import Payment, Sponsorship, SponsorshipEvent
-from sponsors.services import lifecycle
+from sponsors.models import PaidTerm, Payment, Sponsorship, SponsorshipEvent
 from sponsors.services.lifecycle import activate
-from sponsors.services.transitions import S, move
+from sponsors.services.transitions import PAYABLE, S, move
+from sponsors.terms import ONE_DAY, Term
 
 
 def term_price_minor(sponsorship: Sponsorship) -> int:
@@ -31,13 +34,29 @@ def term_price_minor(sponsorship: Sponsorship) -> int:
     return minor_units(Decimal(str(terms["annual_price"])), str(terms["currency"]))
 
 
-def _note(sponsorship: Sponsorship, note: str):
+def _note(sponsorship: Sponsorship, note: str, actor=None):
     SponsorshipEvent.objects.create(
         sponsorship=sponsorship,
         from_status=sponsorship.status,
         to_status=sponsorship.status,
+        actor=actor,
         note=note,
     )
+
+
+def term_bought(sponsorship: Sponsorship, paid_on: date) -> Term | None:
+    """The term a payment of the full price buys, from the sponsorship's state when it
+    arrives: the first year from the day it was paid; for a running sponsorship the year
+    after the paid one, whatever day it arrives; for a lapsed one the year from the
+    payment. None when it buys no term (a second payment of an application, a closed
+    sponsorship)."""
+    if sponsorship.status in PAYABLE:
+        return None if sponsorship.is_paid else Term.one_year_from(paid_on)
+    if sponsorship.in_term and sponsorship.ends_on:
+        return sponsorship.next_term
+    if sponsorship.status == S.LAPSED:
+        return Term.one_year_from(paid_on)
+    return None
 
 
 @transaction.atomic
@@ -79,49 +98,126 @@ def record_payment(
     _close_invoice(sponsorship, payment)
     queue.enqueue(mail.PAYMENT_RECEIVED, payment_id=payment.pk)
     price = term_price_minor(sponsorship)
-    if amount_minor < price:
+    paid_on = timezone.localtime(paid_at).date()
+    term = term_bought(sponsorship, paid_on) if amount_minor >= price else None
+    if term is None:
         paid, due = from_minor_units(amount_minor, expected), from_minor_units(price, expected)
+        why = (
+            f"not the term's price ({due} {expected})"
+            if amount_minor < price
+            else f"the sponsorship is {sponsorship.get_status_display().lower()}"
+        )
         _note(
             sponsorship,
-            f"payment {stripe_id} of {paid} {expected} received; "
-            f"not the term's price ({due} {expected}), so the term is unchanged",
-        )
-        documents.issue_receipt(payment)
-        return sponsorship
-    first = sponsorship.paid_at is None
-    sponsorship.paid_at = max(filter(None, [sponsorship.paid_at, paid_at]))
-    sponsorship.save(update_fields=["paid_at"])
-    if first and sponsorship.starts_on is None:
-        # The year paid for runs from the day of the payment, approved yet or not.
-        lifecycle.start_term(sponsorship, timezone.localtime(paid_at).date())
-    if sponsorship.status == S.AWAITING_PAYMENT:
-        activate(sponsorship)
-    elif sponsorship.status in (S.EXPIRING, S.LAPSED) and not first:
-        # a renewal: the next year follows the paid one (or today, once it has lapsed)
-        today = timezone.localdate()
-        sponsorship.ends_on = max(sponsorship.ends_on or today, today) + lifecycle.TERM
-        sponsorship.renewal_stopped_at = None
-        sponsorship.save(update_fields=["ends_on", "renewal_stopped_at"])
-        move(sponsorship, "renew", note=f"renewed by payment {stripe_id}")
-    elif sponsorship.status == S.ACTIVE and not first:
-        sponsorship.ends_on = (sponsorship.ends_on or timezone.localdate()) + lifecycle.TERM
-        sponsorship.renewal_stopped_at = None  # paid for the next year: it goes on
-        sponsorship.save(update_fields=["ends_on", "renewal_stopped_at"])
-        SponsorshipEvent.objects.create(
-            sponsorship=sponsorship,
-            from_status=S.ACTIVE,
-            to_status=S.ACTIVE,
-            note=f"renewed by payment {stripe_id}",
+            f"payment {stripe_id} of {paid} {expected} received; {why}, so the term is unchanged",
         )
     else:
-        _note(sponsorship, f"payment {stripe_id} received")
-    documents.issue_receipt(payment)  # after the term moved: it names the year paid for
+        _buy(sponsorship, payment, term)
+    documents.issue_receipt(payment)  # after the term: it names the term it paid for
+    # A refund or dispute that reached us before this payment takes it back at once.
+    money_returned(payment.pk)
     return sponsorship
+
+
+def _buy(sponsorship: Sponsorship, payment: Payment, term: Term):
+    """Record the term the payment bought, and what it does to the sponsorship."""
+    PaidTerm.objects.create(
+        sponsorship=sponsorship, payment=payment, starts_on=term.starts_on, ends_on=term.ends_on
+    )
+    renewal = sponsorship.is_paid and sponsorship.status not in PAYABLE
+    sponsorship.paid_at = max(filter(None, [sponsorship.paid_at, payment.paid_at]))
+    sponsorship.starts_on = min(filter(None, [sponsorship.starts_on, term.starts_on]))
+    sponsorship.ends_on = max(filter(None, [sponsorship.ends_on, term.ends_on]))
+    sponsorship.renewal_stopped_at = None  # paid for the term to come: it goes on
+    if sponsorship.renewal_invoice_requested_for == term.starts_on:
+        sponsorship.renewal_invoice_requested_for = None  # paid before its invoice was issued
+    sponsorship.save(
+        update_fields=[
+            "paid_at",
+            "starts_on",
+            "ends_on",
+            "renewal_stopped_at",
+            "renewal_invoice_requested_for",
+        ]
+    )
+    note = f"{'renewed' if renewal else 'paid'} by payment {payment.stripe_id}: {term}"
+    if sponsorship.status == S.AWAITING_PAYMENT:
+        activate(sponsorship)
+    elif sponsorship.status in (S.EXPIRING, S.LAPSED):
+        move(sponsorship, "renew", note=note)
+    else:
+        _note(sponsorship, note)
 
 
 def payment_failed(sponsorship_id: int):
     """Stripe reported a failed charge: tell the sponsor after the commit."""
     queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
+
+
+@transaction.atomic
+def money_returned(payment_id: int):
+    """A refund or dispute of a sponsorship's payment was recorded (or the payment was,
+    after them): the term the payment bought follows the money kept. All of it gone
+    (refunded, or lost to a dispute) ends that term: it ran until the day before, or not
+    at all; with no term left running, a running sponsorship lapses. Staff are told, and
+    the sponsor; any other change (part refunded, a dispute opened or won) is told to staff
+    only. Idempotent: the same state of the money tells nobody twice."""
+    payment = Payment.objects.filter(pk=payment_id).first()
+    if payment is None:
+        return  # not a sponsorship's
+    sponsorship = Sponsorship.objects.select_for_update().get(pk=payment.object_id)
+    row = PaidTerm.objects.select_for_update().filter(payment=payment).first()
+    if row is None:
+        return  # it bought no term: nothing follows from its money
+    back = payment.money_back()
+    if back.state == row.money_seen or (not row.money_seen and not (back.gone or back.held)):
+        return
+    row.money_seen = back.state
+    row.save(update_fields=["money_seen"])
+    what = back.words(payment.currency)
+    if back.all_gone and row.kept:
+        _end_term(sponsorship, row, payment, what)
+        queue.enqueue(mail.MONEY_RETURNED, payment_id=payment.pk, ended=True)
+        queue.enqueue(
+            mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what="term_ended", paid_term_id=row.pk
+        )
+    else:
+        _note(sponsorship, f"payment {payment.stripe_id}: {what}; the term {row.term} stands")
+        queue.enqueue(mail.MONEY_RETURNED, payment_id=payment.pk, ended=False)
+
+
+def _end_term(sponsorship: Sponsorship, row: PaidTerm, payment: Payment, what: str):
+    """The term's money went back in full: it ran until the day before, and the paid time
+    loses it; a running sponsorship with no paid day left lapses."""
+    row.money_returned_on = timezone.localdate()
+    row.save(update_fields=["money_returned_on"])
+    ran = row.ran
+    note = f"payment {payment.stripe_id}: {what}; the term {row.term} it paid for " + (
+        f"ran {ran}" if ran else "never started"
+    )
+    start, end = sponsorship.starts_on, sponsorship.ends_on
+    if start is not None and end is not None:
+        if row.starts_on <= start and row.ends_on >= end:
+            start = end = None
+        elif row.ends_on >= end:
+            end = row.starts_on - ONE_DAY
+        elif row.starts_on <= start:
+            start = row.ends_on + ONE_DAY
+    kept_paid_at = [
+        kept.payment.paid_at
+        for kept in sponsorship.paid_terms.select_related("payment")
+        if kept.kept
+    ]
+    sponsorship.starts_on, sponsorship.ends_on = start, end
+    if start is None:
+        sponsorship.paid_at = None
+    elif kept_paid_at:
+        sponsorship.paid_at = max(kept_paid_at)
+    sponsorship.save(update_fields=["starts_on", "ends_on", "paid_at"])
+    if sponsorship.in_term and (end is None or end < timezone.localdate()):
+        move(sponsorship, "lapse", note=note, mail_it=False)
+    else:
+        _note(sponsorship, note)
 
 
 def _close_invoice(sponsorship: Sponsorship, payment: Payment):

@@ -2,6 +2,7 @@ from datetime import timedelta
 
 from django import template
 
+from sponsors import documents
 from sponsors.models import Payment, Sponsorship
 
 register = template.Library()
@@ -22,3 +23,9 @@ def add_days(day, days):
         return day + timedelta(days=int(days))
     except (TypeError, ValueError):
         return None
+
+
+@register.filter
+def invoice_term(doc):
+    """``{{ invoice|invoice_term }}``: the term an issued invoice or receipt pays for."""
+    return documents.term_of(doc)

@@ -5,24 +5,30 @@ This walk covers the rest of what a person does on a phone: signing in and up, a
 for a lost donation link, the pages a release mail's confirm and unsubscribe links open,
 and, signed in as a sponsor's manager who also gave a gift,
 the account pages, the sponsor dashboard, the organisation with its profile form, the
-benefits of a sponsorship, an application and its payment page, and "my gifts". Same
+benefits of a sponsorship, an application and its payment page, the renewal of a card
+payer (by card) and of an invoice payer with an invoice open, and "my gifts". Same
 checks: reflow at 320 and 390 px, axe at 320 px in light and dark (tests/e2e/page_audit.py).
 """
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from donations.models import Donation
 from releases.models import AnnouncementSubscriber
 from releases.subscriptions import confirm_token, unsubscribe_token
+from sponsors import documents
 from sponsors.benefits.models import Benefit
 from sponsors.models import Sponsorship
 from sponsors.services import applications
+from sponsors.terms import Term
 from tests.artifacts import ARTIFACTS
 from tests.donations.factories import DonationFactory, GiftFactory
 from tests.e2e.page_audit import SCHEMES, WIDTHS, audit
 from tests.sponsors.benefits.factories import BenefitFactory, SponsorshipFactory
-from tests.sponsors.factories import OrganisationFactory, TierFactory
+from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory, TierFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -59,6 +65,25 @@ def manager_pages(django_user_model):
         user=manager, frequency=Donation.Frequency.MONTHLY, status=Donation.Status.ACTIVE
     )
     GiftFactory(donation=monthly)
+    # Renewing: a card payer's next term by card, and an invoice payer's open invoice.
+    today = timezone.localdate()
+    term = Term.one_year_from(today - timedelta(days=300))
+    by_card = ActiveSponsorshipFactory(
+        organisation=organisation,
+        payment_method=Sponsorship.Payment.CARD_ONCE,
+        starts_on=term.starts_on,
+        ends_on=term.ends_on,
+    )
+    invoiced = ActiveSponsorshipFactory(
+        organisation=organisation, starts_on=term.starts_on, ends_on=term.ends_on
+    )
+    documents.issue_invoice(
+        invoiced,
+        stripe_invoice_id="in_walk",
+        due_on=today + timedelta(days=30),
+        hosted_url="",
+        term=term.following(),
+    )
     org = f"/sponsors/organisations/{organisation.pk}"
     paths = [
         "/accounts/profile/",
@@ -70,6 +95,8 @@ def manager_pages(django_user_model):
         f"/sponsors/apply/{tier.pk}/",
         f"/sponsors/sponsorships/{applied.pk}/pay/",
         f"/sponsors/sponsorships/{applied.pk}/cancel/",
+        f"/sponsors/sponsorships/{by_card.pk}/renew/",
+        f"/sponsors/sponsorships/{invoiced.pk}/renew/",
         "/donate/my-gifts/",
     ]
     return manager, paths
@@ -77,7 +104,11 @@ def manager_pages(django_user_model):
 
 # Pictures of the pages worth a look in both schemes (ARTIFACTS/<name>-<width>-<scheme>.png),
 # by the last part of their path.
-SHOTS = {"dashboard": str(ARTIFACTS / "account-dashboard"), "pay": str(ARTIFACTS / "sponsor-pay")}
+SHOTS = {
+    "dashboard": str(ARTIFACTS / "account-dashboard"),
+    "pay": str(ARTIFACTS / "sponsor-pay"),
+    "renew": str(ARTIFACTS / "sponsor-renew"),
+}
 
 
 def test_account_and_sponsor_pages_reflow_and_pass_axe(

@@ -92,8 +92,14 @@ def test_card_journey_paid_by_localstripe_webhook_approved_by_staff(devstack, br
     assert "invoice.payment_succeeded" in devstack.output("stripe")
     shot(page, "dashboard-paid")
     page.get_by_role("link", name="Acme Databases").click()
+    # The organisation page lists the receipt, named for the term the payment bought.
+    receipt = page.get_by_role("link", name=re.compile(r"^Receipt RCT-\d{6} \(PDF\)$"))
+    listed = page.locator("ul.documents li", has=receipt).inner_text()
+    assert re.search(
+        r"€50,000 paid on \d+ \w+ \d{4} for the term \d+ \w+ \d{4} – \d+ \w+ \d{4}", listed
+    )
     with page.expect_download() as download:
-        page.get_by_role("link", name="PDF", exact=True).first.click()
+        receipt.click()
     assert download.value.suggested_filename.startswith("RCT-")  # the receipt number
     with open(download.value.path(), "rb") as pdf:
         assert pdf.read(5) == b"%PDF-"

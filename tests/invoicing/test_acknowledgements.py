@@ -45,18 +45,24 @@ def test_the_sponsor_hears_of_the_application_the_payment_and_the_approval(
             sponsorship.pk, stripe_id="pi_1", amount_minor=5000000, currency="EUR", paid_at=paid_at
         )
     (payment_mail,) = _mails_to(manager.email)
-    assert payment_mail.subject == "Payment received: €50,000 for Gold sponsor 2026"
+    # the term named by its dates, from the day it was paid, whatever day the test runs
+    assert payment_mail.subject == (
+        "Payment received: €50,000 for Gold sponsor, 2 March 2026 – 1 March 2027"
+    )
     assert "Receipt RCT-000001: http" in payment_mail.body
-    assert "The year runs from 2 March 2026 to 2 March 2027" in payment_mail.body
+    assert "It pays for the term 2 March 2026 – 1 March 2027." in payment_mail.body
+    assert "becomes active once staff approve the application" in payment_mail.body
     sponsorship.refresh_from_db()
     assert (sponsorship.starts_on, sponsorship.ends_on) == (
         datetime(2026, 3, 2).date(),
-        datetime(2027, 3, 2).date(),
+        datetime(2027, 3, 1).date(),
     )
     client.force_login(manager)
     page = client.get("/sponsors/dashboard/")
     assertNotContains(page, "Starts on the day the fee is paid")
-    assertContains(page, "2 March 2026 to 2 March 2027")
+    assertContains(
+        page, "<dd>2 March 2026 – 1 March 2027 (paid; listed once staff approve)</dd>", html=True
+    )
 
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -64,7 +70,7 @@ def test_the_sponsor_hears_of_the_application_the_payment_and_the_approval(
     (active,) = _mails_to(manager.email)
     assert active.subject == "Your sponsorship is active: thank you!"
     sponsorship.refresh_from_db()
-    assert sponsorship.ends_on == datetime(2027, 3, 2).date()  # approval does not move it
+    assert sponsorship.ends_on == datetime(2027, 3, 1).date()  # approval does not move it
 
 
 def test_while_stripe_has_not_confirmed_the_dashboard_offers_no_second_payment(client):

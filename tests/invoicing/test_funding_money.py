@@ -74,7 +74,7 @@ def test_every_sponsorship_payment_and_expense_is_listed_and_donors_only_togethe
     client, year_of_money
 ):
     page = client.get(f"/funding/?year={YEAR}")
-    assertContains(page, "Gold sponsor 2026: Beispiel GmbH".replace("2026", str(YEAR)))
+    assertContains(page, "Gold sponsor: Beispiel GmbH")
     assertContains(page, '<td class="num" data-label="Amount">+€50,000</td>', html=True)
     assertContains(page, "Build farm hosting, March")
     assertContains(page, '<td class="num" data-label="Amount">−€1,200</td>', html=True)

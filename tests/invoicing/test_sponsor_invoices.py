@@ -65,7 +65,9 @@ def test_the_invoice_carries_what_accounts_payable_needs(approved, client, setti
     assert re.fullmatch(r"INV-\d{6}", invoice.number)
     assert sponsorship.invoice_number == invoice.number
     client.force_login(manager)
-    text = pdf_text(client.get(f"/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf"))
+    text = pdf_text(
+        client.get(f"/sponsors/sponsorships/{sponsorship.pk}/documents/{invoice.number}.pdf")
+    )
     today = timezone.localdate()
     for expected in [
         f"Invoice {invoice.number}",
@@ -80,7 +82,8 @@ def test_the_invoice_carries_what_accounts_payable_needs(approved, client, setti
         "VAT number: DE123456789",
         f"Date: {today:%d %B %Y}",
         f"Due date: {sponsorship.invoice_due_on:%d %B %Y}",
-        "Gold sponsor",
+        "Gold sponsor for Company",
+        "one year from the day the fee is paid",
         "VAT 0 %: reverse charge €0",
         "Total €50,000",
         "Reverse charge: the customer (DE123456789) accounts for the VAT",
@@ -106,7 +109,9 @@ def test_a_domestic_buyer_pays_the_vat_included_in_the_price(
     first, following = IssuedDocument.objects.invoices().order_by("id")
     assert int(following.number[4:]) == int(first.number[4:]) + 1
     client.force_login(manager)
-    text = pdf_text(client.get(f"/sponsors/sponsorships/{second.pk}/invoice.pdf"))
+    text = pdf_text(
+        client.get(f"/sponsors/sponsorships/{second.pk}/documents/{following.number}.pdf")
+    )
     assert "Net amount €39,840.64" in text
     assert "VAT 25.5 % (included) €10,159.36" in text
     assert "Reverse charge" not in text

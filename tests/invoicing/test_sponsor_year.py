@@ -2,7 +2,7 @@
 listed, with every benefit, until the paid term ends; renewing early adds the next year
 to the end of the paid one; the renewal reminder leads there."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from django.core import mail
@@ -12,6 +12,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 from invoicing.models import IssuedDocument
 from sponsors.models import Sponsorship
 from sponsors.services import lifecycle, recording
+from sponsors.terms import Term
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory
 
@@ -92,9 +93,10 @@ def test_renewing_early_adds_the_next_year_to_the_end_of_the_paid_one(
         paid_at=timezone.now(),
     )
     sponsorship.refresh_from_db()
-    assert sponsorship.ends_on == end + timedelta(days=365)
+    following = Term.one_year_from(end + timedelta(days=1))
+    assert sponsorship.ends_on == following.ends_on
     receipt = IssuedDocument.objects.receipts().get(occasion="in_early")
-    assert f"to {sponsorship.ends_on:%d %B %Y}" in receipt.content["lines"][0]["description"]
+    assert f"the term {following}" in receipt.content["lines"][0]["description"]
     assert IssuedDocument.objects.invoices().get(occasion="in_early").paid_by == "card"
 
 
@@ -104,7 +106,8 @@ def test_the_renewal_reminder_leads_to_the_renewal(running, django_capture_on_co
         lifecycle.run_renewals(sponsorship.ends_on - timedelta(days=30))
     (reminder,) = [m for m in mail.outbox if m.subject == "Your sponsorship ends in 30 days"]
     assert f"/sponsors/sponsorships/{sponsorship.pk}/renew/" in reminder.body
-    assert "The next year follows this one" in reminder.body
+    following = Term.one_year_from(sponsorship.ends_on + timedelta(days=1))
+    assert f"The next term, {following}, follows this one" in reminder.body
 
 
 def test_an_invoice_sponsor_renews_early_with_a_new_invoice_for_the_next_year(
@@ -122,11 +125,9 @@ def test_an_invoice_sponsor_renews_early_with_a_new_invoice_for_the_next_year(
         client.post(f"/sponsors/sponsorships/{sponsorship.pk}/renew/")
     invoice = IssuedDocument.objects.invoices().get(occasion="in_renewal")
     end = sponsorship.ends_on
-    assert (
-        f"renewal, {end:%d %B %Y} to {end + timedelta(days=365):%d %B %Y}"
-        in invoice.content["lines"][0]["description"]
-    )
-    assert date.today() <= end
+    following = Term.one_year_from(end + timedelta(days=1))
+    assert f"renewal, the term {following}" in invoice.content["lines"][0]["description"]
+    assert timezone.localdate() <= end
 
 
 def test_the_agreement_pdf_lists_the_benefits_with_their_dates(client, running):

@@ -20,7 +20,7 @@ from payments import gateway, webhooks
 from payments.models import Dispute, Payment, Refund, StripeEvent
 from payments.money import minor_unit_digits, minor_units
 from payments.validation import is_stripe_url
-from sponsors.models import Sponsorship
+from sponsors.models import PaidTerm, Sponsorship
 from sponsors.services import applications, lifecycle
 from tests.donations.factories import DonationFactory
 from tests.foundation.factories import UserFactory
@@ -243,6 +243,7 @@ def test_one_cent_does_not_extend_a_sponsorship_and_44_of_them_neither(post, act
 def test_only_a_payment_of_the_terms_price_extends_the_term(post, active, amount):
     Sponsorship.objects.filter(pk=active.pk).update(ends_on=date(2027, 6, 15))
     StripeEvent.objects.filter(event_id="evt_pi_next").delete()
+    PaidTerm.objects.filter(payment__stripe_id="pi_next").delete()  # the term it bought
     Payment.objects.filter(stripe_id="pi_next").delete()
     post(sponsor_paid(active, amount, "pi_next"))
     active.refresh_from_db()

@@ -5,7 +5,7 @@ each payment are downloadable as PDFs."""
 
 import io
 import re
-from datetime import date, timedelta
+from datetime import date
 from decimal import Decimal
 
 import pytest
@@ -15,6 +15,7 @@ from pytest_django.asserts import assertContains, assertInHTML, assertNotContain
 
 from sponsors.benefits.models import Benefit
 from sponsors.models import AgreementTemplate, Organisation, Sponsorship
+from sponsors.terms import Term
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, PaymentFactory, TierFactory
 from tests.sponsors.helpers import price_fields
@@ -54,7 +55,7 @@ def test_the_application_shows_the_agreement_and_the_benefits_with_dates(client,
     Benefit.objects.create(tier=tier, name="Logo on the supporters page", due_days=14)
     page = client.get(f"/sponsors/apply/{tier.pk}/")
     assertContains(page, "version 1")
-    assertContains(page, "<strong>Fee.</strong> €50,000 for one year of sponsorship", html=False)
+    assertContains(page, "<strong>Fee.</strong> €50,000 for each term of one year", html=False)
     assertInHTML(
         "<li><strong>Logo on the supporters page</strong>: within 14 days of the start</li>",
         page.content.decode(),
@@ -164,22 +165,22 @@ def test_the_dashboard_shows_term_next_step_and_benefits_before_activation(clien
         page, "Staff review the application; then an invoice, due in 30 days, is sent to"
     )
     assertContains(page, "Thanks in the news: within 30 days of the start")
-    assertContains(page, "Version 1, accepted by cto@acme.test")
+    assertContains(page, "Agreement, version 1 (PDF)</a>: accepted by cto@acme.test on")
     sponsorship = Sponsorship.objects.get()
     start = date(2026, 11, 1)
     Sponsorship.objects.filter(pk=sponsorship.pk).update(
-        status="active", starts_on=start, ends_on=start + timedelta(days=365)
+        status="active", starts_on=start, ends_on=Term.one_year_from(start).ends_on
     )
     page = client.get("/sponsors/dashboard/")
-    assertContains(page, "1 November 2026 to 1 November 2027")
+    assertContains(page, "<dd>1 November 2026 – 31 October 2027</dd>", html=True)
     assertContains(page, "Thanks in the news: due by 1 December 2026")
 
 
 def test_the_agreement_shown_is_written_for_the_payment_chosen(client, applicant):
     tier = TierFactory(name="Gold")
     page = client.get(f"/sponsors/apply/{tier.pk}/")
-    card = "€50,000 for one year of sponsorship, paid by card, renewed every year until cancelled"
-    invoice = "€50,000 for one year of sponsorship, paid against an invoice due in 30 days"
+    card = "€50,000 for each term of one year, paid by card, renewed every year until cancelled"
+    invoice = "€50,000 for each term of one year, paid against an invoice due in 30 days"
     assertContains(page, f"<strong>Fee.</strong> {card}.", html=False)
     assertContains(page, f"<strong>Fee.</strong> {invoice}.", html=False)
     assertContains(page, '<input type="hidden" name="agreement_payment" value="card_annual">', html=True)  # fmt: skip

@@ -132,7 +132,7 @@ def test_a_paid_years_cancel_stops_the_renewal_at_stripe_after_the_undo_window(c
     sponsorship = paid_by_card(owner)
     url = f"/sponsors/sponsorships/{sponsorship.pk}/cancel/"
     page = client.get(url)
-    assertContains(page, "Stripe stops the yearly card renewal. The paid year is not refunded.")
+    assertContains(page, "Stripe stops the yearly card renewal. The paid term is not refunded.")
     assertContains(page, "for the card renewal, within 15 minutes; later, renew from the dashboard")
     done = client.post(url, follow=True)
     sponsorship.refresh_from_db()
@@ -152,9 +152,15 @@ def test_a_paid_years_cancel_stops_the_renewal_at_stripe_after_the_undo_window(c
     resumed = client.post(f"/sponsors/sponsorships/{sponsorship.pk}/resume-renewal/", follow=True)
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.ACTIVE and sponsorship.renewal_stopped_at is None
-    assert "The renewal is back, as it was." in messages_of(resumed)
+    assert (
+        "The renewal is back, as it was: a mail confirms it to the billing contact."
+        in messages_of(resumed)
+    )
     request.refresh_from_db()
     assert request.status == OutboxItem.Status.WITHDRAWN  # Stripe is never asked
+    # "Renew as before" is a step the sponsor hears of, as stopping the renewal was
+    resumed_mail = OutboxItem.objects.get(kind=STATUS_MAIL, payload__what="renewal_resumed")
+    assert resumed_mail.payload == {"sponsorship_id": sponsorship.pk, "what": "renewal_resumed"}
 
 
 def test_the_undo_is_the_cancellations_recorded_window_not_its_note(client, owner):

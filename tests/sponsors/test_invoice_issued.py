@@ -11,6 +11,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 from payments import gateway
 from sponsors.models import Sponsorship
 from sponsors.services import applications, lifecycle
+from sponsors.terms import long_date
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event
@@ -34,8 +35,11 @@ def test_approval_issues_the_invoice_in_stripe_and_the_sponsor_gets_it(
     assertContains(
         before, f"then an invoice, due in 30 days, is sent to {organisation.billing_email}"
     )
-    assertNotContains(before, "invoice.pdf")
-    assert client.get(f"/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf").status_code == 404
+    assertNotContains(before, "INV-")
+    assert (
+        client.get(f"/sponsors/sponsorships/{sponsorship.pk}/documents/INV-000001.pdf").status_code
+        == 404
+    )
 
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -53,13 +57,18 @@ def test_approval_issues_the_invoice_in_stripe_and_the_sponsor_gets_it(
     assert "/documents/" in billing_mail.body  # a signed link: no account needed
 
     after = client.get("/sponsors/dashboard/")
+    pdf_url = f"/sponsors/sponsorships/{sponsorship.pk}/documents/{sponsorship.invoice_number}.pdf"
+    assertContains(after, f'<a href="{pdf_url}">download the invoice (PDF)</a>', html=True)
+    assertContains(after, f"Invoice {sponsorship.invoice_number} was sent to")
+    # listed with the documents until it is paid, with the term it pays for
     assertContains(
         after,
-        f'<a href="/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf">download the invoice (PDF)</a>',
+        f'<li class="document-open"><a href="{pdf_url}">Invoice {sponsorship.invoice_number} '
+        "(PDF)</a>: €50,000 for one year from the day the fee is paid (<strong>open: due on "
+        f"{long_date(sponsorship.invoice_due_on)}</strong>)</li>",
         html=True,
     )
-    assertContains(after, f"Invoice {sponsorship.invoice_number} was sent to")
-    pdf = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/invoice.pdf")
+    pdf = client.get(pdf_url)
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
     assert sponsorship.invoice_number in pdf["Content-Disposition"]
 

@@ -26,7 +26,7 @@ def test_a_state_change_mails_the_billing_contact_and_managers(
     assert message.subject == "About your sponsorship application"
     assert message.to == ["billing@acme.example", "cto@acme.example"]
     assert message.body == (
-        f"Acme & Sons: Gold sponsor {sponsorship.terms['year']} is now rejected.\n\n"
+        "Acme & Sons: Gold sponsor is now rejected.\n\n"
         "Manage it at https://portal.example.org/sponsors/dashboard/\n"
     )
 

@@ -12,6 +12,7 @@ from payments import gateway
 from sponsors import stripe_gateway
 from sponsors.models import Sponsorship, SponsorshipEvent
 from sponsors.services import applications, lifecycle, recording, transitions
+from sponsors.terms import Term
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.helpers import event, issued, pay_by_card
@@ -60,7 +61,7 @@ def test_approved_then_paid_becomes_active_and_every_step_is_recorded(
         paid(sponsorship)
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.ACTIVE
-    assert sponsorship.ends_on == timezone.localdate() + timedelta(days=365)
+    assert sponsorship.current_term == Term.one_year_from(timezone.localdate())
     steps = list(
         SponsorshipEvent.objects.filter(sponsorship=sponsorship).values_list("to_status", "actor")
     )
@@ -264,7 +265,7 @@ def test_invoice_is_sent_on_approval_and_its_payment_activates(
             Decimal("50000.00"),
             "EUR",
             sponsorship.pk,
-            f"Gold sponsor {sponsorship.terms['year']}",
+            "Gold sponsor, one year from the day the fee is paid",
         )
     ]
     assert Sponsorship.objects.get().status == S.AWAITING_PAYMENT
@@ -292,4 +293,8 @@ def test_a_renewal_payment_extends_an_active_sponsorship(application):
     first_end = Sponsorship.objects.get().ends_on
     paid(sponsorship, "in_renewal")
     paid(sponsorship, "in_renewal")  # replayed
-    assert Sponsorship.objects.get().ends_on == first_end + timedelta(days=365)
+    # the next term follows the paid one: from the day after its end, for a year
+    assert (
+        Sponsorship.objects.get().ends_on
+        == Term.one_year_from(first_end + timedelta(days=1)).ends_on
+    )

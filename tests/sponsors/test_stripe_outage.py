@@ -88,7 +88,9 @@ def test_the_invoice_alternative_is_sent_when_staff_approve(
     with django_capture_on_commit_callbacks(execute=True):
         lifecycle.approve(sponsorship, UserFactory(is_staff=True))
     assert [args[3] for args in sent] == [sponsorship.pk]
-    assert sponsorship.events.last().note == "invoice INV-000001 issued (Stripe in_7)"
+    assert sponsorship.events.last().note == (
+        "invoice INV-000001 issued for one year from the day the fee is paid (Stripe in_7)"
+    )
 
 
 def test_switching_to_invoice_after_approval_sends_the_invoice_now(
