@@ -420,7 +420,8 @@ STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
 STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="pk_test_local")
 # Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.
 STRIPE_TIMEOUT = env.int("STRIPE_TIMEOUT", default=20)
-# The year whose tiers are offered; empty means the current calendar year.
+# The price list (the tiers' year) offered to new applications; empty: the latest one with
+# active tiers up to this year. It never names a term: terms are named by their dates.
 SPONSORSHIP_YEAR = env.int("SPONSORSHIP_YEAR", default=None)
 # A TrueType font for sponsorship PDFs (Debian's fonts-dejavu-core); without it the PDFs
 # fall back to a Latin-1 core font.

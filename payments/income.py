@@ -23,7 +23,7 @@ class Income:
     programme: str  # a key of the registered programmes
     contributor: str  # who gave, as a stable opaque key ("organisation:12")
     demo: bool = False  # recorded by load_demo, shown as demo data
-    description: str = ""  # the public line for it ("Gold sponsor 2026: Acme"), or ""
+    description: str = ""  # the public line for it ("Gold sponsor: Acme"), or ""
 
 
 # (programme, contributor), or (programme, contributor, public description)
