@@ -1,6 +1,7 @@
-"""How the site prints amounts of money, file sizes and short excerpts: one home for each
-rule."""
+"""How the site prints amounts of money, days, file sizes and short excerpts: one home for
+each rule."""
 
+from datetime import date
 from decimal import Decimal, InvalidOperation
 
 ELLIPSIS = "…"
@@ -21,6 +22,11 @@ def money(amount, currency: str = "") -> str:
     symbol = CURRENCY_SYMBOLS.get(code)
     text = f"{symbol}{number}" if symbol else f"{code} {number}".strip()
     return f"−{text}" if value < 0 else text
+
+
+def long_date(day: date) -> str:
+    """ "7 December 2026": a day in prose, mails and PDFs (templates write it "j F Y")."""
+    return f"{day.day} {day:%B %Y}"
 
 
 BINARY_UNITS = ["KiB", "MiB", "GiB", "TiB"]

@@ -4,7 +4,7 @@ from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
 from django.utils.html import format_html
 
-from core.formatting import money
+from core.formatting import long_date, money
 from invoicing.models import IssuedDocument
 from invoicing.pdf import pdf_response
 
@@ -39,7 +39,7 @@ class IssuedDocumentAdmin(admin.ModelAdmin):
     def state(self, obj):
         if obj.kind == IssuedDocument.Kind.RECEIPT:
             return "Paid"
-        return f"Paid {obj.paid_on:%d %B %Y}" if obj.paid_on else "Open"
+        return f"Paid {long_date(obj.paid_on)}" if obj.paid_on else "Open"
 
     @admin.display(description="PDF")
     def pdf_link(self, obj):

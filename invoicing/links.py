@@ -6,7 +6,7 @@ from django.conf import settings
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
-from core.formatting import money
+from core.formatting import long_date, money
 from invoicing.models import IssuedDocument
 from invoicing.signing import document_token
 
@@ -34,12 +34,12 @@ def admin_list(subject) -> str:
                     reverse("admin:invoicing_issueddocument_pdf", args=[doc.pk]),
                     doc.get_kind_display(),
                     doc.number,
-                    f"{doc.issued_on:%d %B %Y}",
+                    long_date(doc.issued_on),
                     money(doc.total, doc.currency),
                     (
                         " (open)"
                         if doc.is_open
-                        else f" (paid {doc.paid_on:%d %B %Y})"
+                        else f" (paid {long_date(doc.paid_on)})"
                         if doc.paid_on
                         else ""
                     ),

@@ -4,7 +4,7 @@ from datetime import date
 
 from django.http import HttpResponse
 
-from core.formatting import money
+from core.formatting import long_date, money
 from core.pdf import document, heading, lines, text
 from invoicing.issuer import DEMO_NOTICE
 from invoicing.models import IssuedDocument
@@ -16,7 +16,7 @@ ROW = 6
 def _day(value) -> str:
     if isinstance(value, str):
         value = date.fromisoformat(value)
-    return f"{value:%d %B %Y}"
+    return long_date(value)
 
 
 def party_lines(party: dict) -> list[str]:
@@ -40,10 +40,19 @@ def _side_by_side(pdf, left: list[str], right: list[str]):
 
 
 def _row(pdf, label: str, amount: str, *, size: int = 11):
+    """One row of the table: the label wraps onto as many lines as it needs (a line names
+    the organisation and the term it pays for), the amount stays on its first line."""
     pdf.set_font(size=size)
-    width = pdf.epw - 45
-    pdf.cell(width, ROW + 1, text(pdf, label), border="B")
-    pdf.cell(45, ROW + 1, text(pdf, amount), border="B", align="R", new_x="LMARGIN", new_y="NEXT")
+    width, label = pdf.epw - 45, text(pdf, label)
+    height = ROW + 1
+    lines = len(pdf.multi_cell(width, height, label, dry_run=True, output="LINES"))
+    if pdf.will_page_break(lines * height):
+        pdf.add_page()
+    top = pdf.get_y()
+    pdf.multi_cell(width, height, label, border="B", new_x="RIGHT", new_y="TOP")
+    pdf.cell(45, height, text(pdf, amount), align="R")
+    pdf.set_xy(pdf.l_margin + width, top)
+    pdf.cell(45, lines * height, "", border="B", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(size=11)
 
 

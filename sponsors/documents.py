@@ -140,7 +140,7 @@ def _line(sponsorship: Sponsorship, term: Term | None, *, renewal: bool = False)
     if term is None:
         what = FIRST_TERM
     elif renewal:
-        what = f"renewal, the term {term} (it follows the paid term, which ends the day before)"
+        what = f"renewal, the term {term}"
     else:
         what = f"the term {term}"
     return {

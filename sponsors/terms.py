@@ -10,12 +10,10 @@ database, no clock.
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from core.formatting import long_date
+
 ONE_DAY = timedelta(days=1)
-
-
-def long_date(day: date) -> str:
-    """ "7 December 2026": how the site writes a day in prose, mails and PDFs."""
-    return f"{day.day} {day:%B %Y}"
+__all__ = ["ONE_DAY", "Term", "anniversary", "long_date"]
 
 
 def anniversary(day: date) -> date:

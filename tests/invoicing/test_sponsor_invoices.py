@@ -13,6 +13,7 @@ from django.core import mail
 from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
+from core.formatting import long_date
 from invoicing.models import IssuedDocument
 from payments import gateway
 from sponsors.models import Sponsorship
@@ -80,8 +81,8 @@ def test_the_invoice_carries_what_accounts_payable_needs(approved, client, setti
         "Musterstraße 1",
         "Germany",
         "VAT number: DE123456789",
-        f"Date: {today:%d %B %Y}",
-        f"Due date: {sponsorship.invoice_due_on:%d %B %Y}",
+        f"Date: {long_date(today)}",
+        f"Due date: {long_date(sponsorship.invoice_due_on)}",
         "Gold sponsor for Company",
         "one year from the day the fee is paid",
         "VAT 0 %: reverse charge €0",

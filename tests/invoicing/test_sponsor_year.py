@@ -12,7 +12,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 from invoicing.models import IssuedDocument
 from sponsors.models import Sponsorship
 from sponsors.services import lifecycle, recording
-from sponsors.terms import Term
+from sponsors.terms import Term, long_date
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory
 
@@ -150,9 +150,10 @@ def test_the_agreement_pdf_lists_the_benefits_with_their_dates(client, running):
     assert "The benefits and their dates" in text
     assert (
         "Logo on the supporters page and the home page (demo): due by "
-        f"{start + timedelta(days=14):%d %B %Y} (needs from you: a logo)"
+        f"{long_date(start + timedelta(days=14))} (needs from you: a logo)"
     ) in text
     assert (
-        f"2 passes to the foundation's yearly conference (demo): due by {start + timedelta(days=90):%d %B %Y}"
-        in text
-    )
+        "2 passes to the foundation's yearly conference (demo): due by "
+        f"{long_date(start + timedelta(days=90))}"
+    ) in text
+    assert f"Term: {sponsorship.current_term}" in text

@@ -46,7 +46,16 @@ def sponsor_urls(org, sponsorship):
         ("post", f"/sponsors/organisations/{org.pk}/invite/", {"email": "evil@example.org"}),
         ("post", f"/sponsors/organisations/{org.pk}/logo/", {}),
         ("get", f"/sponsors/sponsorships/{sponsorship.pk}/renew/", {}),
-        ("post", f"/sponsors/sponsorships/{sponsorship.pk}/renew/card/", {"stage": "setup"}),
+        (
+            "post",
+            f"/sponsors/sponsorships/{sponsorship.pk}/renew/card/",
+            {
+                "stage": "setup",
+                "amount": "50000.00",
+                "currency": "EUR",
+                "payment_method": "card_once",
+            },
+        ),
         ("post", f"/sponsors/sponsorships/{sponsorship.pk}/cancel/", {}),
     ]
 
