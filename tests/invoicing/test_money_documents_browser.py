@@ -46,6 +46,7 @@ def test_invoice_page_funding_and_goal_reflow_pass_axe_and_are_pictured(live_ser
         stripe_invoice_id="in_demo",
         due_on=timezone.localdate() + timezone.timedelta(days=30),
         hosted_url="",
+        term=None,  # the first term: one year from the day the fee is paid
     )
     assert invoice.total == Decimal("50000")
     invoice_path = public_url(invoice).split("://", 1)[1].split("/", 1)[1]
