@@ -544,7 +544,7 @@ def renew(request, pk):
         context.update(invoice=invoice, invoice_term=documents.term_of(invoice))
         context["invoice_page"] = public_url(invoice)
         return render(request, "sponsors/renew.html", context)
-    if sponsorship.renewal_invoice_requested_for or sponsorship.renewal_pending:
+    if sponsorship.renewal_invoice_requested_for:
         return render(request, "sponsors/renew.html", context)
     if not lifecycle.renewable(sponsorship):
         if sponsorship.renews_by_card:
