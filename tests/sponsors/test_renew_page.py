@@ -12,8 +12,11 @@ from django.utils import timezone
 from pytest_django.asserts import assertContains, assertNotContains
 
 from invoicing.models import IssuedDocument
+from outbox import delivery
 from outbox.models import OutboxItem
+from sponsors import stripe_gateway
 from sponsors.models import Sponsorship
+from sponsors.services import lifecycle, recording
 from sponsors.stripe_tasks import SEND_INVOICE
 from sponsors.terms import Term
 from tests.sponsors.factories import ActiveSponsorshipFactory, OrganisationFactory
@@ -124,3 +127,45 @@ def test_an_invoice_asked_for_twice_is_issued_once(client, card_payer):
     dashboard = client.get("/sponsors/dashboard/")
     assertContains(dashboard, "The invoice for the next term")
     assertNotContains(dashboard, "Nothing to do")
+
+
+def test_a_renewal_paid_while_its_invoice_is_being_issued_is_not_invoiced(
+    client, card_payer, monkeypatch, django_capture_on_commit_callbacks
+):
+    Sponsorship.objects.filter(pk=card_payer.pk).update(payment_method="invoice")
+    client.post(f"/sponsors/sponsorships/{card_payer.pk}/renew/")  # the outbox has not run
+    following = Term.one_year_from(card_payer.ends_on + timedelta(days=1))
+    recording.record_payment(  # the sponsor paid the next term by other means meanwhile
+        card_payer.pk,
+        stripe_id="pi_meanwhile",
+        amount_minor=5_000_000,
+        currency="EUR",
+        paid_at=timezone.now(),
+    )
+    card_payer.refresh_from_db()
+    assert (card_payer.ends_on, card_payer.renewal_invoice_requested_for) == (
+        following.ends_on,
+        None,
+    )
+    monkeypatch.setattr(stripe_gateway, "send_invoice", lambda *args: pytest.fail("invoiced"))
+    (item,) = OutboxItem.objects.filter(kind=SEND_INVOICE)
+    delivery.deliver(item.pk)
+    assert not IssuedDocument.objects.invoices().exists()
+
+
+def test_a_lapsed_sponsorship_paying_its_renewal_starts_a_term_on_the_day_it_pays(card_payer):
+    lifecycle.run_renewals(card_payer.ends_on + timedelta(days=lifecycle.GRACE_DAYS + 1))
+    card_payer.refresh_from_db()
+    assert card_payer.status == Sponsorship.Status.LAPSED
+    recording.record_payment(
+        card_payer.pk,
+        stripe_id="pi_late",
+        amount_minor=5_000_000,
+        currency="EUR",
+        paid_at=timezone.now(),
+    )
+    card_payer.refresh_from_db()
+    assert card_payer.status == Sponsorship.Status.ACTIVE
+    assert card_payer.current_term == Term.one_year_from(timezone.localdate())
+    receipt = IssuedDocument.objects.receipts().get(occasion="pi_late")
+    assert f"the term {card_payer.current_term}" in receipt.content["lines"][0]["description"]
