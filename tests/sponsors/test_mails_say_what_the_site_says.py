@@ -1,17 +1,20 @@
 """Sponsor mails say what the site says (issue 33): one word for one state (a cancelled
 application with nothing paid is "withdrawn", on the page and in the mail), undoing mails
-in the page's words, one mail per event, and a refused application keeps its logo."""
+in the page's words, one mail per event ("Renew as before" included), and a refused
+application keeps its logo."""
 
 import io
 
 import pytest
 from django.core import mail
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.utils import timezone
 from PIL import Image
 from pytest_django.asserts import assertContains
 
 from sponsors.models import Organisation, Sponsorship
-from sponsors.services import applications, lifecycle
+from sponsors.services import applications, lifecycle, recording
+from sponsors.terms import long_date
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 from tests.sponsors.test_agreement import application
@@ -136,3 +139,47 @@ def test_a_kept_logo_is_its_owners_only_and_a_bad_one_is_not_kept(client):
                             "org-logo_upload": junk})  # fmt: skip
     assertContains(bad, "The logo must be a PNG, JPEG, WebP or SVG image.", status_code=400)
     assert 'name="org-held_logo"' not in bad.content.decode()
+
+
+@pytest.mark.parametrize("payment", ["invoice", "card_annual"])
+def test_renew_as_before_is_mailed_as_stopping_the_renewal_was(
+    client, owner, payment, django_capture_on_commit_callbacks
+):
+    """Stopping the renewal is mailed; taking the stop back ("Renew as before") is mailed
+    too, with the end of the term and the next term by its dates."""
+    sponsorship = applied(owner, payment)
+    recording.record_payment(
+        sponsorship.pk,
+        stripe_id="in_paid",
+        amount_minor=5_000_000,
+        currency="EUR",
+        paid_at=timezone.now(),
+    )
+    lifecycle.approve(sponsorship, UserFactory(is_staff=True))
+    if payment == "card_annual":
+        Sponsorship.objects.filter(pk=sponsorship.pk).update(stripe_subscription_id="sub_1")
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(f"/sponsors/sponsorships/{sponsorship.pk}/cancel/")
+        client.post(f"/sponsors/sponsorships/{sponsorship.pk}/resume-renewal/")
+    sponsorship.refresh_from_db()
+    term = sponsorship.current_term
+    assert [m.subject for m in mail.outbox if "billing@acme.example" in m.to] == [
+        "Your sponsorship will not renew",
+        "Your sponsorship will renew as before",
+    ]
+    body = mail.outbox[-1].body
+    assert (
+        f"Acme: Gold sponsor will renew as before. The current term ends on {long_date(term.ends_on)}"
+        in body
+    )
+    if payment == "card_annual":
+        assert (
+            f"Stripe charges the card for the next term, {term.following()}, on {long_date(term.following().starts_on)}"
+            in body
+        )
+    else:
+        assert (
+            f"you renew for the next term, {term.following()}, from your organisation's page"
+            in body
+        )
