@@ -4,6 +4,7 @@ PostgreSQL (feedback.partitions); a daily task makes the coming months' partitio
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
+from django.utils import timezone
 
 from feedback import partitions
 
@@ -36,8 +37,10 @@ def partition_by_month(apps, schema_editor):
         return
     with connection.cursor() as cursor:
         indexes = _indexes(cursor, TABLE)
-        cursor.execute(f"SELECT min(received_at), max(received_at), now() FROM {TABLE}")  # noqa: S608
-        first, last, now = cursor.fetchone()
+        cursor.execute(f"SELECT min(received_at), max(received_at) FROM {TABLE}")  # noqa: S608
+        first, last = cursor.fetchone()
+        # The application's clock, not the database server's: the months it will store in.
+        now = timezone.now()
         _move_aside(cursor, indexes)
         cursor.execute(
             f"CREATE TABLE {TABLE} (LIKE {OLD} INCLUDING DEFAULTS INCLUDING CONSTRAINTS"

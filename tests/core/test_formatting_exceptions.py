@@ -1,7 +1,7 @@
 """The formatter lays out the code; ``# fmt: skip`` is kept for data tables, which read
 better aligned by hand, and there are few of them (docs/ARCHITECTURE.md, *Tests*)."""
 
-from tests.project import ROOT
+from tests.project import ROOT, tracked_files
 
 # The project's own code outside the tests: apps, config, scripts, deploy, bench.
 MOST_SKIPS = 30
@@ -9,12 +9,9 @@ MOST_SKIPS = 30
 
 def skipped_statements() -> list[str]:
     found = []
-    for path in sorted(ROOT.rglob("*.py")):
+    for path in tracked_files("*.py"):
         relative = path.relative_to(ROOT)
-        if (
-            relative.parts[0] in {"tests", ".venv", "node_modules"}
-            or "migrations" in relative.parts
-        ):
+        if relative.parts[0] == "tests" or "migrations" in relative.parts:
             continue
         for number, line in enumerate(path.read_text().splitlines(), 1):
             if line.rstrip().endswith("# fmt: skip"):
