@@ -10,7 +10,7 @@ class DonationsConfig(AppConfig):
         # this app handles and the side effects its services record.
         from core import demo, edge, logredact, navigation
         from core import sitemaps as site_map
-        from donations import ledger, mail, models, sitemaps, stripe_gateway, webhooks
+        from donations import ledger, mail, models, sitemaps, webhooks
         from outbox import registry
         from payments import dispatch, income, money
         from search import sources as search_index
@@ -24,9 +24,6 @@ class DonationsConfig(AppConfig):
         registry.register(mail.PAYMENT_FAILED, mail.send_payment_failed)
         registry.register(mail.MANAGE_LINKS, mail.send_manage_links)
         registry.register(mail.CANCELLED, mail.send_cancelled)
-        registry.register(
-            stripe_gateway.CANCEL_SUBSCRIPTION, stripe_gateway.cancel_subscription, keyed=True
-        )
         # The donor wall shows a donation's public name: a donor who leaves it must leave
         # the cached funding page too.
         edge.watch_app(self)

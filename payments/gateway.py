@@ -8,6 +8,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 
 import stripe
 from django.conf import settings
@@ -20,6 +21,10 @@ StripeError = stripe.StripeError
 InvalidRequestError = stripe.InvalidRequestError
 SignatureVerificationError = stripe.SignatureVerificationError
 CardError = stripe.CardError
+
+# The outbox kind that ends a subscription after the commit that let it go (registered in
+# PaymentsConfig.ready()): sponsorships and monthly gifts alike.
+CANCEL_SUBSCRIPTION = "payments.cancel_subscription"
 
 _clients: dict[tuple, stripe.StripeClient] = {}
 
@@ -58,6 +63,116 @@ def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
     except InvalidRequestError as error:
         if error.code != "resource_missing":
             raise
+
+
+def create_customer(local: str, *, email: str, name: str = "", metadata: dict) -> str:
+    """A Stripe customer; returns its id (the caller stores it). ``local`` names the
+    local object it is made for (see ``idempotency_key``)."""
+    params: dict = {"metadata": metadata}
+    if email:
+        params["email"] = email
+    if name:
+        params["name"] = name
+    return client().v1.customers.create(params, options(idempotency_key(local, params))).id
+
+
+def create_plan(local: str, *, product_name: str, amount: int, currency: str, interval: str) -> str:
+    """A plan (with its product) charging ``amount`` (minor units) every ``interval``
+    ("month" or "year"); returns the plan's id."""
+    stripe = client().v1
+    product = stripe.products.create(
+        {"name": product_name}, options(idempotency_key(f"{local}-product", product_name))
+    )
+    params = {
+        "product": product.id,
+        "amount": amount,
+        "currency": currency.lower(),
+        "interval": interval,
+    }
+    return stripe.plans.create(params, options(idempotency_key(f"{local}-plan", params))).id
+
+
+def subscribe(
+    local: str, *, customer_id: str, plan_id: str, metadata: dict, payment_method_id: str
+) -> str:
+    """A subscription to the plan, charged to the customer's default card (``use_card``);
+    its first invoice is paid at once or waits for 3-D Secure (``allow_incomplete``).
+    The metadata is set on the subscription and on its item, which is what an invoice
+    line carries: the first invoice's event names what it pays for even before this call
+    has returned. Returns its id."""
+    params = {
+        "customer": customer_id,
+        "items": [{"plan": plan_id, "metadata": metadata}],
+        "metadata": metadata,
+        "payment_behavior": "allow_incomplete",
+    }
+    key = idempotency_key(f"{local}-subscription", params, payment_method_id)
+    return client().v1.subscriptions.create(params, options(key)).id
+
+
+@dataclass(frozen=True)
+class IssuedInvoice:
+    stripe_id: str
+    number: str
+    due_on: date | None
+    url: str  # Stripe's hosted page where it is paid ("" when Stripe gives none)
+
+
+def send_invoice(
+    key: str, *, customer_id: str, amount: int, currency: str, description: str, metadata: dict
+) -> IssuedInvoice:
+    """An invoice of one line, ``amount`` in minor units, that Stripe emails to the
+    customer, due in INVOICE_DUE_DAYS days, paid by transfer or on Stripe's hosted page.
+    ``key`` is the idempotency key: a retry after a lost answer reuses what Stripe made."""
+    stripe = client().v1
+    stripe.invoice_items.create(
+        {
+            "customer": customer_id,
+            "amount": amount,
+            "currency": currency.lower(),
+            "description": description,
+            "metadata": metadata,
+        },
+        options(f"{key}-item"),
+    )
+    invoice = stripe.invoices.create(
+        {
+            "customer": customer_id,
+            "collection_method": "send_invoice",
+            "days_until_due": settings.INVOICE_DUE_DAYS,
+            "metadata": metadata,
+            "pending_invoice_items_behavior": "include",
+        },
+        options(key),
+    )
+    if invoice.status == "draft":
+        stripe.invoices.finalize_invoice(invoice.id, options=options(f"{key}-finalize"))
+    # Optional fields (a fake server may leave them out) are read from the plain dict.
+    sent = stripe.invoices.send_invoice(invoice.id, options=options(f"{key}-send")).to_dict()
+    due = sent.get("due_date")
+    return IssuedInvoice(
+        stripe_id=invoice.id,
+        number=sent.get("number") or "",
+        due_on=datetime.fromtimestamp(due, tz=UTC).date() if isinstance(due, int) else None,
+        url=sent.get("hosted_invoice_url") or "",
+    )
+
+
+def mark_invoice_paid_out_of_band(invoice_id: str, idempotency_key: str = ""):
+    """A bank transfer paid it: Stripe stops asking the customer for the money."""
+    client().v1.invoices.pay(
+        invoice_id,
+        {"paid_out_of_band": True},
+        options(idempotency_key or f"{invoice_id}-paid-out-of-band"),
+    )
+
+
+def customer_portal_url(customer_id: str, return_url: str) -> str:
+    """Stripe's own page where a customer changes a card, cancels and reads invoices."""
+    session = client().v1.billing_portal.sessions.create(
+        {"customer": customer_id, "return_url": return_url}
+    )
+    return session.url
 
 
 def subscription_metadata(subscription_id: str) -> dict:

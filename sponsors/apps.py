@@ -49,9 +49,6 @@ class SponsorsConfig(AppConfig):
         registry.register(mail.MONEY_RETURNED, mail.send_money_returned)
         registry.register(stripe_tasks.INVOICE_MAIL, mail.send_invoice_mail)
         registry.register(stripe_tasks.SEND_INVOICE, stripe_tasks.send_invoice, keyed=True)
-        registry.register(
-            stripe_tasks.CANCEL_SUBSCRIPTION, stripe_tasks.cancel_subscription, keyed=True
-        )
         registry.register(stripe_tasks.SETTLE_INVOICE, stripe_tasks.settle_invoice, keyed=True)
         income.register_payer(
             models.Sponsorship, reports.describe_sponsorships, reports.PROGRAMME_LABELS

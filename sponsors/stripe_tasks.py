@@ -19,7 +19,6 @@ from sponsors.models import PaidTerm, Sponsorship, SponsorshipEvent
 from sponsors.terms import Term
 
 SEND_INVOICE = "sponsors.send_invoice"
-CANCEL_SUBSCRIPTION = "sponsors.cancel_subscription"
 SETTLE_INVOICE = "sponsors.settle_invoice"
 # The site's own mail about an issued invoice (sponsors.mail sends it; apps.py registers it).
 INVOICE_MAIL = "sponsors.invoice_mail"
@@ -102,10 +101,6 @@ def _paid_or_invoiced(sponsorship: Sponsorship, term: Term) -> bool:
         documents.term_of(doc) == term
         for doc in IssuedDocument.objects.about(sponsorship).invoices()
     )
-
-
-def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
-    stripe_gateway.cancel_subscription(subscription_id, idempotency_key)
 
 
 def settle_invoice(invoice_id: str, idempotency_key: str = ""):

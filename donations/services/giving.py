@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from donations import signing, stripe_gateway
 from donations.models import Donation
+from outbox import queue
 from payments import gateway
 
 logger = logging.getLogger(__name__)
@@ -167,14 +168,11 @@ def check(donation: Donation) -> Attempt:
 
 
 def _let_go(donation: Donation):
-    """Nothing was taken: the gift is deleted (unless Stripe recorded money meanwhile),
-    then its subscription, if any, is cancelled."""
+    """Nothing was taken: the gift is deleted (unless Stripe recorded money meanwhile);
+    its subscription, if any, is cancelled through the outbox once this commits."""
     Donation.objects.filter(pk=donation.pk, gifts__isnull=True).delete()
     if donation.stripe_subscription_id:
-        try:
-            stripe_gateway.cancel_subscription(donation.stripe_subscription_id)
-        except stripe_gateway.StripeError as error:
-            raise _failure(error) from error
+        queue.enqueue(gateway.CANCEL_SUBSCRIPTION, subscription_id=donation.stripe_subscription_id)
 
 
 def payment_state(donation: Donation | None) -> str:

@@ -10,6 +10,7 @@ from donations import mail, stripe_gateway
 from donations.models import Donation
 from donations.services.giving import PaymentServiceUnavailable
 from outbox import queue
+from payments import gateway
 
 logger = logging.getLogger(__name__)
 D = Donation.Status
@@ -35,9 +36,7 @@ def cancel_monthly(donation: Donation) -> Donation:
     if donation.cancel_requested_at is None:
         donation.cancel_requested_at = timezone.now()
         donation.save(update_fields=["cancel_requested_at", "updated_at"])
-        queue.enqueue(
-            stripe_gateway.CANCEL_SUBSCRIPTION, subscription_id=donation.stripe_subscription_id
-        )
+        queue.enqueue(gateway.CANCEL_SUBSCRIPTION, subscription_id=donation.stripe_subscription_id)
     return donation
 
 

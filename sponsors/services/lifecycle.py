@@ -9,6 +9,7 @@ from django.utils import timezone
 
 from core.transitions import TransitionRefused
 from outbox import queue
+from payments import gateway
 from sponsors import mail, stripe_tasks
 from sponsors.models import Sponsorship, SponsorshipEvent, Tier
 from sponsors.services.transitions import PAYABLE, S, TierFull, move
@@ -60,7 +61,7 @@ def cancel(sponsorship: Sponsorship, actor, note="cancelled", undoable_until=Non
     move(sponsorship, "cancel", actor, note, undoable_until=undoable_until)
     if sponsorship.stripe_subscription_id:
         queue.enqueue(
-            stripe_tasks.CANCEL_SUBSCRIPTION,
+            gateway.CANCEL_SUBSCRIPTION,
             not_before=undoable_until,
             subscription_id=sponsorship.stripe_subscription_id,
         )
@@ -89,7 +90,7 @@ def stop_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
     )
     if sponsorship.stripe_subscription_id:
         queue.enqueue(
-            stripe_tasks.CANCEL_SUBSCRIPTION,
+            gateway.CANCEL_SUBSCRIPTION,
             not_before=now + timedelta(minutes=settings.SPONSORSHIP_UNDO_MINUTES),
             subscription_id=sponsorship.stripe_subscription_id,
         )
@@ -105,7 +106,7 @@ def resume_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
     if not (sponsorship.in_term and sponsorship.renewal_stopped_at):
         raise TransitionRefused("There is no stopped renewal to take back.")
     if sponsorship.stripe_subscription_id and not queue.withdraw(
-        stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
+        gateway.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
     ):
         raise TransitionRefused(
             "Stripe has already ended the card renewal: renew by card from the "
@@ -188,7 +189,7 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
     if tier.capacity is not None and tier.sponsorships.open().count() >= tier.capacity:
         raise TierFull(f"The {tier.name} tier filled up in the meantime.")
     if sponsorship.stripe_subscription_id and not queue.withdraw(
-        stripe_tasks.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
+        gateway.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
     ):
         raise TransitionRefused(
             "Stripe has already ended the subscription: please apply again from the "

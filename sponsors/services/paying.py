@@ -25,6 +25,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 
+from outbox import queue
 from payments import gateway
 from payments.money import minor_units
 from sponsors import documents, stripe_gateway, stripe_objects
@@ -219,17 +220,20 @@ def renew_term_by_term(sponsorship: Sponsorship):
 
 def _let_go(sponsorship: Sponsorship, renewal: bool = False):
     """Forget the failed or abandoned attempt first, so that Stripe's event about its
-    cancellation matches no sponsorship and ends nothing; then cancel it at Stripe."""
+    cancellation matches no sponsorship and ends nothing; then cancel it at Stripe: a
+    subscription through the outbox once this commits, a payment left waiting for 3-D
+    Secure at once (the next attempt must not find it still payable)."""
     annual = _annual(sponsorship, renewal)
     subscription = sponsorship.stripe_subscription_id if annual else ""
     intent = "" if annual else sponsorship.stripe_payment_intent_id
     stripe_objects.forget_payment_ids(
         sponsorship, subscription_id=subscription, payment_intent_id=intent
     )
+    if subscription:
+        queue.enqueue(gateway.CANCEL_SUBSCRIPTION, subscription_id=subscription)
+        return
     try:
-        if subscription:
-            stripe_gateway.cancel_subscription(subscription)
-        elif intent and _waits_for_3ds(intent):
+        if intent and _waits_for_3ds(intent):
             gateway.cancel_payment_intent(intent)
     except stripe_gateway.StripeError as error:
         raise _stripe_failure(error) from error

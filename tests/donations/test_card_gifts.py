@@ -115,7 +115,7 @@ def test_the_donor_cancels_a_monthly_gift_on_the_site_and_stripes_event_ends_it(
     response = client.post(manage, {"action": "cancel", "confirm": "yes"})
     assert response.status_code == 302
     assert "is being cancelled" in client.get(manage).content.decode()
-    [call] = OutboxItem.objects.filter(kind=stripe_gateway.CANCEL_SUBSCRIPTION)
+    [call] = OutboxItem.objects.filter(kind=gateway.CANCEL_SUBSCRIPTION)
     assert call.status == OutboxItem.Status.DONE
     subscription = stripe_client().v1.subscriptions.retrieve(donation.stripe_subscription_id)
     assert subscription.status == "canceled"

@@ -13,7 +13,6 @@ from outbox.tasks import sweep_outbox
 from payments import gateway
 from releases.models import AnnouncementSubscriber, Release
 from releases.services import publishing
-from sponsors import stripe_tasks
 from sponsors.benefits import services as benefits
 from sponsors.benefits.models import Benefit, Delivery
 from sponsors.models import Sponsorship
@@ -60,7 +59,7 @@ def test_a_cancellation_committed_while_redis_is_down_reaches_stripe_after_the_s
     while_redis_is_down(lambda: lifecycle.cancel(sponsorship, None, "cancelled by the sponsor"))
     sponsorship.refresh_from_db()
     assert sponsorship.status == Sponsorship.Status.CANCELLED
-    item = OutboxItem.objects.get(kind=stripe_tasks.CANCEL_SUBSCRIPTION)
+    item = OutboxItem.objects.get(kind=gateway.CANCEL_SUBSCRIPTION)
     assert (item.status, item.attempts) == (OutboxItem.Status.PENDING, 0)
     assert subscriptions.retrieve(sponsorship.stripe_subscription_id).status == "active"
 

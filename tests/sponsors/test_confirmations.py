@@ -12,10 +12,10 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from outbox import delivery
 from outbox.models import OutboxItem
+from payments.gateway import CANCEL_SUBSCRIPTION
 from sponsors.mail import STATUS_MAIL
 from sponsors.models import Sponsorship, SponsorshipEvent
 from sponsors.services import applications, lifecycle
-from sponsors.stripe_tasks import CANCEL_SUBSCRIPTION
 from tests.foundation.factories import UserFactory
 from tests.sponsors.factories import OrganisationFactory, TierFactory
 

@@ -10,9 +10,10 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.utils import timezone
 
-from outbox import delivery
+from outbox import delivery, registry
 from outbox.models import OutboxItem
-from sponsors import stripe_gateway, stripe_tasks
+from payments import gateway
+from sponsors import stripe_gateway
 from sponsors.models import Organisation, Sponsorship, SponsorshipEvent
 from sponsors.services import applications, lifecycle
 from tests.foundation.factories import UserFactory
@@ -138,17 +139,20 @@ def test_admin_cancel_with_stripe_unreachable_commits_and_retries_the_stripe_cal
     assert response.status_code == 302  # answered before Stripe was called
     sponsorship.refresh_from_db()
     assert sponsorship.status == S.CANCELLED
-    cancel = OutboxItem.objects.get(kind=stripe_tasks.CANCEL_SUBSCRIPTION)
+    cancel = OutboxItem.objects.get(kind=gateway.CANCEL_SUBSCRIPTION)
     assert cancel.payload == {"subscription_id": "sub_77"}
 
     attempts = []
-    real_cancel = stripe_gateway.cancel_subscription
 
     def counted(subscription_id, idempotency_key):
         attempts.append((subscription_id, idempotency_key))
-        return real_cancel(subscription_id, idempotency_key)
+        return gateway.cancel_subscription(subscription_id, idempotency_key)
 
-    monkeypatch.setattr(stripe_gateway, "cancel_subscription", counted)
+    def cancel_with(function):
+        side_effect = registry.SideEffect(function, keyed=True)
+        monkeypatch.setitem(registry._registry, gateway.CANCEL_SUBSCRIPTION, side_effect)
+
+    cancel_with(counted)
     # The delivery after the commit meets the unreachable Stripe: the item waits for a retry.
     before = timezone.now()
     for callback in callbacks:
@@ -160,7 +164,9 @@ def test_admin_cancel_with_stripe_unreachable_commits_and_retries_the_stripe_cal
     assert cancel.next_attempt_at >= before + delivery.backoff(1)
     # Stripe is reachable again and the retry is due: the sweep delivers it, same key.
     settings.STRIPE_API_BASE = ""
-    monkeypatch.setattr(stripe_gateway, "cancel_subscription", lambda *args: attempts.append(args))
+    cancel_with(
+        lambda subscription_id, idempotency_key: attempts.append((subscription_id, idempotency_key))
+    )
     OutboxItem.objects.filter(pk=cancel.pk).update(next_attempt_at=before)
     OutboxItem.objects.exclude(pk=cancel.pk).delete()  # the application's acknowledgement
     assert delivery.sweep() == {"done": 1, "pending": 0, "stuck": 0}
