@@ -132,6 +132,7 @@ MAPPING_VERSION = hashlib.sha256(
             CHARACTER_SETS,
             "plugins-v1",
             "country-v1",
+            "servers-by-release-v1",  # a server counts by a full report naming its release
         )
     ).encode()
 ).hexdigest()[:16]

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Exists, OuterRef
 
 from core.transitions import verb
+from feedback.labels import label_key
 
 
 class ReportJSONField(models.JSONField):
@@ -108,6 +109,15 @@ class ReportQuerySet(models.QuerySet):
         """Reports that count in public figures: not test traffic."""
         return self.filter(is_test=False)
 
+    def describing(self):
+        """The reports a server is counted by, the one rule of every public count of
+        servers (the summary, the rollups behind every chart and snapshot): counted full
+        reports that say which release the server runs. A server counts in a period when
+        it sent one in it, and each breakdown reads its latest one; so the servers over
+        time, the series over time and the exposure to advisories count the same servers
+        (startup and shutdown reports alone say neither)."""
+        return self.counted().filter(kind=Report.Kind.FULL, version_patch__isnull=False)
+
 
 class Report(models.Model):
     class Kind(models.TextChoices):
@@ -172,9 +182,10 @@ class Report(models.Model):
 
 class TestTrafficRuleQuerySet(models.QuerySet):
     def labels(self) -> set[str]:
-        """The FEEDBACK_USER_INFO labels marked as test traffic, trimmed and lower-case."""
+        """The FEEDBACK_USER_INFO labels marked as test traffic, as ``label_key`` compares
+        them (feedback.labels)."""
         return {
-            value.strip().lower()
+            label_key(value)
             for value in self.filter(kind=TestTrafficRule.Kind.LABEL).values_list(
                 "value", flat=True
             )
@@ -202,8 +213,8 @@ class TestTrafficRule(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     value = models.CharField(
         max_length=200,
-        help_text="A label is matched whole, ignoring case and surrounding spaces; a server "
-        "UID exactly.",
+        help_text="A label is matched whole, ignoring case and spacing (feedback.labels); a "
+        "server UID exactly.",
     )
     note = models.CharField(max_length=200, blank=True, help_text="Why it is test traffic.")
     created_at = models.DateTimeField(auto_now_add=True)

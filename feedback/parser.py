@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass, field
 
 from feedback.dimensions import is_storage_engine
+from feedback.labels import names_test_traffic
 
 MAX_VALUE_LENGTH = 4096
 MAX_NAME_LENGTH = 200
-TEST_USER_INFO = "mysql-test"  # what MariaDB's own test suite sends
 # The ranges of the columns the values are stored in (PostgreSQL integer and bigint).
 INTEGER_MAX = 2**31 - 1
 BIGINT_MAX = 2**63 - 1
@@ -44,8 +44,8 @@ WHOLE_NUMBER_RE = re.compile(r"-?[0-9]+")
 
 
 def is_test_traffic(user_info: str) -> bool:
-    """Whether FEEDBACK_USER_INFO marks MariaDB's own test suite."""
-    return user_info.strip() == TEST_USER_INFO
+    """Whether FEEDBACK_USER_INFO marks MariaDB's own test suite (``feedback.labels``)."""
+    return names_test_traffic(user_info, frozenset())
 
 
 class ReportError(ValueError):

@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.db.models import Count, Max, Min
 from django.utils import timezone
 
+from core.opendata import Field
 from feedback.anonymity import minimum_servers, publish_counts
 from feedback.dimensions import (
     MANY_VALUES,
@@ -33,8 +34,9 @@ def summary_name(dimension: str) -> str:
 
 
 def latest_full_reports(since=None, until=None):
-    """Each server's most recent processed full report (not test traffic)."""
-    full = Report.objects.counted().filter(kind=Report.Kind.FULL)
+    """Each server's most recent processed full report (not test traffic) that names its
+    release: the report it is counted by (``Report.objects.describing``)."""
+    full = Report.objects.describing()
     if since:
         full = full.filter(received_at__gte=since)
     if until:
@@ -62,8 +64,9 @@ def publish(counts: dict[str, dict[str, int]]) -> dict[str, dict[str, int]]:
 
 COUNTS = (
     "reports: processed reports received in the period, test traffic excluded; servers: the "
-    "distinct servers that sent them; breakdowns: those servers by their latest full report "
-    "in the period (share_percent: of the period's servers). Values on fewer than "
+    "distinct servers that sent a full report naming their release in it (as every chart "
+    "counts them); breakdowns: those servers by their latest such report in the period "
+    "(share_percent: of the period's servers). Values on fewer than "
     "min_bucket_servers servers are merged into 'other' or, for ordered ranges, into the "
     "neighbouring range."
 )
@@ -121,12 +124,10 @@ def build_summary(
         reports = reports.filter(received_at__gte=since)
     if until:
         reports = reports.filter(received_at__lt=until)
-    bounds = reports.aggregate(
-        first=Min("received_at"),
-        last=Max("received_at"),
-        total=Count("id"),
-        servers=Count("server", distinct=True),
-    )
+    bounds = reports.aggregate(first=Min("received_at"), last=Max("received_at"), total=Count("id"))
+    # the servers every chart counts (Report.objects.describing): one count of servers
+    described = Report.objects.describing().filter(pk__in=reports.values("pk"))
+    bounds["servers"] = described.values("server").distinct().count()
     begin = counted.aggregate(first=Min("received_at"))["first"]
     servers = bounds["servers"]
     breakdowns = publish(count_dimensions(latest_full_reports(since, until)))
@@ -187,3 +188,61 @@ def cached_summary(
         summary = build_summary(days, window, month)
         cache.set(key, summary, timeout=3600)
     return summary
+
+
+# The summary as a typed CSV (core.opendata): one row per value of every breakdown, after a
+# row of the period's servers, each row carrying the period it counts.
+SUMMARY_FIELDS = [
+    Field("period_from", "date", "first day the row counts", required=True),
+    Field("period_to", "date", "last day the row counts", required=True),
+    Field(
+        "dimension",
+        "string",
+        "'servers' (every server of the period) or the breakdown: version (the series), "
+        "release, os, distribution, ...",
+        required=True,
+    ),
+    Field("value", "string", "the value servers reported; empty on the 'servers' row"),
+    Field("servers", "integer", "distinct servers", required=True, minimum=0),
+    Field(
+        "share_percent",
+        "number",
+        "of the period's servers, in percent (one decimal)",
+        unit="%",
+        required=True,
+        minimum=0,
+    ),
+]
+
+
+def _period_days(figures: dict) -> tuple[str | None, str | None]:
+    period = figures["period"]
+    if period["window_from"]:
+        return period["window_from"], period["window_to"]
+    first, last = period["from"], period["to"]
+    return (first[:10] if first else None), (last[:10] if last else None)
+
+
+def summary_period_name(figures: dict) -> str:
+    """How a download names the period it counts: ``2026-11``, ``90d``, ``30-days``, ``all``."""
+    period = figures["period"]
+    if period["kind"] == "month":
+        return period["month"]
+    if period["kind"] == "window":
+        return period["window"]
+    if period["kind"] == "days":
+        return f"{period['days']}-days"
+    return "all"
+
+
+def summary_rows(figures: dict) -> list[list]:
+    """The rows of the summary's CSV; none when the period has no report."""
+    begin, end = _period_days(figures)
+    if not figures["servers"] or begin is None:
+        return []
+    rows = [[begin, end, "servers", "", figures["servers"], 100.0]]
+    for dimension, values in figures["breakdowns"].items():
+        shares = figures["share_percent"][dimension]
+        for value, servers in values.items():
+            rows.append([begin, end, dimension, value, servers, shares[value]])
+    return rows

@@ -12,7 +12,7 @@ from django_ratelimit.core import get_usage
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 
-from core import numbers
+from core import numbers, opendata
 from core.client import client_address
 from core.geo import country_of
 from core.outagelog import OutageLog
@@ -22,7 +22,14 @@ from feedback.ingest import StorageUnavailable
 from feedback.limits import BodySizeError, checked_body_size
 from feedback.parser import ReportError
 from feedback.services import intake
-from feedback.summary import MonthNotCounted, cached_summary, check_month
+from feedback.summary import (
+    SUMMARY_FIELDS,
+    MonthNotCounted,
+    cached_summary,
+    check_month,
+    summary_period_name,
+    summary_rows,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -117,11 +124,16 @@ def store(request, data: bytes) -> HttpResponse:
         OpenApiParameter("window", str, enum=list(WINDOWS), description="Complete days"),
         OpenApiParameter("month", str, description="A calendar month, YYYY-MM"),
     ],
-    responses={200: OpenApiTypes.OBJECT, 400: OpenApiTypes.OBJECT},
+    responses={
+        200: OpenApiTypes.OBJECT,
+        (200, "text/csv"): OpenApiTypes.STR,
+        400: OpenApiTypes.OBJECT,
+    },
 )
-def summary(request):
-    """GET /api/feedback/summary[?days=N | ?window=30d|90d|365d | ?month=YYYY-MM]: reports,
-    servers and breakdowns (JSON), with the period they count."""
+def summary(request, fmt="json"):
+    """GET /api/feedback/summary[.json|.csv][?days=N | ?window=30d|90d|365d | ?month=YYYY-MM]:
+    reports, servers and breakdowns with the period they count (JSON), or the same
+    breakdowns as a typed CSV, one row per value (``feedback.summary.summary_rows``)."""
     days = request.GET.get("days")
     window = request.GET.get("window") or None
     month = request.GET.get("month") or None
@@ -139,4 +151,8 @@ def summary(request):
             check_month(month, timezone.localdate())
         except MonthNotCounted as error:
             return JsonResponse({"error": str(error)}, status=400)
-    return JsonResponse(cached_summary(days, window, month))
+    figures = cached_summary(days, window, month)
+    if fmt == "csv":
+        name = f"mariadb-usage-summary-{summary_period_name(figures)}.csv"
+        return opendata.csv_response(name, SUMMARY_FIELDS, summary_rows(figures))
+    return JsonResponse(figures)

@@ -6,13 +6,13 @@ from dataclasses import dataclass
 
 from django.db import DatabaseError, transaction
 from django.db.models import Q
-from django.db.models.functions import Lower, Trim
 from django.utils import timezone
 
 from core import transitions
 from core.outage import OUTAGE_ERRORS
+from feedback.labels import names_test_traffic
 from feedback.models import RawReport, Report, Server, TestTrafficRule
-from feedback.parser import TEST_USER_INFO, ParsedReport, ReportError, parse_report
+from feedback.parser import ParsedReport, ReportError, parse_report
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def _write_reports(parsed: list[tuple[RawReport, ParsedReport]]):
                 server=servers[report.server_uid],
                 received_at=raw.received_at,
                 is_test=raw.is_test
-                or report.user_info.strip().lower() in labels
+                or names_test_traffic(report.user_info, labels)
                 or report.server_uid in uids,
                 country=raw.country,
                 raw=raw,
@@ -221,9 +221,16 @@ def apply_test_traffic_rules() -> tuple[int, int]:
     """Mark every report as test traffic or not by the rules staff keep (and MariaDB's own
     test suite's label); returns (newly marked, no longer marked). The rollups notice the
     rules changed (``feedback.trends.rollups``) and count again."""
-    labels = TestTrafficRule.objects.labels() | {TEST_USER_INFO}
-    marked = Q(label__in=labels) | Q(server__uid__in=TestTrafficRule.objects.server_uids())
-    reports = Report.objects.annotate(label=Lower(Trim("user_info")))
+    labels = TestTrafficRule.objects.labels()
+    # The rule is compared in Python (feedback.labels), over the few distinct labels: the
+    # database's lower() and trim() read case and spacing otherwise.
+    named = [
+        label
+        for label in Report.objects.values_list("user_info", flat=True).distinct()
+        if names_test_traffic(label, labels)
+    ]
+    marked = Q(user_info__in=named) | Q(server__uid__in=TestTrafficRule.objects.server_uids())
+    reports = Report.objects.all()
     with transaction.atomic():
         added = reports.filter(marked, is_test=False).update(is_test=True)
         removed = reports.filter(~marked, is_test=True).update(is_test=False)

@@ -176,10 +176,21 @@ def over_time(
     incomplete=False,
     scope="",
     cells=None,
+    all_withheld="",
 ):
     """``cells(label_index, series_name, value)`` gives a table cell; by default a
-    withheld (None) value reads "fewer than N"."""
+    withheld (None) value reads "fewer than N". A chart whose every figure is withheld
+    has nothing to draw: its ``note`` says so above it (``all_withheld``, or in general
+    words), never an empty frame left to be read as zero."""
     cells = cells or (lambda index, name, value: cell(value))
+    nothing_drawn = bool(labels) and all(
+        value is None for values in series.values() for value in values
+    )
+    note = (
+        all_withheld
+        or f"Every figure of this chart is withheld ({withheld_label()} servers in each "
+        "period): it has nothing to draw; the table gives each period."
+    )
     withheld_points = [
         [
             i
@@ -192,6 +203,7 @@ def over_time(
         "id": chart_id,
         "incomplete": incomplete,  # the last period is still under way
         "title": title,
+        "note": note if nothing_drawn else "",
         "description": description,
         "scope": scope,
         "type": kind,
@@ -377,7 +389,8 @@ def build(data: dict) -> list[dict]:
         "Active servers",
         labels,
         {"Servers": data["active"]},
-        description="Distinct servers that sent at least one report in each period; "
+        description="Distinct servers that sent a full report naming their release in each "
+        "period, the servers every chart counts; "
         f"a gap: {withheld_label()} servers.",
         incomplete=data["incomplete"],
         scope=span,
@@ -394,6 +407,14 @@ def build(data: dict) -> list[dict]:
         description="Servers by the major.minor version of their latest full report.",
         scope=span,
     )
+    series["links"] = {
+        "text": "Who runs each series, month by month, and how fast its releases were picked "
+        "up, on the series' page:",
+        "pages": [
+            {"text": version, "url": reverse("releases:series", args=[version])}
+            for version in data.get("series_pages", [])
+        ],
+    }
     series["export"] = over_time_export(
         data,
         data["series_over_time"],
@@ -701,6 +722,9 @@ def _exposure(data: dict) -> dict:
         scope=f"Per month, {exposure['months'][0]} to {exposure['months'][-1]}.",
         cells=share_cell,
         incomplete=not exposure["complete"][-1],
+        all_withheld=f"Every month's share is withheld: in each, {withheld_label()} of the "
+        "reporting servers ran a release a high or critical advisory affects (or none did), "
+        "too few to publish, so the chart has no line to draw. The table gives each month.",
     )
     group_field = Field(
         "series",

@@ -363,6 +363,12 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
     releases = list(Release.objects.published().select_related("series")[:RELEASES_SHOWN])
     adoption = load_adoption(today)
     families = [row["distribution"] for row in by_distribution if row["distribution"] != OTHER]
+    series_over_time = time_series(starts, table, "series")
+    # the series pages say who runs each series (feedback.trends.series_usage)
+    series_pages = sorted(
+        Series.objects.filter(version__in=list(series_over_time)).values_list("version", flat=True),
+        key=version_key,
+    )
     months, month_table = (
         (starts, table) if period == "month" else load_rows("month", DEFAULT_SPANS["month"], today)
     )
@@ -376,7 +382,8 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
         "incomplete": incomplete,
         "active": active,
         "latest_total": total,
-        "series_over_time": time_series(starts, table, "series"),
+        "series_over_time": series_over_time,
+        "series_pages": series_pages,
         "breakdowns": {d: merged(counts.get(d, {}), d) for d in ONE_VALUE},
         "shares": {d: _shares(merged(counts.get(d, {}), d), total) for d in MANY_VALUES},
         "eol": {

@@ -1,8 +1,10 @@
 """Rollups: distinct servers per period or window, overall and per dimension value.
 
-A server counts in a period if it sent any report in it (test traffic excluded); its
-dimension values come from its latest full report in that period, so each server has
-one version, one distribution, and so on, and shares add up to 100 %. Recomputing a
+A server counts in a period if it sent a full report naming its release in it (test
+traffic excluded: ``Report.objects.describing``, the one rule of every count of servers);
+its dimension values come from its latest such report in that period, so each server has
+one version, one distribution, and so on, every breakdown of a period counts the same
+servers as its total, and shares add up to 100 %. Recomputing a
 period replaces its rows, so it is idempotent; ``update_rollups`` only recomputes the
 periods and windows that reports newer than the stored watermark fall in, and
 rebuilds everything when the mapping tables in ``feedback.dimensions`` changed.
@@ -45,16 +47,11 @@ def _midnight(day: date) -> datetime:
 
 def compute_period(period: str, start: date) -> list[Rollup]:
     begin, end = _midnight(period_begin(period, start)), _midnight(period_end(period, start))
-    reports = Report.objects.counted().filter(received_at__gte=begin, received_at__lt=end)
+    reports = Report.objects.describing().filter(received_at__gte=begin, received_at__lt=end)
     servers = reports.values("server_id").distinct().count()
     if not servers:
         return []
-    latest = (
-        reports.filter(kind=Report.Kind.FULL)
-        .values("server_id")
-        .annotate(latest=Max("id"))
-        .values("latest")
-    )
+    latest = reports.values("server_id").annotate(latest=Max("id")).values("latest")
     counts: dict[tuple[str, str], int] = defaultdict(int)
     full = Report.objects.filter(pk__in=latest).values(*REPORT_FIELDS)
     for row in full.iterator(chunk_size=2000):

@@ -46,8 +46,8 @@ def month_figures(month: date) -> dict:
         "month": month.strftime("%Y-%m"),
         "from": month.isoformat(),
         "to": (period_end("month", month) - timedelta(days=1)).isoformat(),
-        "counts": "Distinct servers that sent at least one report in the month (test traffic "
-        "excluded); each dimension counts them by their latest full report of the month.",
+        "counts": "Distinct servers that sent a full report naming their release in the month "
+        "(test traffic excluded); each dimension counts them by their latest such report.",
         "servers": total,
         "min_bucket_servers": minimum_servers(),
         "withheld": f"values on {withheld_label()} servers are merged into 'other' or, for "

@@ -144,6 +144,7 @@ def chart_download(request, chart_id, fmt):
                 "chart": chart_id,
                 "title": chart["title"],
                 "description": chart["description"],
+                "note": chart.get("note", ""),
                 "scope": chart["scope"],
                 "reports_begin": dashboard_data["reports_begin"],
                 "period": period,

@@ -1,15 +1,17 @@
 """Issue 35 item 2: raw reports are partitioned by month on PostgreSQL; the coming months'
 partitions are made ahead of time, and retention drops whole months."""
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
 from feedback import partitions, tasks
-from feedback.ingest import build_raw_report, store_reports
+from feedback.ingest import build_raw_report, store_report, store_reports
 from feedback.models import RawReport, Report
 from feedback.services import processing
 from tests.feedback.captures import plugin_body
@@ -108,3 +110,70 @@ def test_a_report_in_a_month_with_no_partition_is_still_stored():
     assert response.status_code == 200
     assert partition_exists(this_month)
     assert RawReport.objects.count() == 1
+
+
+def month_end(month: date) -> datetime:
+    return datetime.combine(partitions.next_month(month), time.min, tzinfo=UTC)
+
+
+@pytest.mark.django_db
+def test_partitions_and_retention_walked_over_24_months(settings):
+    """Issue 57 item 2: two years of days, the clock moved month by month from this month.
+    On the first and the last day of each month the daily tasks run (on some days they do
+    not, and the month's partition is missing), a server's report is stored through the
+    endpoint's path inside a transaction, and: the month and the coming ones have their
+    partitions; a report is never refused for its date; retention drops a month only whole,
+    once all of it is older than the retention age, and the parsed rows stay."""
+    settings.FEEDBACK_PARTITIONS_AHEAD = 3
+    settings.FEEDBACK_RAW_RETENTION_DAYS = 90
+    retention = timedelta(days=90)
+    months = partitions.months_from(timezone.now(), 24)
+    stored: dict[tuple[date, str], list[int]] = {}  # (month, how) -> raw reports
+    with time_machine.travel(
+        datetime.combine(months[0], time(0, 0, 5), tzinfo=UTC), tick=False
+    ) as clock:
+        for number, month in enumerate(months):
+            last_day = partitions.next_month(month) - timedelta(days=1)
+            for day, moment in ((month, time(0, 0, 5)), (last_day, time(23, 59, 50))):
+                clock.move_to(datetime.combine(day, moment, tzinfo=UTC))
+                now = timezone.now()
+                if number % 5 == 3 and day == month:
+                    # the daily task did not run, and the month it should have made is gone
+                    if partition_exists(month):
+                        drop_partition(month)
+                else:
+                    tasks.prepare_partitions()
+                    tasks.prune_raw_reports()
+                    ahead = partitions.months_from(now, 1 + settings.FEEDBACK_PARTITIONS_AHEAD)
+                    assert all(partition_exists(m) for m in ahead), (now, ahead)
+                raw = store_report(
+                    build_raw_report(short(f"{now:%Y-%m-%d}"), path="/rest/v1/post", is_test=False)
+                )
+                assert raw.pk and raw.received_at == now
+                stored.setdefault((month, "endpoint"), []).append(raw.pk)
+                processing.process_all_pending()
+                if number == 12 and day == month:
+                    # an import of a report from a month retention already dropped
+                    old = months[2]
+                    (late,) = store_reports(
+                        [stored_on(month_end(old) - timedelta(hours=1), "late")]
+                    )
+                    stored[(old, "import")] = [late.pk]
+                    assert partition_exists(old)
+                    processing.process_all_pending()
+                cutoff = now - retention
+                kept = set(RawReport.objects.values_list("pk", flat=True))
+                for (seen, _how), pks in stored.items():
+                    left = set(pks) & kept
+                    assert left in (set(), set(pks)), (now, seen)  # a month goes whole
+                    if month_end(seen) > cutoff:  # not wholly older than the age: kept
+                        assert left == set(pks), (now, seen)
+                        assert partition_exists(seen)
+            # the month's reports were all parsed; their rows stay when raw bytes go
+            total = sum(len(pks) for pks in stored.values())
+            assert Report.objects.count() == total
+    # over the two years, every month that ended more than the retention age before the
+    # last run of the daily tasks went, and the last months stayed
+    last_run = datetime.combine(last_day, time(23, 59, 50), tzinfo=UTC)
+    for month in months:
+        assert partition_exists(month) == (month_end(month) > last_run - retention), month

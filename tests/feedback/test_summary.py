@@ -1,4 +1,6 @@
-from datetime import UTC, datetime
+import csv
+import io
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
 from django.utils import timezone
@@ -81,3 +83,60 @@ def test_the_month_of_the_first_report_is_answered(client):
     ReportFactory(received_at=datetime(2026, 9, 17, 12, tzinfo=UTC))
     body = client.get("/api/feedback/summary?month=2026-09").json()
     assert body["servers"] == 1 and body["reports_begin"] == "2026-09-17"
+
+
+def test_the_summary_is_offered_as_json_and_csv_and_both_answer(client):
+    """Issue 60: the page offered ".json or .csv" of /api/feedback/summary, which answered
+    404. The JSON is the summary; the CSV the same figures, one typed row per value."""
+    day = timezone.localdate() - timedelta(days=3)
+    for number in range(6):
+        ReportFactory(
+            server__uid=f"summary-{number}",
+            received_at=datetime.combine(day, time(12), tzinfo=UTC),
+            version_minor=11 if number < 5 else 6,
+        )
+    plain = client.get("/api/feedback/summary").json()
+    answer = client.get("/api/feedback/summary.json")
+    assert answer.status_code == 200 and answer["Content-Type"] == "application/json"
+    assert answer.json() == plain
+    csv_answer = client.get("/api/feedback/summary.csv")
+    assert csv_answer.status_code == 200
+    assert csv_answer["Content-Type"] == "text/csv; charset=utf-8"
+    assert 'filename="mariadb-usage-summary-all.csv"' in csv_answer["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(csv_answer.content.decode())))
+    assert rows[0] == {
+        "period_from": day.isoformat(),
+        "period_to": day.isoformat(),
+        "dimension": "servers",
+        "value": "",
+        "servers": "6",
+        "share_percent": "100.0",
+    }
+    versions = {row["value"]: row for row in rows if row["dimension"] == "version"}
+    # the figures of the JSON, the small value folded into "other" as there
+    assert (
+        {value: int(row["servers"]) for value, row in versions.items()}
+        == plain["breakdowns"]["version"]
+        == {"10.11": 5, "other": 1}
+    )
+    assert versions["10.11"]["share_percent"] == "83.3"
+    for row in rows:  # typed: counts and shares are numbers, periods dates
+        int(row["servers"]), float(row["share_percent"])
+        date.fromisoformat(row["period_from"]), date.fromisoformat(row["period_to"])
+
+
+@pytest.mark.parametrize("path", ["/api/feedback/summary.json", "/api/feedback/summary.csv"])
+@pytest.mark.parametrize("query", ["days=abc", "window=7y", "month=2026-13", "days=3&window=30d"])
+def test_the_summary_files_refuse_a_bad_question_with_a_400(client, path, query):
+    response = client.get(f"{path}?{query}")
+    assert response.status_code == 400
+    assert response.json()["error"]
+
+
+def test_a_month_summary_csv_names_its_month_and_counts_its_days(client):
+    month = (timezone.localdate().replace(day=1) - timedelta(days=1)).replace(day=1)
+    ReportFactory(received_at=datetime.combine(month, time(12), tzinfo=UTC))
+    response = client.get(f"/api/feedback/summary.csv?month={month:%Y-%m}")
+    assert f'filename="mariadb-usage-summary-{month:%Y-%m}.csv"' in response["Content-Disposition"]
+    first = next(csv.DictReader(io.StringIO(response.content.decode())))
+    assert (first["period_from"], first["servers"]) == (month.isoformat(), "1")

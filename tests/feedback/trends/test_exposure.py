@@ -7,7 +7,9 @@ import io
 from datetime import date
 
 import pytest
+from pytest_django.asserts import assertContains, assertNotContains
 
+from feedback.trends.versioning import bump_cache_version
 from security.models import Severity
 from tests.feedback.trends.factories import RollupFactory
 from tests.releases.factories import ReleaseFactory, SeriesFactory
@@ -85,3 +87,30 @@ def test_the_data_package_lists_the_exposure_file(client, field):
         "affected_servers_withheld",
         "affected_share_percent",
     ]
+
+
+def test_an_exposure_chart_withheld_in_every_month_says_so(client, settings):
+    """Issue 60: the exposure chart was all withheld, an empty frame, with no sentence
+    saying why."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 3
+    series = SeriesFactory(version="10.6")
+    fix = ReleaseFactory(series=series, version="10.6.20")
+    AffectedRangeFactory(series=series, fixed=fix, advisory__rating=Severity.HIGH)
+    for month in (SEPTEMBER, OCTOBER):  # one affected server a month: under the minimum
+        RollupFactory(period_start=month, servers=6)
+        RollupFactory(period_start=month, dimension="version", value="10.6.18", servers=1)
+        RollupFactory(period_start=month, dimension="version", value="10.6.20", servers=5)
+    sentence = (
+        "Every month's share is withheld: in each, fewer than 3 of the reporting servers ran "
+        "a release a high or critical advisory affects (or none did), too few to publish, so "
+        "the chart has no line to draw. The table gives each month."
+    )
+    page = client.get("/feedback/")
+    assertContains(page, f'<p class="chart-note" role="note">{sentence}</p>', html=True)
+    body = client.get("/api/feedback/charts/exposure.json?period=month").json()
+    assert body["note"] == sentence
+    # a month with enough affected servers to publish: the chart draws it, no such sentence
+    RollupFactory(period_start=date(2026, 11, 1), servers=6)
+    RollupFactory(period_start=date(2026, 11, 1), dimension="version", value="10.6.18", servers=4)
+    bump_cache_version()  # as a recount does
+    assertNotContains(client.get("/feedback/"), "Every month's share is withheld")

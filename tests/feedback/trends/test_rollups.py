@@ -47,13 +47,28 @@ def test_a_server_is_counted_once_per_period_however_often_it_reports():
 
 
 def test_test_traffic_and_startup_reports_count_correctly():
+    """Issue 60: one count of servers per period for every chart (December had 49 active
+    servers but 47 in the series and exposure charts: a server was counted by any report
+    but broken down by its full report). A startup or shutdown report alone counts no
+    server; a server with a full report counts once, in the total and in each breakdown."""
     ReportFactory(is_test=True)
     ReportFactory(
         kind="startup", version="", version_major=None, version_minor=None, version_patch=None
     )
+    restarted = ReportFactory()
+    ReportFactory(
+        server=restarted.server,
+        kind="startup",
+        version="",
+        version_major=None,
+        version_minor=None,
+        version_patch=None,
+    )
+    ReportFactory()
     update_rollups()
-    assert counts("month", date(2026, 3, 1), "servers") == {"": 1}  # the startup one
-    assert counts("month", date(2026, 3, 1), "series") == {}
+    assert counts("month", date(2026, 3, 1), "servers") == {"": 2}
+    assert counts("month", date(2026, 3, 1), "series") == {"10.11": 2}
+    assert counts("month", date(2026, 3, 1), "version") == {"10.11.6": 2}
 
 
 def test_recompute_is_idempotent():

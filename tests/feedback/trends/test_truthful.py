@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -15,6 +16,7 @@ from feedback.trends.models import Snapshot
 from feedback.trends.rollups import update_rollups
 from feedback.trends.snapshots import publish_complete_months
 from tests.feedback.factories import ReportFactory, ServerFactory, TestTrafficRuleFactory
+from tests.releases.factories import SeriesFactory
 
 pytestmark = pytest.mark.django_db
 TODAY = date(2026, 11, 22)
@@ -264,3 +266,29 @@ def test_a_window_never_starts_before_the_reports_do(client, settings):
     page = client.get("/feedback/?window=365d")
     assertContains(page, first.isoformat())
     assert (today - timedelta(days=364)).isoformat() not in page.content.decode()
+
+
+def test_every_link_the_page_offers_answers_and_the_series_have_their_pages(client, settings):
+    """Issue 60: the page offered /api/feedback/summary ".json or .csv" (404) and linked to
+    no series page. Every link of the page's main content answers 200, and the series
+    over time link to the pages of the series they show."""
+    settings.FEEDBACK_MIN_BUCKET_SERVERS = 1
+    SeriesFactory(version="10.11")
+    last_month = (timezone.localdate().replace(day=1) - timedelta(days=1)).replace(day=1)
+    for offset in (2, 3):
+        ReportFactory(received_at=at(last_month + timedelta(days=offset)))
+    ReportFactory(received_at=at(last_month), version_minor=6)  # 10.6: no series page here
+    update_rollups()
+    response = client.get("/feedback/")
+    assertContains(
+        response,
+        '<p class="chart-links">Who runs each series, month by month, and how fast its '
+        "releases were picked up, on the series' page: "
+        '<a href="/download/10.11/">10.11</a>.</p>',
+        html=True,
+    )
+    main = response.content.decode().split("<main", 1)[1].split("</main>", 1)[0]
+    links = set(re.findall(r'href="(/[^"#]*)"', main))
+    assert {"/api/feedback/summary.json", "/api/feedback/summary.csv", "/download/10.11/"} <= links
+    for link in sorted(links):
+        assert client.get(link.replace("&amp;", "&")).status_code == 200, link
