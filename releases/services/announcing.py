@@ -41,15 +41,15 @@ def _article(word: str) -> str:
     return "an" if word[0] in "aeiou" else "a"
 
 
-def _support_sentence(series, release, today) -> str:
+def _support_sentence(series, release) -> str:
+    """The series' support as it stood on the release's day: the announcement is dated with
+    the release and says what was true then, whatever day it is read (or imported) on."""
     eol = series.eol_date
     if eol is None:
         return ""
     when = f"{eol:%-d %B %Y}"
     if eol < release.release_date:
         return f"It came after the end of life of {series} ({when})."
-    if eol < today:
-        return f"{series} was maintained until {when}: it gets no more fixes."
     if series.support_type == series.SupportType.UNANNOUNCED:
         return f"{series} is maintained until {when}."
     return f"{series} is a {series.get_support_type_display().lower()} series, maintained until {when}."
@@ -68,7 +68,7 @@ def announcement_draft(release: Release) -> dict:
         "maturity_words": f"{_article(words)} {words}",
         "is_first_stable": release.maturity == Release.Maturity.GA
         and series.first_release_date == release.release_date,
-        "support": _support_sentence(series, release, timezone.localdate()),
+        "support": _support_sentence(series, release),
         "release_url": release_url,
         "notes_url": release_url + "#notes"
         if release.release_notes

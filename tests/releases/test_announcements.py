@@ -2,17 +2,19 @@
 writes one from the catalogue's facts, labelled as generated, where staff wrote none; the
 newest release of every maintained series has its post, dated with the release."""
 
-from datetime import date
+from datetime import UTC, date, datetime, time, timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 from pytest_django.asserts import assertContains
 
 from foundation.models import NewsPost
 from releases.demo import load_catalogue
 from releases.models import Release, Series
-from releases.services import publishing
+from releases.services import announcing, publishing
 from tests.foundation.factories import NewsPostFactory
+from tests.releases import catalogue_facts
 from tests.releases.factories import ReleaseFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +29,7 @@ def test_the_import_announces_every_release_with_its_real_facts(client):
     assert NewsPost.objects.published().filter(categories__name="Releases").count() == 482
     today = timezone.localdate()
     maintained = [s for s in Series.objects.all() if not s.is_eol(today)]
-    assert {s.version for s in maintained} >= {"10.11", "11.4", "11.8", "12.3", "13.0"}
+    assert {s.version for s in maintained} == catalogue_facts.not_end_of_life(today)
     for series in maintained:
         newest = series.releases.published().by_version().first()
         post = newest.announcement
@@ -99,3 +101,21 @@ def test_publishing_without_staffs_text_is_labelled_and_with_it_is_not():
     )
     post = NewsPost.objects.get(slug="mariadb-12-3-5-released")
     assert (post.byline, post.body) == ("The MariaDB Foundation", "Our text.")
+
+
+@pytest.mark.parametrize("days_after_release", [0, 400, 800, 3000])
+def test_an_announcement_says_what_was_true_on_the_release_day_whenever_it_is_written(
+    days_after_release,
+):
+    """Written on the release's day or years later (an import on any day), the post says
+    the support the series had when the release came out."""
+    series = SeriesFactory(version="11.8", eol_date=date(2028, 6, 4))
+    release = ReleaseFactory(series=series, version="11.8.9", release_date=date(2026, 8, 24))
+    written_on = datetime.combine(
+        release.release_date + timedelta(days=days_after_release), time(15), tzinfo=UTC
+    )
+    with time_machine.travel(written_on, tick=False):
+        announcing.announce_from_catalogue([release])
+    post = NewsPost.objects.get(slug="mariadb-11-8-9-released")
+    assert "MariaDB 11.8 is a long-term support series, maintained until 4 June 2028." in post.body
+    assert "no more fixes" not in post.body

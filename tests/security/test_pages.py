@@ -6,10 +6,14 @@ import re
 import feedparser
 import pytest
 from django.test import SimpleTestCase
+from django.utils import timezone
 
 from releases.models import Release
+from releases.versions import series_sort_key
 from search.services import rebuild
 from security.models import Advisory
+from security.queries import affecting, release_key
+from tests.releases import catalogue_facts
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("advisories")]
 html = SimpleTestCase()
@@ -123,7 +127,19 @@ class TestPages:
         target = Release.objects.get(
             version=re.search(r"Upgrade to <a href=\"/download/[\d.]+/([\d.]+)/\">", section)[1]
         )
-        assert target.series.version == "10.11" or target.series.version == "10.6"
+        # the oldest supported series after 10.6 whose newest release no advisory affects
+        # (which series that is depends on the day: 10.11's end of life is 16 February 2028)
+        supported = catalogue_facts.supported(timezone.localdate())
+        assert target.series.version in supported
+        assert series_sort_key(target.series.version) > series_sort_key("10.6")
+        passed_over = [
+            version
+            for version in supported
+            if series_sort_key("10.6") < series_sort_key(version) < target.series.sort_key
+        ]
+        for version in passed_over:
+            newest = Release.objects.published().filter(series__version=version).by_version()[0]
+            assert affecting(version, release_key(newest)), version
 
     def test_a_series_page_says_what_is_open_in_it(self, client):
         content = client.get("/download/10.4/").content.decode()
