@@ -101,7 +101,19 @@ class Payment(models.Model):
         ordering = ["-paid_at", "-id"]
         indexes = [models.Index(fields=["content_type", "object_id"])]
         constraints = [
-            models.CheckConstraint(condition=models.Q(amount_minor__gt=0), name="payment_paid")
+            models.CheckConstraint(condition=models.Q(amount_minor__gt=0), name="payment_paid"),
+            # One payment per charge and per payment intent (``recording.record_payment``
+            # finds the one already recorded; these are the last guard against a second).
+            models.UniqueConstraint(
+                fields=["charge_id"],
+                condition=~models.Q(charge_id=""),
+                name="one_payment_per_charge",
+            ),
+            models.UniqueConstraint(
+                fields=["payment_intent_id"],
+                condition=~models.Q(payment_intent_id=""),
+                name="one_payment_per_payment_intent",
+            ),
         ]
 
     def __str__(self):

@@ -9,9 +9,10 @@ take back of a payment never exceeds what it paid, in whatever order the events 
 """
 
 from datetime import datetime
+from hashlib import blake2b
 
 from django.contrib.contenttypes.models import ContentType
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 
 from payments.events import Rejected
@@ -20,6 +21,35 @@ from payments.models import Dispute, Payment, Refund
 
 def _ids(*values: str) -> list[str]:
     return [value for value in values if value]
+
+
+def _lock(*stripe_ids: str):
+    """Hold, until the transaction ends, a PostgreSQL advisory lock on each Stripe id (in
+    one order, so two events never wait on each other): two events reporting the same
+    charge, delivered at once, are recorded one after the other. The partial unique
+    constraints on ``Payment.charge_id`` and ``payment_intent_id`` are the last guard."""
+    if connection.vendor != "postgresql":
+        return
+    keys = sorted(
+        {
+            int.from_bytes(blake2b(i.encode(), digest_size=8).digest(), "big", signed=True)
+            for i in stripe_ids
+            if i
+        }
+    )
+    with connection.cursor() as cursor:
+        for key in keys:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def payment_reported(*, stripe_id: str, payment_intent_id="", charge_id="") -> Payment | None:
+    """The payment already recorded for any of these ids, locked: an invoice, its payment
+    intent and its charge are one payment, whichever event named which of them first."""
+    intents = _ids(stripe_id, payment_intent_id)
+    named = Q(stripe_id__in=intents) | Q(payment_intent_id__in=intents)
+    if charge_id:
+        named |= Q(charge_id=charge_id)
+    return Payment.objects.select_for_update().filter(named).order_by("pk").first()
 
 
 @transaction.atomic
@@ -34,36 +64,57 @@ def record_payment(
     payment_intent_id: str = "",
     charge_id: str = "",
     is_demo: bool = False,
+    only_one: bool = False,
 ) -> tuple[Payment, bool]:
-    """The payment keyed by ``stripe_id`` (made when new) and whether it is new. A later
-    event about the same payment may add the charge or intent that a refund will name."""
+    """The payment these ids report (made when new) and whether it is new.
+
+    One payment per charge: an invoice, the payment intent that paid it and its charge are
+    one payment, in whatever order their events arrive (``invoice.paid`` names all three,
+    ``payment_intent.succeeded`` its intent and latest charge). A second report of a known
+    payment only adds the ids it lacked and answers ``created=False``, so the caller counts
+    nothing twice. With ``only_one`` (a one-off gift) what it paid for accepts a single
+    payment: a different one is rejected, for staff to look at."""
     currency = currency.upper()
-    payment, created = Payment.objects.get_or_create(
-        stripe_id=stripe_id,
-        defaults={
-            "paid_for": paid_for,
-            "amount_minor": amount_minor,
-            "currency": currency,
-            "paid_at": paid_at,
-            "receipt_url": receipt_url,
-            "payment_intent_id": payment_intent_id,
-            "charge_id": charge_id,
-            "is_demo": is_demo,
-        },
+    _lock(stripe_id, payment_intent_id, charge_id)
+    payment = payment_reported(
+        stripe_id=stripe_id, payment_intent_id=payment_intent_id, charge_id=charge_id
     )
-    if not created:
-        paid_for_type = ContentType.objects.get_for_model(paid_for)
-        if (payment.content_type_id, payment.object_id) != (paid_for_type.pk, paid_for.pk):
-            raise Rejected(f"{stripe_id} is already recorded as the payment of something else")
-        changed = []
-        for field, value in (("payment_intent_id", payment_intent_id), ("charge_id", charge_id)):
-            if value and not getattr(payment, field):
-                setattr(payment, field, value)
-                changed.append(field)
-        if changed:
-            payment.save(update_fields=changed)
+    paid_for_type = ContentType.objects.get_for_model(paid_for)
+    if payment is None:
+        if only_one:
+            other = Payment.objects.filter(content_type=paid_for_type, object_id=paid_for.pk)
+            if first := other.values_list("stripe_id", flat=True).first():
+                raise Rejected(
+                    f"{stripe_id} would be a second payment of what {first} already paid"
+                )
+        payment = Payment.objects.create(
+            stripe_id=stripe_id,
+            paid_for=paid_for,
+            amount_minor=amount_minor,
+            currency=currency,
+            paid_at=paid_at,
+            receipt_url=receipt_url,
+            payment_intent_id=payment_intent_id,
+            charge_id=charge_id,
+            is_demo=is_demo,
+        )
+        _link_waiting(payment)
+        return payment, True
+    if (payment.content_type_id, payment.object_id) != (paid_for_type.pk, paid_for.pk):
+        raise Rejected(f"{stripe_id} is already recorded as the payment of something else")
+    changed = []
+    for field, value in (
+        ("payment_intent_id", payment_intent_id),
+        ("charge_id", charge_id),
+        ("receipt_url", receipt_url),
+    ):
+        if value and not getattr(payment, field):
+            setattr(payment, field, value)
+            changed.append(field)
+    if changed:
+        payment.save(update_fields=changed)
     _link_waiting(payment)
-    return payment, created
+    return payment, False
 
 
 def _link_waiting(payment: Payment):

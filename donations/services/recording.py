@@ -54,6 +54,7 @@ def one_off_paid(
         amount_minor=amount_minor,
         currency=currency,
         paid_at=stripe_time(created),
+        payment_intent_id=payment_intent_id,
         charge_id=charge_id,
     )
 
@@ -72,7 +73,9 @@ def record_gift(
     charge_id: str = "",
 ) -> Gift:
     """A payment of the donation, in its own currency (another would count the gift in a
-    currency it was never given in: rejected)."""
+    currency it was never given in: rejected). A one-off gift is paid once: a second,
+    different payment for it (another intent, an invoice) is rejected and left to staff;
+    the same payment reported again (its invoice, its intent, its charge) counts once."""
     if currency.upper() != donation.currency.upper():
         raise Rejected(f"it pays in {currency.upper()} a gift made in {donation.currency.upper()}")
     if email and not donation.email:
@@ -87,6 +90,7 @@ def record_gift(
         receipt_url=receipt_url,
         payment_intent_id=payment_intent_id,
         charge_id=charge_id,
+        only_one=donation.frequency == Donation.Frequency.ONCE,
     )
     if created:
         if transitions.may(donation, donation.pay_verb):

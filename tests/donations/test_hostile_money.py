@@ -4,9 +4,11 @@ charge, a gift in a currency the site does not sell or without a date is rejecte
 (recorded and acknowledged), so the funding figures never go negative or grow a currency
 of their own; a yen gift is recorded in yen."""
 
+from datetime import UTC, datetime
 from decimal import Decimal
 
 import pytest
+import time_machine
 
 from donations import ledger
 from donations.models import Gift
@@ -15,7 +17,15 @@ from tests.donations import stripe_events
 from tests.donations.factories import DonationFactory
 
 pytestmark = pytest.mark.django_db
-CREATED = 1773144000  # 2026-03-10
+CREATED = 1773144000  # 2026-03-10, the day the gifts of tests.donations.stripe_events are made
+
+
+@pytest.fixture(autouse=True)
+def _in_2026():
+    """These events happen in March 2026 and are received that June, whatever day the suite
+    runs on: the refunds and the year the ledger is read for are the gifts' own."""
+    with time_machine.travel(datetime(2026, 6, 1, 9, tzinfo=UTC)):
+        yield
 
 
 @pytest.fixture
