@@ -14,7 +14,7 @@ def one_kind(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("payments", "0008_move_payments_and_refunds"),
+        ("payments", "0009_one_payment_per_charge"),
         ("outbox", "0002_own_table_and_lease"),
     ]
 
