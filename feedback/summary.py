@@ -33,14 +33,19 @@ def summary_name(dimension: str) -> str:
     return SUMMARY_NAMES.get(dimension, dimension)
 
 
+def _received(reports, since=None, until=None):
+    """The reports received from ``since`` (included) to ``until`` (excluded)."""
+    if since:
+        reports = reports.filter(received_at__gte=since)
+    if until:
+        reports = reports.filter(received_at__lt=until)
+    return reports
+
+
 def latest_full_reports(since=None, until=None):
     """Each server's most recent processed full report (not test traffic) that names its
     release: the report it is counted by (``Report.objects.describing``)."""
-    full = Report.objects.describing()
-    if since:
-        full = full.filter(received_at__gte=since)
-    if until:
-        full = full.filter(received_at__lt=until)
+    full = _received(Report.objects.describing(), since, until)
     latest_ids = full.values("server").annotate(latest=Max("id")).values("latest")
     return Report.objects.filter(pk__in=latest_ids)
 
@@ -119,14 +124,10 @@ def build_summary(
     elif days:
         since = timezone.now() - timedelta(days=days)
     counted = Report.objects.counted()
-    reports = counted
-    if since:
-        reports = reports.filter(received_at__gte=since)
-    if until:
-        reports = reports.filter(received_at__lt=until)
+    reports = _received(counted, since, until)
     bounds = reports.aggregate(first=Min("received_at"), last=Max("received_at"), total=Count("id"))
     # the servers every chart counts (Report.objects.describing): one count of servers
-    described = Report.objects.describing().filter(pk__in=reports.values("pk"))
+    described = _received(Report.objects.describing(), since, until)
     bounds["servers"] = described.values("server").distinct().count()
     begin = counted.aggregate(first=Min("received_at"))["first"]
     servers = bounds["servers"]
