@@ -174,7 +174,14 @@ def _record_application(request, tier, forms):
 
 @login_required
 def agreement_pdf(request, pk):
-    sponsorship = _own_sponsorship(request, pk)
+    """The agreement the sponsor accepted: for its organisation's managers, and for staff
+    who may view sponsorships (linked from the sponsorship's admin page)."""
+    if request.user.is_staff and request.user.has_perm("sponsors.view_sponsorship"):
+        sponsorship = get_object_or_404(
+            Sponsorship.objects.select_related("organisation", "tier"), pk=pk
+        )
+    else:
+        sponsorship = _own_sponsorship(request, pk)
     if sponsorship.accepted_at is None:
         raise Http404("No agreement was accepted for this sponsorship.")
     return _pdf_response(documents.agreement_pdf(sponsorship), f"agreement-{sponsorship.pk}.pdf")
