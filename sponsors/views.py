@@ -1,4 +1,5 @@
 import logging
+from decimal import Decimal
 from functools import wraps
 
 from django.conf import settings
@@ -12,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
+from django_countries.fields import Country
 
 from core.transitions import TransitionRefused
 from core.uploads import declared_body_size
@@ -81,6 +83,9 @@ def programmes(request):
         "programmes": Programme.objects.prefetch_related("tiers"),
         "tiers": Tier.objects.offered(),
         "demo": Payment.objects.demo().exists(),
+        # what the prices hold of VAT: the issuer's rate where it is due (invoicing.vat)
+        "vat_rate": Decimal(settings.INVOICE_VAT_RATE).normalize(),
+        "issuer_country": Country(settings.INVOICE_ISSUER_COUNTRY).name,
     }
     return render(request, "sponsors/programmes.html", context)
 

@@ -96,3 +96,16 @@ def test_the_application_mail_says_how_it_is_paid_in_words(
     (sent,) = [m for m in mail.outbox if "received your application" in m.body]
     assert phrase in sent.body
     assert "paid card" not in sent.body and "paid invoice" not in sent.body
+
+
+def test_prices_say_that_they_include_vat_and_whose(client, settings):
+    settings.INVOICE_VAT_RATE, settings.INVOICE_ISSUER_COUNTRY = "25.5", "FI"
+    TierFactory(name="Gold")
+    page = client.get("/sponsors/")
+    assertContains(
+        page,
+        '<p class="tier-price"><strong>€50,000</strong> a year, VAT included</p>',
+        html=True,
+    )
+    assertContains(page, "25.5 % VAT is part of the price for a sponsor in Finland")
+    assertContains(page, "(reverse charge) or outside the EU pays the same price, with no VAT")
