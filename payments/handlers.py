@@ -8,15 +8,16 @@ from payments.dispatch import Ignored
 from payments.events import StripeEventData
 
 
-def _time(timestamp: int | None) -> datetime:
-    if timestamp is None:
-        raise Ignored("it does not say when it happened")
-    return datetime.fromtimestamp(timestamp, tz=UTC)
+def _time(timestamp: int | None) -> datetime | None:
+    """The time an event reports, as it reports it: ``recording.dated`` bounds it by the
+    payment's date and now (the sender's clock is never trusted further)."""
+    return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
 def charge_refunded(event: StripeEventData):
     """Stripe's charge.refunded: ``amount_refunded`` is the charge's refunded total; the
-    refund happened when the event was made (the charge's own date is its payment's)."""
+    refund happened when the event was made (the charge's own ``created`` is its
+    payment's date, not the refund's), or, with no such date, when it arrived."""
     if not event.object_id:
         raise Ignored("charge without id")
     currency = event.required_currency()
@@ -27,7 +28,7 @@ def charge_refunded(event: StripeEventData):
         customer_id=event.customer,
         amount_minor=event.amount,
         currency=currency,
-        refunded_at=_time(event.occurred or event.created),
+        refunded_at=_time(event.occurred),
     )
 
 

@@ -14,9 +14,22 @@ from hashlib import blake2b
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from payments.events import Rejected
 from payments.models import Dispute, Payment, Refund
+
+
+def dated(reported: datetime | None, payment: Payment | None) -> datetime:
+    """The moment a refund or dispute is counted at: the time it reports, bounded by its
+    charge's payment and now. What an event says of its own time is the sender's word: it
+    may not move money back before the payment it takes back (a refund "of 2001" of a
+    gift of 2026 is counted on the gift's day), nor into the future (counted now). No time
+    reported: now. One whose payment is not known yet counts nowhere (``ledger``); when the
+    payment arrives, a time before it moves to the payment's (``_link_waiting``)."""
+    now = timezone.now()
+    moment = min(reported or now, now)
+    return max(moment, payment.paid_at) if payment is not None else moment
 
 
 def _ids(*values: str) -> list[str]:
@@ -126,6 +139,13 @@ def _link_waiting(payment: Payment):
         refunds |= Q(stripe_charge_id=payment.charge_id)
         disputes |= Q(charge_id=payment.charge_id)
     waiting = {"payment__isnull": True, "currency": payment.currency}
+    # none is counted before the payment it takes back (``dated``)
+    Refund.objects.filter(refunds, refunded_at__lt=payment.paid_at, **waiting).update(
+        refunded_at=payment.paid_at
+    )
+    Dispute.objects.filter(disputes, opened_at__lt=payment.paid_at, **waiting).update(
+        opened_at=payment.paid_at
+    )
     Refund.objects.filter(refunds, **waiting).update(payment=payment)
     Dispute.objects.filter(disputes, **waiting).update(payment=payment)
 
@@ -171,9 +191,10 @@ def record_refund(
     customer_id: str,
     amount_minor: int,
     currency: str,
-    refunded_at: datetime,
+    refunded_at: datetime | None,
 ) -> Refund:
-    """Keep what has been refunded of a charge: the largest total Stripe reports for it.
+    """Keep what has been refunded of a charge: the largest total Stripe reports for it,
+    dated by ``dated`` (the reported time within its payment's date and now).
 
     Stripe's ``amount_refunded`` is cumulative and its events may arrive in any order, so
     an older, smaller total never replaces a larger one."""
@@ -195,7 +216,7 @@ def record_refund(
             "customer_id": customer_id,
             "amount_minor": amount_minor,
             "currency": currency,
-            "refunded_at": refunded_at,
+            "refunded_at": dated(refunded_at, payment),
         },
     )
     return refund
@@ -210,9 +231,10 @@ def record_dispute(
     amount_minor: int,
     currency: str,
     status: str,
-    opened_at: datetime,
+    opened_at: datetime | None,
 ) -> Dispute:
-    """A dispute as Stripe last reported it: opened, then won (the money returns) or lost."""
+    """A dispute as Stripe last reported it: opened, then won (the money returns) or lost;
+    dated by ``dated`` (its own time within its payment's date and now)."""
     currency = currency.upper()
     payment = payment_named(charge_id=charge_id, payment_intent_id=payment_intent_id)
     if payment is not None and status not in Dispute.KEEPS_THE_MONEY:
@@ -226,7 +248,7 @@ def record_dispute(
             "amount_minor": amount_minor,
             "currency": currency,
             "status": status,
-            "opened_at": opened_at,
+            "opened_at": dated(opened_at, payment),
         },
     )
     return dispute

@@ -1,6 +1,11 @@
 from django.contrib import admin, messages
 from django.contrib.contenttypes.admin import GenericTabularInline
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import ngettext
 
+from core.formatting import long_date
 from core.transitions import TransitionRefused
 from invoicing.links import admin_list
 from sponsors import supporters_cache
@@ -162,10 +167,22 @@ class SponsorshipAdmin(admin.ModelAdmin):
         "stripe_subscription_id",
         "stripe_payment_intent_id",
         "reminders_sent",
+        "accepted_agreement",
         "invoices_and_receipts",
     ]
     inlines = [PaidTermInline, PaymentInline, EventInline]
     actions = ["approve", "reject", "cancel", "record_transfer"]
+
+    @admin.display(description="Accepted agreement")
+    def accepted_agreement(self, obj):
+        """The agreement the sponsor accepted, as the sponsor reads it (PDF)."""
+        if obj.pk is None or obj.accepted_at is None:
+            return "None accepted"
+        return format_html(
+            '<a href="{}">Agreement accepted on {}</a> (PDF)',
+            reverse("sponsors:agreement-pdf", args=[obj.pk]),
+            long_date(timezone.localtime(obj.accepted_at).date()),
+        )
 
     @admin.display(description="Invoices and receipts")
     def invoices_and_receipts(self, obj):
@@ -182,7 +199,8 @@ class SponsorshipAdmin(admin.ModelAdmin):
             except TransitionRefused as error:
                 self.message_user(request, f"{sponsorship}: {error}", messages.ERROR)
         if ok:
-            self.message_user(request, f"{ok} sponsorships {done}.", messages.SUCCESS)
+            counted = ngettext("%(n)d sponsorship", "%(n)d sponsorships", ok) % {"n": ok}
+            self.message_user(request, f"{counted} {done}.", messages.SUCCESS)
 
     @admin.action(description="Approve the selected applications", permissions=["change"])
     def approve(self, request, queryset):

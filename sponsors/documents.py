@@ -38,13 +38,18 @@ FIRST_TERM = "one year from the day the fee is paid"
 def agreement_pdf(sponsorship: Sponsorship) -> bytes:
     terms = sponsorship.terms
     organisation = sponsorship.organisation
+    billed = buyer(organisation)
     pdf = _pdf(f"Sponsorship agreement: {organisation.name}, {sponsorship.title}")
     _heading(pdf, f"{settings.SITE_NAME}: sponsorship agreement")
     _lines(
         pdf,
         [
             f"Sponsor: {organisation.name}",
-            *([organisation.billing_address] if organisation.billing_address else []),
+            # the party to the agreement as its invoices name it: the legal billing name and
+            # the full postal address, its country included (``buyer``)
+            *([f"Legal name: {billed['name']}"] if billed["name"] != organisation.name else []),
+            *([f"Address: {billed['address']}"] if billed["address"] else []),
+            *([f"VAT id: {billed['vat_number']}"] if billed["vat_number"] else []),
             f"Contact: {organisation.contact_name or organisation.billing_name} "
             f"<{organisation.contact_email or organisation.billing_email}>",
             f"Tier: {sponsorship.title}, {money(terms['annual_price'], terms['currency'])} "

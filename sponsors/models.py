@@ -440,6 +440,18 @@ class Sponsorship(models.Model):
     def renews_by_card(self) -> bool:
         return self.payment_method == self.Payment.CARD_ANNUAL and not self.renewal_stopped_at
 
+    # How it is paid, as a sentence says it after "paid": one phrase for pages and mails.
+    PAID_HOW = {
+        Payment.CARD_ANNUAL: "by card, renewed every year",
+        Payment.CARD_ONCE: "by card, one year at a time",
+        Payment.INVOICE: "by invoice to the billing contact",
+    }
+
+    @property
+    def paid_how(self) -> str:
+        """ "by card, renewed every year", ...: follows "paid" in a sentence."""
+        return self.PAID_HOW.get(self.payment_method, self.get_payment_method_display().lower())
+
 
 class PaidTerm(models.Model):
     """One year-long term a payment bought (``sponsors.services.recording``). The term

@@ -1,4 +1,5 @@
 import logging
+from decimal import Decimal
 from functools import wraps
 
 from django.conf import settings
@@ -12,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_POST
+from django_countries.fields import Country
 
 from core.transitions import TransitionRefused
 from core.uploads import declared_body_size
@@ -81,6 +83,9 @@ def programmes(request):
         "programmes": Programme.objects.prefetch_related("tiers"),
         "tiers": Tier.objects.offered(),
         "demo": Payment.objects.demo().exists(),
+        # what the prices hold of VAT: the issuer's rate where it is due (invoicing.vat)
+        "vat_rate": Decimal(settings.INVOICE_VAT_RATE).normalize(),
+        "issuer_country": Country(settings.INVOICE_ISSUER_COUNTRY).name,
     }
     return render(request, "sponsors/programmes.html", context)
 
@@ -174,7 +179,14 @@ def _record_application(request, tier, forms):
 
 @login_required
 def agreement_pdf(request, pk):
-    sponsorship = _own_sponsorship(request, pk)
+    """The agreement the sponsor accepted: for its organisation's managers, and for staff
+    who may view sponsorships (linked from the sponsorship's admin page)."""
+    if request.user.is_staff and request.user.has_perm("sponsors.view_sponsorship"):
+        sponsorship = get_object_or_404(
+            Sponsorship.objects.select_related("organisation", "tier"), pk=pk
+        )
+    else:
+        sponsorship = _own_sponsorship(request, pk)
     if sponsorship.accepted_at is None:
         raise Http404("No agreement was accepted for this sponsorship.")
     return _pdf_response(documents.agreement_pdf(sponsorship), f"agreement-{sponsorship.pk}.pdf")

@@ -85,6 +85,6 @@ def test_sponsor_tiers_show_prices_with_separators_and_currency(client):
     TierFactory(annual_price=Decimal("100000"), currency="EUR")
     assertContains(
         client.get("/sponsors/"),
-        '<p class="tier-price"><strong>€100,000</strong> a year</p>',
+        '<p class="tier-price"><strong>€100,000</strong> a year, VAT included</p>',
         html=True,
     )

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from pytest_django.asserts import assertContains, assertNotContains
 
 from outbox.models import OutboxItem
+from payments import ledger as payments_ledger
 from payments import recording as ledger_recording
 from sponsors.models import PaidTerm, Sponsorship
 from sponsors.services import applications, lifecycle, recording
@@ -211,6 +212,41 @@ def test_a_refund_that_arrives_before_its_payment_ends_the_term_it_buys(running,
     sponsorship.refresh_from_db()
     assert sponsorship.ends_on == sponsorship.current_term.ends_on  # nothing was added
     assert not PaidTerm.objects.get(payment__stripe_id="pi_early_refund").kept
+
+
+def test_a_term_paid_in_december_and_refunded_in_january_ends_and_offers_no_renewal(
+    client, manager, post, django_capture_on_commit_callbacks
+):
+    """Across a year boundary: paid on 20 December, refunded in full on 10 January. The
+    term ends, the sponsorship lapses, its page offers no "Renew now", and each year's
+    income holds what happened in it (+50,000 then -50,000)."""
+    year = timezone.localdate().year + 1
+    with on(date(year, 12, 20)):
+        organisation = OrganisationFactory(name="Refundia Oy", managers=[manager])
+        sponsorship = applications.apply(organisation, TierFactory(), "card_once", manager)
+        with django_capture_on_commit_callbacks(execute=True):
+            paid(sponsorship, "pi_december")
+            lifecycle.approve(sponsorship, UserFactory(is_staff=True))
+        client.force_login(manager)
+        page = client.get(f"/sponsors/organisations/{organisation.pk}/")
+        assertContains(page, "Renew now")  # the control: a paid, running term renews
+    with on(date(year + 1, 1, 10)):
+        assert post(refunded("pi_december", PRICE)) == "processed"
+        sponsorship.refresh_from_db()
+        assert (sponsorship.status, sponsorship.ends_on, sponsorship.paid_at) == (
+            S.LAPSED,
+            None,
+            None,
+        )
+        ran = PaidTerm.objects.get(payment__stripe_id="pi_december").ran
+        assert ran == Term(date(year, 12, 20), date(year + 1, 1, 9))
+        client.force_login(manager)  # three weeks on: a new session
+        page = client.get(f"/sponsors/organisations/{organisation.pk}/")
+        assertNotContains(page, "Renew now")
+        assertNotContains(client.get("/supporters/"), "Refundia Oy")
+        assert [m.subject for m in to_staff()][-1] == ENDED
+        income = {y: sum(i.amount for i in payments_ledger.income_in(y)) for y in (year, year + 1)}
+        assert income == {year: 50_000, year + 1: -50_000}
 
 
 def test_an_application_paid_then_refunded_is_paid_no_more(client, manager, post):
