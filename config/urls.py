@@ -1,6 +1,5 @@
 from django.conf import settings
 from django.contrib import admin
-from django.contrib.sitemaps.views import sitemap
 from django.urls import include, path
 
 from config.api_docs import ApiDocsView
@@ -22,7 +21,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("api/schema/", SchemaView.as_view(), name="api-schema"),
     path("api/docs/", ApiDocsView.as_view(), name="api-docs"),
-    path("sitemap.xml", sitemap, {"sitemaps": sitemaps.sections()}, name="sitemap"),
+    path("sitemap.xml", sitemaps.sitemap_xml, name="sitemap"),
     path("", include("releases.repoconfig.urls")),
     path("", include("releases.urls")),
     path("", include("security.urls")),

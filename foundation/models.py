@@ -3,6 +3,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils import timezone
 
+from core.markdown import render_markdown
+
 
 class Person(models.Model):
     name = models.CharField(max_length=120)
@@ -300,6 +302,9 @@ class NewsPost(models.Model):
     )
     summary = models.TextField(blank=True, help_text="One or two sentences for lists and feeds.")
     body = models.TextField(help_text="Markdown.")
+    # The body rendered and sanitised when the post is saved (shortcodes are expanded
+    # when it is shown): pages and the feed never render Markdown per view.
+    body_html = models.TextField(blank=True, editable=False)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     published_at = models.DateTimeField(
         default=timezone.now, help_text="A time in the future schedules the post."
@@ -322,8 +327,18 @@ class NewsPost(models.Model):
     def __str__(self):
         return self.title
 
+    def save(self, *args, **kwargs):
+        self.render_body()
+        if kwargs.get("update_fields") is not None and "body" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "body_html"}
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self):
         return reverse("foundation:news-detail", kwargs={"slug": self.slug})
+
+    def render_body(self) -> None:
+        """Store the body as sanitised HTML (``save`` does; ``bulk_create`` callers must)."""
+        self.body_html = render_markdown(self.body)
 
     @property
     def byline(self):

@@ -14,7 +14,9 @@ class NewsSitemap(Sitemap):
     changefreq = "monthly"
 
     def items(self):
-        return list(NewsPost.objects.published().order_by("-published_at"))
+        return list(
+            NewsPost.objects.published().order_by("-published_at").only("slug", "updated_at")
+        )
 
     def lastmod(self, item):
         return item.updated_at

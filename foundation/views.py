@@ -12,7 +12,6 @@ from django.views.generic import DetailView, ListView, TemplateView
 
 from core import numbers
 from core.hostile import bad_request
-from core.markdown import render_markdown
 from core.send_limit import SendLimit, refuse
 from foundation import services
 from foundation.diff import sections, text_diff
@@ -309,7 +308,7 @@ class NewsFeed(Feed):
         return item.title
 
     def item_description(self, item):
-        return render_markdown(item.body)
+        return item.body_html
 
     def item_author_name(self, item):
         return item.byline or None

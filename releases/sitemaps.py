@@ -15,14 +15,19 @@ class SeriesSitemap(Sitemap):
     changefreq = "weekly"
 
     def items(self):
-        return list(Series.objects.order_by("version"))
+        return list(Series.objects.order_by("version").only("version"))
 
 
 class ReleaseSitemap(Sitemap):
     changefreq = "yearly"
 
     def items(self):
-        return list(Release.objects.published().select_related("series").order_by("pk"))
+        return list(
+            Release.objects.published()
+            .select_related("series")
+            .order_by("pk")
+            .only("version", "release_date", "series__version")
+        )
 
     def lastmod(self, item):
         return item.release_date

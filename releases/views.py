@@ -188,6 +188,7 @@ class SeriesView(TemplateView):
         )
         today = timezone.localdate()
         paginator = Paginator(series.releases.published().by_version(), RELEASES_PER_PAGE)
+        paginator.count = series.published_count  # counted with the series: no COUNT query
         page = paginator.get_page(numbers.page_number(self.request.GET))
         context.update(
             series=series,

@@ -39,7 +39,9 @@ class AdvisoryQuerySet(models.QuerySet):
         return self.prefetch_related(
             models.Prefetch(
                 "ranges",
-                AffectedRange.objects.select_related("series", "introduced", "fixed"),
+                AffectedRange.objects.select_related(
+                    "series", "introduced__series", "fixed__series"
+                ),
             )
         )
 

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
+from django.db.models import Q
+
 from releases.models import Release, Series
 from releases.versions import series_sort_key
 from security.models import AffectedRange
@@ -76,10 +78,10 @@ def fixed_by(release: Release) -> list[AffectedRange]:
     )
 
 
-def maintained_series(today: date) -> list[Series]:
-    """Series with a stable release and before their end of life, oldest first."""
-    series = Series.objects.with_release_facts().filter(has_ga=True)
-    return sorted((s for s in series if not s.is_eol(today)), key=lambda s: s.sort_key)
+def maintained_series(today: date, series: Iterable[Series]) -> list[Series]:
+    """Of ``series`` (read ``with_release_facts``), those with a stable release and
+    before their end of life, oldest first."""
+    return sorted((s for s in series if s.has_ga and not s.is_eol(today)), key=lambda s: s.sort_key)
 
 
 @dataclass(frozen=True)
@@ -93,21 +95,32 @@ def upgrade_target(series_version: str, today: date) -> Upgrade:
     """The newest release of the series while it is maintained, else the newest stable
     release of the next maintained series; a candidate that a known advisory still
     affects is passed over for the next series."""
-    own = Series.objects.filter(version=series_version).first()
+    every_series = list(Series.objects.with_release_facts())  # own and the next: one query
+    own = next((s for s in every_series if s.version == series_version), None)
     candidates: list[tuple[Series, bool]] = []
     if own is not None and not own.is_eol(today):
         candidates.append((own, True))
     candidates += [
         (s, False)
-        for s in maintained_series(today)
+        for s in maintained_series(today, every_series)
         if s.sort_key > series_sort_key(series_version) and s.version != series_version
     ]
-    spans = spans_by_series(*(series.version for series, _ in candidates)) if candidates else {}
+    if not candidates:
+        return Upgrade(None, False, "no maintained release is free of the known advisories")
+    spans = spans_by_series(*(series.version for series, _ in candidates))
+    newest_of = {  # each candidate's newest release (its newest stable one in another series)
+        release.series_id: release
+        for release in Release.objects.published()
+        .filter(
+            Q(series__in=[s for s, same in candidates if same])
+            | Q(series__in=[s for s, same in candidates if not same], maturity=Release.Maturity.GA)
+        )
+        .select_related("series")
+        .order_by("series_id", "-version_major", "-version_minor", "-version_patch")
+        .distinct("series_id")
+    }
     for series, same in candidates:
-        releases = Release.objects.published().filter(series=series).by_version()
-        if not same:
-            releases = releases.ga()
-        newest = releases.select_related("series").first()
+        newest = newest_of.get(series.pk)
         if newest is None:
             continue
         if any(span.includes(release_key(newest)) for span in spans.get(series.version, [])):

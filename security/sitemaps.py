@@ -13,7 +13,7 @@ class AdvisorySitemap(Sitemap):
     changefreq = "monthly"
 
     def items(self):
-        return list(Advisory.objects.order_by("advisory_id"))
+        return list(Advisory.objects.order_by("advisory_id").only("advisory_id", "updated_at"))
 
     def lastmod(self, item):
         return item.updated_at

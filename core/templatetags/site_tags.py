@@ -5,6 +5,7 @@ from django.utils.safestring import mark_safe
 from core import formatting
 from core.markdown import render_comment, render_markdown
 from core.models import public_name
+from core.shortcodes import expand
 
 register = template.Library()
 
@@ -15,10 +16,11 @@ def markdown_filter(text):
     return mark_safe(render_markdown(text))  # noqa: S308 - sanitised by nh3
 
 
-@register.filter(name="markdown_with_shortcodes")
-def markdown_with_shortcodes_filter(text):
-    """For staff-written content: Markdown plus embeds such as benchmark charts."""
-    return mark_safe(render_markdown(text, shortcodes=True))  # noqa: S308 - sanitised, then trusted embeds
+@register.filter(name="expand_shortcodes")
+def expand_shortcodes_filter(stored_html):
+    """Staff-written Markdown already rendered and sanitised when it was saved (such as
+    ``NewsPost.body_html``), with its embeds (benchmark charts) expanded now."""
+    return mark_safe(expand(stored_html))  # noqa: S308 - sanitised at save, then trusted embeds
 
 
 @register.filter(name="comment_markdown")

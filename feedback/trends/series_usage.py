@@ -1,7 +1,7 @@
 """What the feedback reports say about a series: the share of reporting servers that run it
 and how soon its releases were picked up.
 
-The feedback app's rollups are read by ``server_counts``, ``version_counts`` and
+The feedback app's rollups are read by ``rollup_rows`` (in one query) and
 ``Rollup.objects.first_report_day`` (the dashboard's first report day); everything else
 here is plain arithmetic on what they return.
 """
@@ -22,26 +22,21 @@ MONTHS_SHOWN = 6
 RELEASES_SHOWN = 5
 
 
-def server_counts(period: str, dimension: str, values=None, since: date | None = None):
-    """Distinct reporting servers per period for one dimension (the feedback rollups):
-    ``[(period_start, value, servers), ...]``, oldest first. ``dimension="servers"`` gives
-    the overall count with an empty value."""
-    rows = Rollup.objects.filter(period=period, dimension=dimension)
-    if values is not None:
-        rows = rows.filter(value__in=list(values))
-    if since is not None:
-        rows = rows.filter(period_start__gte=since)
-    return list(rows.order_by("period_start").values_list("period_start", "value", "servers"))
-
-
-def version_counts(versions, window_end: date):
-    """In one query: servers per release per week, and in the 7 days to ``window_end``:
-    ``[(period, period_start, value, servers), ...]``, oldest first."""
-    rows = Rollup.objects.filter(dimension="version", value__in=list(versions)).filter(
+def rollup_rows(series_version: str, versions, since: date, window_end: date):
+    """In one query, the rollups the series' usage is told from: ``[(period, period_start,
+    dimension, value, servers), ...]``, oldest first: reporting servers per month overall
+    and on the series since ``since``, and on each of ``versions`` per week and in the 7
+    days to ``window_end``."""
+    months = Q(period="month", period_start__gte=since) & (
+        Q(dimension="servers") | Q(dimension="series", value=series_version)
+    )
+    adoption = Q(dimension="version", value__in=list(versions)) & (
         Q(period="week") | Q(period=ADOPTION_WINDOW, period_start=window_end)
     )
     return list(
-        rows.order_by("period_start").values_list("period", "period_start", "value", "servers")
+        Rollup.objects.filter(months | adoption)
+        .order_by("period_start")
+        .values_list("period", "period_start", "dimension", "value", "servers")
     )
 
 
@@ -103,28 +98,26 @@ def series_usage(series_version: str, releases, today: date) -> SeriesUsage:
     minimum = settings.FEEDBACK_MIN_BUCKET_SERVERS
     first_day = Rollup.objects.first_report_day()
     since = (today.replace(day=1) - timedelta(days=31 * MONTHS_SHOWN)).replace(day=1)
-    totals = {
-        start: n
-        for start, _, n in server_counts("month", "servers", since=since)
-        if is_complete("month", start, today)
-    }
-    running = {
-        start: n for start, _, n in server_counts("month", "series", [series_version], since)
-    }
     window_end = last_complete_day(today)
+    recent = sorted(releases, key=lambda r: r.release_date, reverse=True)[:RELEASES_SHOWN]
+    totals, running, weekly, last_seven = {}, {}, [], {}
+    for period, start, dimension, value, n in rollup_rows(
+        series_version, [r.version for r in recent], since, window_end
+    ):
+        if dimension == "servers":
+            if is_complete("month", start, today):
+                totals[start] = n
+        elif dimension == "series":
+            running[start] = n
+        elif period == "week":
+            weekly.append((start, value, n))
+        elif start == window_end:
+            last_seven[value] = n
     usage = SeriesUsage(minimum=minimum, reports_begin=first_day, window_end=window_end)
     for month, total in sorted(totals.items())[-MONTHS_SHOWN:]:
         usage.months.append(MonthShare(month, running.get(month, 0), total, minimum))
     chosen = default_period("month", [m.month for m in usage.months], today, first_day)
     usage.latest = next((m for m in usage.months if m.month == chosen), None)
-    recent = sorted(releases, key=lambda r: r.release_date, reverse=True)[:RELEASES_SHOWN]
-    versions = [r.version for r in recent]
-    weekly, last_seven = [], {}
-    for period, start, value, n in version_counts(versions, window_end):
-        if period == "week":
-            weekly.append((start, value, n))
-        elif start == window_end:
-            last_seven[value] = n
     for release in recent:
         weeks = [(start, n) for start, value, n in weekly if value == release.version]
         first = next((start for start, n in weeks if n >= minimum), None)

@@ -121,6 +121,8 @@ def announce_from_catalogue(releases) -> int:
                 updated_at=published_at,
             )
         )
+    for post in posts:
+        post.render_body()  # bulk_create does not call save()
     created = NewsPost.objects.bulk_create(posts)
     # auto_now fields are set on save; the posts say they were written on their date.
     NewsPost.objects.filter(pk__in=[p.pk for p in created]).unedited_since_publication()
