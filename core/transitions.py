@@ -8,8 +8,11 @@ and its caller says which. The field is ``status`` unless the model names anothe
 ``STATUS_FIELD``.
 
 - ``apply`` moves one object, saves it (with whatever else the caller changed) and writes
-  its audit row, reached as ``obj.events`` (a model with ``from_status``, ``to_status``,
-  ``actor`` and ``note``), in the caller's transaction: for a history people read.
+  its audit row through ``record``, in the caller's transaction: for a history people read.
+- ``record`` is the one writer of audit rows, reached as ``obj.events`` (a model with
+  ``from_status``, ``to_status``, ``actor``, ``note`` and the time): a move's (from
+  ``apply``), an object's first status (``from_status=""``), or a change people should
+  read that moves no status (an invoice issued, a renewal stopped).
 - ``step`` moves one object in memory, for a caller that saves it (alone or in bulk) and
   keeps no audit row (an outbox item's attempts are its history).
 - ``step_all`` moves every row of a queryset the verb starts from, in one update.
@@ -76,14 +79,38 @@ def step(obj, name: str, *, to: str | None = None) -> str:
     return status
 
 
-def apply(obj, name: str, *, actor=None, note: str = "", to: str | None = None, **audit):
+def apply(
+    obj,
+    name: str,
+    *,
+    actor=None,
+    note: str = "",
+    to: str | None = None,
+    only: tuple[str, ...] | None = None,
+    **audit,
+):
     """Move ``obj`` by the verb ``name``, save it and write its audit row (``audit``: more
-    fields of the row). Raises TransitionRefused, changing nothing. Returns the row."""
+    fields of the row). ``only``: save the status and these fields alone (an object the
+    caller did not lock or read afresh). Raises TransitionRefused, changing nothing.
+    Returns the row."""
     from_status = step(obj, name, to=to)
-    obj.save()
+    if only is None:
+        obj.save()
+    else:
+        obj.save(update_fields=[field(type(obj)), *only])
+    return record(obj, actor=actor, note=note, from_status=from_status, **audit)
+
+
+def record(obj, *, actor=None, note: str = "", from_status: str | None = None, **audit):
+    """Write ``obj``'s audit row for its current status: left ``from_status`` (``""``: the
+    object was just made; None: it stayed where it is). Returns the row."""
     to_status = getattr(obj, field(type(obj)))
     return obj.events.create(
-        from_status=from_status, to_status=to_status, actor=actor, note=note, **audit
+        from_status=to_status if from_status is None else from_status,
+        to_status=to_status,
+        actor=actor,
+        note=note,
+        **audit,
     )
 
 

@@ -6,7 +6,7 @@ from django.urls import path, reverse
 from django.utils.cache import patch_cache_control
 
 from core.forms import PrivateFileInput
-from donations.models import Donation, Expense, FundingGoal, Gift
+from donations.models import Donation, DonationEvent, Expense, FundingGoal, Gift
 from donations.receipts import clean_receipt
 from invoicing.links import admin_list
 
@@ -25,6 +25,18 @@ class GiftInline(GenericTabularInline):
         "paid_at",
         "receipt_url",
     ]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class DonationEventInline(admin.TabularInline):
+    """How the donation moved, and which Stripe object moved it."""
+
+    model = DonationEvent
+    extra = 0
+    readonly_fields = ["from_status", "to_status", "actor", "note", "at"]
+    can_delete = False
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -64,7 +76,7 @@ class DonationAdmin(admin.ModelAdmin):
     def receipts(self, obj):
         return admin_list(obj) if obj.pk else "-"
 
-    inlines = [GiftInline]
+    inlines = [GiftInline, DonationEventInline]
     date_hierarchy = "created_at"
 
 

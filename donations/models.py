@@ -13,6 +13,7 @@ from django.conf import settings
 from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 from django.db.models import Exists, Q
+from django.utils import timezone
 
 from core.storage import private
 from core.transitions import verb
@@ -57,8 +58,8 @@ class Donation(models.Model):
         PAST_DUE = "past_due", "Payment failed"
         CANCELLED = "cancelled", "Cancelled"
 
-    # How a donation moves (core.transitions.step; the Stripe events that move it are its
-    # history): a payment pays a one-off gift or keeps a monthly one active, after a failed
+    # How a donation moves (core.transitions.apply, each move a DonationEvent naming the
+    # Stripe object that moved it): a payment pays a one-off gift or keeps a monthly one active, after a failed
     # payment too; a payment fails; the gift ends.
     VERBS = {
         "pay": verb(Status.PENDING, Status.PAST_DUE, to=Status.PAID),
@@ -202,3 +203,23 @@ class Expense(models.Model):
 
     def __str__(self):
         return f"{self.spent_on}: {self.amount} {self.currency} {self.get_category_display()}"
+
+
+class DonationEvent(models.Model):
+    """Every status change of a donation (written by core.transitions): from what, to
+    what, when, and who or which Stripe event moved it."""
+
+    donation = models.ForeignKey(Donation, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=20, blank=True)
+    to_status = models.CharField(max_length=20)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.from_status or 'new'} → {self.to_status}"

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.utils import timezone
 from django.utils.text import slugify
 
-from core import demo
+from core import demo, transitions
 from payments import recording
 from payments.money import minor_units
 from sponsors.models import (
@@ -17,7 +17,6 @@ from sponsors.models import (
     Payment,
     Programme,
     Sponsorship,
-    SponsorshipEvent,
     Tier,
     current_year,
 )
@@ -163,9 +162,7 @@ def load(log):
                     starts_on=day,
                     ends_on=Term.one_year_from(day).ends_on,
                 )
-                SponsorshipEvent.objects.create(
-                    sponsorship=sponsorship, to_status="active", note="demo content"
-                )
+                transitions.record(sponsorship, note="demo content", from_status="")
             record_demo_payments(organisation)
     invalidate_supporters_page()
     log(

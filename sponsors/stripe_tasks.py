@@ -11,11 +11,12 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from core import transitions
 from invoicing.models import IssuedDocument
 from outbox import queue
 from payments.validation import is_stripe_url
 from sponsors import documents, stripe_gateway, stripe_objects
-from sponsors.models import PaidTerm, Sponsorship, SponsorshipEvent
+from sponsors.models import PaidTerm, Sponsorship
 from sponsors.terms import Term
 
 SEND_INVOICE = "sponsors.send_invoice"
@@ -78,11 +79,8 @@ def send_invoice(sponsorship_id: int, term_starts_on: str = "", idempotency_key:
             ]
         )
         what = f"for the term {term}" if term else f"for {documents.FIRST_TERM}"
-        SponsorshipEvent.objects.create(
-            sponsorship=sponsorship,
-            from_status=sponsorship.status,
-            to_status=sponsorship.status,
-            note=f"invoice {issued.number} issued {what} (Stripe {invoice.stripe_id})",
+        transitions.record(
+            sponsorship, note=f"invoice {issued.number} issued {what} (Stripe {invoice.stripe_id})"
         )
         queue.enqueue(INVOICE_MAIL, sponsorship_id=sponsorship.pk, invoice_id=issued.pk)
 

@@ -46,8 +46,11 @@ def one_off_paid(
     donation.stripe_customer_id = customer_id or donation.stripe_customer_id
     donation.stripe_payment_intent_id = payment_intent_id or donation.stripe_payment_intent_id
     if transitions.may(donation, donation.pay_verb):
-        transitions.step(donation, donation.pay_verb)
-    donation.save()
+        transitions.apply(
+            donation, donation.pay_verb, note=f"Stripe: {payment_intent_id} succeeded"
+        )
+    else:
+        donation.save()
     record_gift(
         donation,
         stripe_id=payment_intent_id,
@@ -94,8 +97,9 @@ def record_gift(
     )
     if created:
         if transitions.may(donation, donation.pay_verb):
-            transitions.step(donation, donation.pay_verb)
-            donation.save(update_fields=["status", "updated_at"])
+            transitions.apply(
+                donation, donation.pay_verb, note=f"Stripe: {stripe_id} paid", only=("updated_at",)
+            )
         documents.issue_receipt(Gift.objects.get(pk=payment.pk))
         queue.enqueue(mail.RECEIPT, gift_id=payment.pk)
     return Gift.objects.get(pk=payment.pk)
@@ -106,8 +110,9 @@ def payment_failed(donation: Donation):
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
     if not transitions.may(donation, "fail_payment"):
         return
-    transitions.step(donation, "fail_payment")
-    donation.save(update_fields=["status", "updated_at"])
+    transitions.apply(
+        donation, "fail_payment", note="Stripe: the payment failed", only=("updated_at",)
+    )
     queue.enqueue(mail.PAYMENT_FAILED, donation_id=donation.pk)
 
 
@@ -116,8 +121,9 @@ def subscription_cancelled(donation: Donation):
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
     if donation.status == D.CANCELLED:
         return  # a repeated event: the donor heard once
-    transitions.step(donation, "cancel")
-    donation.save(update_fields=["status", "updated_at"])
+    transitions.apply(
+        donation, "cancel", note="Stripe: the subscription ended", only=("updated_at",)
+    )
     queue.enqueue(mail.CANCELLED, donation_id=donation.pk)
 
 

@@ -63,7 +63,8 @@ class Delivery(models.Model):
         WAITING = "waiting", "Waiting for the sponsor"
         DELIVERED = "delivered", "Delivered"
 
-    # How a delivery moves (core.transitions.step, on its ``state``): the sponsor hands over
+    # How a delivery moves (core.transitions.apply, on its ``state``, each move a
+    # DeliveryEvent): the sponsor hands over
     # what the benefit needs (again, until it is delivered); staff deliver it, only with
     # evidence of it given (``services.mark_delivered``).
     STATUS_FIELD = "state"
@@ -114,3 +115,23 @@ class Delivery(models.Model):
     @property
     def is_overdue(self) -> bool:
         return self.state != self.State.DELIVERED and self.due_on < timezone.localdate()
+
+
+class DeliveryEvent(models.Model):
+    """Every state change of a benefit's delivery (written by core.transitions): who
+    handed over or marked delivered, and when."""
+
+    delivery = models.ForeignKey(Delivery, on_delete=models.CASCADE, related_name="events")
+    from_status = models.CharField(max_length=20, blank=True)
+    to_status = models.CharField(max_length=20)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    note = models.CharField(max_length=200, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+
+    def __str__(self):
+        return f"{self.from_status or 'new'} → {self.to_status}"

@@ -82,9 +82,8 @@ def submit(delivery: Delivery, *, upload=None, text: str = "", url: str = "") ->
         delivery.asset_url = url
     else:
         raise ValidationError("This benefit needs nothing from you.")
-    transitions.step(delivery, "submit")
     delivery.submitted_at = timezone.now()
-    delivery.save()
+    transitions.apply(delivery, "submit", note="handed over by the sponsor")
     return delivery
 
 
@@ -96,12 +95,12 @@ def mark_delivered(deliveries, staff_user) -> tuple[int, int]:
     """Mark delivered those that show how (a link or a file); answers (marked, refused)."""
     outstanding = Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).outstanding()
     refused = outstanding.exclude(WITH_EVIDENCE).count()
-    marked = transitions.step_all(
-        outstanding.filter(WITH_EVIDENCE),
-        "deliver",
-        delivered_at=timezone.now(),
-        delivered_by=staff_user,
-    )
+    now = timezone.now()
+    marked = 0
+    for delivery in outstanding.filter(WITH_EVIDENCE).select_for_update():
+        delivery.delivered_at, delivery.delivered_by = now, staff_user
+        transitions.apply(delivery, "deliver", actor=staff_user, note="marked delivered")
+        marked += 1
     return marked, refused
 
 

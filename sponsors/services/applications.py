@@ -3,10 +3,11 @@
 from django.db import transaction
 from django.utils import timezone
 
+from core import transitions
 from outbox import queue
 from sponsors import agreements, mail
-from sponsors.models import AgreementTemplate, Organisation, Sponsorship, SponsorshipEvent, Tier
-from sponsors.services.transitions import S, SponsorshipError, TierFull
+from sponsors.models import AgreementTemplate, Organisation, Sponsorship, Tier
+from sponsors.services.transitions import SponsorshipError, TierFull
 
 
 class AgreementChanged(SponsorshipError):
@@ -78,8 +79,6 @@ def apply(
         payment_method=payment_method,
         **accepted,
     )
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship, to_status=S.APPLIED, actor=actor, note="application"
-    )
+    transitions.record(sponsorship, actor=actor, note="application", from_status="")
     queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what="applied")
     return sponsorship

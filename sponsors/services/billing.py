@@ -7,10 +7,11 @@ import logging
 from django.db import transaction
 from django.utils import timezone
 
+from core import transitions
 from core.transitions import TransitionRefused
 from outbox import queue
 from sponsors import agreements, documents, stripe_tasks
-from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.models import Sponsorship
 from sponsors.services import lifecycle
 from sponsors.services.transitions import PAYABLE, S
 
@@ -43,13 +44,7 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
         changed += ["agreement_text", "accepted_by", "accepted_at"]
         note += "; agreement accepted with the invoice wording"
     sponsorship.save(update_fields=changed)
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=sponsorship.status,
-        actor=actor,
-        note=note,
-    )
+    transitions.record(sponsorship, actor=actor, note=note)
     if sponsorship.status == S.AWAITING_PAYMENT:
         queue.enqueue(stripe_tasks.SEND_INVOICE, sponsorship_id=sponsorship.pk)
     return sponsorship
@@ -81,10 +76,8 @@ def renew(sponsorship: Sponsorship, actor) -> Sponsorship:
         sponsorship_id=sponsorship.pk,
         term_starts_on=term.starts_on.isoformat(),
     )
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=sponsorship.status,
+    transitions.record(
+        sponsorship,
         actor=actor,
         note=f"renewal invoice for the term {term} requested by the sponsor{note}",
     )

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from core import transitions
 from core.transitions import TransitionRefused
 from outbox import queue
 from payments import gateway
@@ -81,10 +82,8 @@ def stop_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
     now = timezone.now()
     sponsorship.renewal_stopped_at = now
     sponsorship.save(update_fields=["renewal_stopped_at"])
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=sponsorship.status,
+    transitions.record(
+        sponsorship,
         actor=actor,
         note=f"renewal stopped by the sponsor; listed until {long_date(sponsorship.ends_on)}",
     )
@@ -114,13 +113,7 @@ def resume_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
         )
     sponsorship.renewal_stopped_at = None
     sponsorship.save(update_fields=["renewal_stopped_at"])
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=sponsorship.status,
-        actor=actor,
-        note="renewal resumed by the sponsor",
-    )
+    transitions.record(sponsorship, actor=actor, note="renewal resumed by the sponsor")
     queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what="renewal_resumed")
     return sponsorship
 

@@ -25,11 +25,12 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 
+from core import transitions
 from outbox import queue
 from payments import gateway
 from payments.money import minor_units
 from sponsors import documents, stripe_gateway, stripe_objects
-from sponsors.models import Sponsorship, SponsorshipEvent
+from sponsors.models import Sponsorship
 from sponsors.services import lifecycle
 from sponsors.services.transitions import PAYABLE, SponsorshipError
 
@@ -210,11 +211,8 @@ def renew_term_by_term(sponsorship: Sponsorship):
         return
     locked.payment_method = sponsorship.payment_method = Sponsorship.Payment.CARD_ONCE
     locked.save(update_fields=["payment_method"])
-    SponsorshipEvent.objects.create(
-        sponsorship=locked,
-        from_status=locked.status,
-        to_status=locked.status,
-        note="renewed by card for one term: the yearly card renewal was stopped",
+    transitions.record(
+        locked, note="renewed by card for one term: the yearly card renewal was stopped"
     )
 
 

@@ -14,6 +14,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from core import transitions
 from core.transitions import TransitionRefused
 from invoicing import services as issuing
 from invoicing.models import IssuedDocument
@@ -22,7 +23,7 @@ from payments import recording
 from payments.events import Rejected
 from payments.money import from_minor_units, minor_units
 from sponsors import documents, mail, stripe_tasks
-from sponsors.models import PaidTerm, Payment, Sponsorship, SponsorshipEvent
+from sponsors.models import PaidTerm, Payment, Sponsorship
 from sponsors.services.lifecycle import activate
 from sponsors.services.transitions import PAYABLE, S, move
 from sponsors.terms import ONE_DAY, Term
@@ -35,13 +36,7 @@ def term_price_minor(sponsorship: Sponsorship) -> int:
 
 
 def _note(sponsorship: Sponsorship, note: str, actor=None):
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=sponsorship.status,
-        actor=actor,
-        note=note,
-    )
+    transitions.record(sponsorship, actor=actor, note=note)
 
 
 def term_bought(sponsorship: Sponsorship, paid_on: date) -> Term | None:
@@ -250,12 +245,11 @@ def record_transfer(sponsorship: Sponsorship, actor) -> Payment:
         currency=invoice.currency,
         paid_at=timezone.now(),
     )
-    SponsorshipEvent.objects.create(
-        sponsorship=sponsorship,
-        from_status=sponsorship.status,
-        to_status=Sponsorship.objects.get(pk=sponsorship.pk).status,
-        actor=actor,
-        note=f"bank transfer for invoice {invoice.number} recorded",
+    # Any move the payment made was audited where it was made: this row notes the transfer.
+    _note(
+        Sponsorship.objects.get(pk=sponsorship.pk),
+        f"bank transfer for invoice {invoice.number} recorded",
+        actor,
     )
     if invoice.occasion.startswith("in_"):
         queue.enqueue(stripe_tasks.SETTLE_INVOICE, invoice_id=invoice.occasion)
