@@ -143,7 +143,7 @@ def scope(data: dict) -> str:
         text = f"the {data['period']} from {selected['from']} to {selected['to']}"
         if not selected["complete"]:
             text += " (not over yet)"
-    text = f"{selected['servers']} servers that sent a report in {text}"
+    text = f"{selected['servers']} servers that sent a full report in {text}"
     if data["reports_begin"] and selected["from"] and selected["from"] < data["reports_begin"]:
         text += f"; reports begin {data['reports_begin']}"
     return text

@@ -13,7 +13,8 @@ PUBLIC_API_PATHS = [
     "/rest-api/mariadb/{release_id}/{file_ref}/checksum/", "/rest-api/mariadb/{file_ref}/checksum/",
     "/rest-api/mariadb/{release_id}/{file_ref}", "/rest-api/mirrors/",
     "/api/repo-config", "/api/repo-config/options",
-    "/api/feedback/summary", "/api/feedback/trends/{dimension}", "/api/feedback/trends/{dimension}.csv",
+    "/api/feedback/summary", "/api/feedback/summary.json", "/api/feedback/summary.csv",
+    "/api/feedback/trends/{dimension}", "/api/feedback/trends/{dimension}.csv",
     "/api/benchmarks/{slug}.json", "/api/benchmarks/{slug}.csv",
 ]  # fmt: skip
 

@@ -109,7 +109,8 @@ def test_every_breakdown_says_its_period_and_server_count(client, settings):
     update_rollups(today=TODAY)
     body = client.get("/api/feedback/charts/b-os.json?period=month").json()
     assert (
-        body["scope"] == "3 servers that sent a report in the month from 2026-10-01 to 2026-10-31"
+        body["scope"]
+        == "3 servers that sent a full report in the month from 2026-10-01 to 2026-10-31"
     )
     assert body["reports_begin"] == "2026-09-20"
 

@@ -163,7 +163,7 @@ def test_the_key_figure_says_when_reports_begin_inside_its_window(client, settin
     # The window is said to begin with the reports, not a year earlier (issue 49).
     assertContains(
         response,
-        f"<li><strong>2</strong> servers sent a report in the 365 complete days from {first} "
+        f"<li><strong>2</strong> servers sent a full report in the 365 complete days from {first} "
         f"to {yesterday}</li>",
         html=True,
     )
