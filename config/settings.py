@@ -403,6 +403,8 @@ SPECTACULAR_SETTINGS = {
 RATELIMIT_USE_CACHE = "default"
 RATELIMIT_VIEW = "core.views.rate_limited"
 RATELIMIT_IP_META_KEY = "core.client.client_address"
+# An IPv6 client is limited by its /64 (one host's addresses), here and in feedback.views.
+RATELIMIT_IPV6_MASK = 64
 # Redis unreachable: let people through (core/cache.py logs it once).
 RATELIMIT_FAIL_OPEN = True
 

@@ -149,8 +149,23 @@ def _recent(self, index: str, since: float) -> list[str]:
     return [m.decode() if isinstance(m, bytes) else m for m in found]
 
 
+def _count(self, key: str, timeout: int) -> int:
+    """Add one to the counter at ``key`` and keep it ``timeout`` seconds: one round trip."""
+    client = self.get_client(write=True)
+    try:
+        pipeline = client.pipeline(transaction=False)
+        key = self.make_key(key)
+        pipeline.incr(key)
+        pipeline.expire(key, timeout)
+        count, _ = pipeline.execute()
+    except REDIS_ERRORS as error:
+        raise ConnectionInterrupted(connection=client) from error
+    return count
+
+
 CircuitBreakerClient.remember_recent = _guarded(_remember_recent)
 CircuitBreakerClient.recent = _guarded(_recent)
+CircuitBreakerClient.count = _guarded(_count)
 
 
 class FailOpenRedisCache(RedisCache):
@@ -170,9 +185,31 @@ class FailOpenRedisCache(RedisCache):
     def recent(self, index: str, since: float) -> list[str] | None:
         return self.client.recent(index, since)
 
+    @omit_exception
+    def count(self, key: str, timeout: int) -> int | None:
+        return self.client.count(key, timeout)
+
     def add(self, *args, **kwargs):
         stored = super().add(*args, **kwargs)
         return True if stored is None else stored  # None: Redis unreachable (ignored error)
+
+
+def count(key: str, timeout: int, alias: str = "default") -> int | None:
+    """Add one to the counter at ``key``, which lives ``timeout`` seconds from its last
+    count; the count so far, or None when the cache cannot count (Redis unreachable: a
+    rate limit lets the request through). One round trip to Redis, where django-ratelimit
+    takes two (``add``, then ``incr``); elsewhere (development's local memory) the
+    cache's own ``add`` and ``incr``."""
+    backend = caches[alias]
+    if isinstance(backend, FailOpenRedisCache):
+        return backend.count(key, timeout)
+    if backend.add(key, 1, timeout):
+        return 1
+    try:
+        return backend.incr(key)
+    except ValueError:  # expired between the two
+        backend.add(key, 1, timeout)
+        return 1
 
 
 # --- Recently seen names, newest first (the edge cache's keys: core.edge) ----------------

@@ -23,15 +23,37 @@ def span_of(affected: AffectedRange) -> Span:
     return Span(key(affected.introduced), key(affected.fixed))
 
 
-def ranges_in(*series_versions: str):
-    """Every range (of the series named, if any are), with its advisory and releases,
-    newest advisory first."""
+def ranges_in(*series_versions: str, pks=None):
+    """Every range (of the series named, if any are; of those ``pks``, if given), with its
+    advisory and releases, newest advisory first."""
     ranges = AffectedRange.objects.select_related(
         "advisory", "series", "introduced__series", "fixed__series"
     )
     if series_versions:
         ranges = ranges.filter(series__version__in=series_versions)
+    if pks is not None:
+        ranges = ranges.filter(pk__in=pks)
     return list(ranges.order_by("-advisory__published", "-advisory__advisory_id"))
+
+
+SPAN_NUMBERS = (
+    "introduced__version_major",
+    "introduced__version_minor",
+    "introduced__version_patch",
+    "fixed__version_major",
+    "fixed__version_minor",
+    "fixed__version_patch",
+)
+
+
+def _spans_of(rows, label: str):
+    """``(label value, Span)`` of each range of ``rows``, read as numbers only."""
+    for value, *numbers in rows.values_list(label, *SPAN_NUMBERS):
+        introduced, fixed = tuple(numbers[:3]), tuple(numbers[3:])
+        yield (
+            value,
+            Span(None if None in introduced else introduced, None if None in fixed else fixed),
+        )
 
 
 def spans_by_series(*series_versions: str, ratings: Iterable[str] | None = None):
@@ -44,25 +66,20 @@ def spans_by_series(*series_versions: str, ratings: Iterable[str] | None = None)
     if ratings is not None:
         rows = rows.filter(advisory__rating__in=list(ratings))
     by_series: dict[str, list[Span]] = {}
-    for version, *numbers in rows.values_list(
-        "series__version",
-        "introduced__version_major",
-        "introduced__version_minor",
-        "introduced__version_patch",
-        "fixed__version_major",
-        "fixed__version_minor",
-        "fixed__version_patch",
-    ):
-        introduced, fixed = tuple(numbers[:3]), tuple(numbers[3:])
-        by_series.setdefault(version, []).append(
-            Span(None if None in introduced else introduced, None if None in fixed else fixed)
-        )
+    for version, span in _spans_of(rows, "series__version"):
+        by_series.setdefault(version, []).append(span)
     return by_series
 
 
 def affecting(series_version: str, key: VersionKey, ranges=None) -> list[AffectedRange]:
-    """The ranges that include release ``key`` of the series, newest advisory first."""
-    ranges = ranges_in(series_version) if ranges is None else ranges
+    """The ranges that include release ``key`` of the series, newest advisory first.
+
+    Without ``ranges``, the series' spans are read as numbers first and only the ranges
+    that include ``key`` are read whole (with their advisory and releases): an old
+    series has hundreds of ranges, and a release page shows the few that affect it."""
+    if ranges is None:
+        spans = _spans_of(AffectedRange.objects.filter(series__version=series_version), "pk")
+        ranges = ranges_in(series_version, pks=[pk for pk, span in spans if span.includes(key)])
     return [r for r in ranges if r.series.version == series_version and span_of(r).includes(key)]
 
 
