@@ -1,7 +1,8 @@
 """The mariadb.org downloads REST API, same paths and JSON shapes (see docs/releases.md).
 
 GET /rest-api/mariadb/                                   major releases (series)
-GET /rest-api/mariadb/<series>/[?os=&cpu=]               {"releases": {version: release}}
+GET /rest-api/mariadb/<series>/[?os=&cpu=]               {"releases": {version: release}},
+                                                         newest first, none with files pending
 GET /rest-api/mariadb/<series>/latest/[?os=&cpu=]        the same, only the newest release with
                                                          files (Release.objects.latest_in)
 GET /rest-api/mariadb/<version>/[?os=&cpu=]              {"release_data": {version: release}}
@@ -118,13 +119,11 @@ def file_object(request, release, file, mirror):
         "os": OS_WORDS.get(file.os),
         "cpu": file.architecture or None,
         "checksum": checksum_object(file),
-        "signature": file.signature or None,
+        "signature": file.signature_for_api(mirror),
         "checksum_url": absolute(
             reverse("releases:compat-checksum", args=[release.version, file.file_name])
         ),
-        "signature_url": (mirror.base_url + file.signature_path)
-        if mirror and file.signature_path
-        else None,
+        "signature_url": file.signature_url(mirror),
         "file_download_url": absolute(
             reverse("releases:compat-download", args=[release.version, file.file_name])
         ),
@@ -181,7 +180,8 @@ class FileShape(serializers.Serializer):
     checksum = ChecksumShape()
     signature = serializers.CharField(
         allow_null=True,
-        help_text="The ASCII-armoured detached signature where it was read; see signature_url.",
+        help_text="This file's detached signature: its ASCII-armoured text where it was read "
+        "from the archive, else the address of the .asc (signature_url); null only without one.",
     )
     checksum_url = serializers.URLField()
     signature_url = serializers.URLField(allow_null=True)
@@ -315,15 +315,16 @@ class ReleasesAPI(PublicAPIView):
         missing = Response({"error": f"No series or release {release_id[:40]!r}."}, status=404)
         if not SERIES_VERSION.match(release_id):
             return missing
-        newest = Release.objects.latest_in(release_id)
         releases = with_files(Release.objects).filter(series__version=release_id)
         if latest:
+            newest = Release.objects.latest_in(release_id)
             releases = list(releases.filter(pk=newest.pk)) if newest else []
         else:
-            # `latest` first, so a client that takes the first entry (MariaDB/mariadb-docker's
-            # update.sh: first(.releases[])) gets a release it can download; a release whose
-            # files are on their way follows it, marked files_pending.
-            releases = sorted(releases, key=lambda r: r != newest)
+            # Newest version first (the order of every API); a release whose files are on
+            # their way is left out of the listing (it answers at its own address, marked
+            # files_pending), so a client that takes the first entry (MariaDB/mariadb-docker's
+            # update.sh: first(.releases[])) never gets a release it cannot download.
+            releases = list(releases.filter(files_pending=False))
         if not releases and not Series.objects.filter(version=release_id).exists():
             return missing
         return Response(

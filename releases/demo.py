@@ -2,7 +2,7 @@
 releases/data/mariadb-releases.json), descriptions of a few series, and the seed's
 announcements, and the real release files of releases/data/mariadb-release-files.json
 (names, archive paths and SHA-256 digests from public packaging recipes, each with its
-source; sizes where a source states them). Nothing is invented: a file not in that list
+source) joined with the source tarballs and sizes of mariadb-release-file-sizes.json. Nothing is invented: a file not in that list
 is not shown."""
 
 import json
@@ -11,7 +11,7 @@ from core import demo
 from foundation.models import NewsPost
 from releases.catalogue import IN_REPO_CATALOGUE
 from releases.models import Release, Series
-from releases.release_files import IN_REPO_FILES, read_real_data
+from releases.release_files import IN_REPO_FILES, IN_REPO_SIZES, read_real_data
 from releases.services import importing, publishing
 
 DESCRIPTIONS = {
@@ -40,7 +40,9 @@ def read_in_repo_data():
         catalogue_data = json.load(handle)
     with open(IN_REPO_FILES, encoding="utf-8") as handle:
         files_data = json.load(handle)
-    return read_real_data(catalogue_data, files_data)
+    with open(IN_REPO_SIZES, encoding="utf-8") as handle:
+        sizes_data = json.load(handle)
+    return read_real_data(catalogue_data, files_data, sizes_data)
 
 
 def load_catalogue():

@@ -99,6 +99,9 @@ class Series(models.Model):
         return self.support_type == self.SupportType.LONG_TERM
 
 
+# Newest first, by number.
+VERSION_ORDER = ("-version_major", "-version_minor", "-version_patch")
+
 # Where the project's release notes and changelogs are published.
 KNOWLEDGE_BASE = "https://mariadb.com/kb/en/"
 
@@ -108,7 +111,15 @@ class ReleaseQuerySet(models.QuerySet):
         return self.filter(is_published=True)
 
     def by_version(self):
-        return self.order_by("-version_major", "-version_minor", "-version_patch")
+        """Newest version first, by number (11.4.13 after 11.4.9): the one order every page,
+        API, feed listing and search gives releases in (``versions.release_sort_key`` is
+        the same order for releases already loaded)."""
+        return self.order_by(*VERSION_ORDER)
+
+    def downloadable(self):
+        """Published releases one can download here: with files recorded, none on their way."""
+        files = ReleaseFile.objects.filter(release=models.OuterRef("pk"))
+        return self.published().filter(files_pending=False).filter(models.Exists(files))
 
     def downloadable_first(self):
         """Published releases in the order `latest` chooses from: those with files, newest
@@ -120,7 +131,7 @@ class ReleaseQuerySet(models.QuerySet):
             self.published()
             .filter(files_pending=False)
             .annotate(has_files=models.Exists(files))
-            .order_by("-has_files", "-version_major", "-version_minor", "-version_patch")
+            .order_by("-has_files", *VERSION_ORDER)
         )
 
     def latest_in(self, series_version):
@@ -308,6 +319,19 @@ class ReleaseFile(models.Model):
         x86_64 still shows the source tarball. ReleaseFileQuerySet.for_architecture is
         the same rule for a query."""
         return self.architecture in (architecture, "")
+
+    def signature_url(self, mirror) -> str | None:
+        """Where this file's detached signature is on ``mirror`` (None without a mirror or
+        a signature path): the one place pages and both APIs ask."""
+        if mirror is None or not self.signature_path:
+            return None
+        return mirror.base_url + self.signature_path
+
+    def signature_for_api(self, mirror) -> str | None:
+        """This file's signature as the APIs' ``signature`` gives it: the armoured text
+        when it was read from the archive, else the address of the ``.asc`` to fetch;
+        null only when the file has no signature at all."""
+        return self.signature or self.signature_url(mirror)
 
     @property
     def directory(self):

@@ -7,7 +7,7 @@ problem, so a bad file changes nothing.
 """
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from pathlib import Path
 
@@ -23,6 +23,8 @@ from releases.catalogue import (
 )
 
 IN_REPO_FILES = Path(__file__).resolve().parent / "data" / "mariadb-release-files.json"
+# Source tarballs with their sizes, each pair copied from a ports distinfo file.
+IN_REPO_SIZES = Path(__file__).resolve().parent / "data" / "mariadb-release-file-sizes.json"
 
 HEX = re.compile(r"^[0-9a-f]+$")
 DIGEST_LENGTHS = {"md5": 32, "sha1": 40, "sha256": 64, "sha512": 128}
@@ -182,12 +184,66 @@ def parse_release_files(data, stable_series=frozenset()) -> ReleaseFileList:
     return ReleaseFileList(files=files, later_releases=later, skipped_later=skipped)
 
 
-def read_real_data(catalogue_data, files_data) -> tuple[Catalogue, ReleaseFileList]:
+def join_sizes(files: list[FileRecord], sizes_data) -> list[FileRecord]:
+    """The file list with the sizes file joined in: a source tarball both list gets the
+    size (their SHA-256 must agree), one only the sizes file lists is added at the
+    archive's path ``mariadb-X.Y.Z/source/<name>``, with its source."""
+    if not isinstance(sizes_data, dict) or not isinstance(sizes_data.get("files"), list):
+        raise CatalogueError('sizes: expected an object with a "files" list')
+    by_key = {(f.release, f.file_name): index for index, f in enumerate(files)}
+    joined = list(files)
+    for index, item in enumerate(sizes_data["files"]):
+        where = f"sizes files[{index}]"
+        if not isinstance(item, dict):
+            raise CatalogueError(f"{where}: expected an object")
+        release, file_name = str(item.get("release", "")), str(item.get("file_name", ""))
+        try:
+            series_of(release)
+        except ValidationError:
+            raise CatalogueError(f"{where}: release {release!r} is not a version") from None
+        if file_name != f"mariadb-{release}.tar.gz":
+            raise CatalogueError(f"{where}: only source tarballs mariadb-X.Y.Z.tar.gz are listed")
+        size, sha256 = item.get("size"), check_digest("sha256", item.get("sha256", ""), where)
+        if not isinstance(size, int) or isinstance(size, bool) or size <= 0 or not sha256:
+            raise CatalogueError(f"{where}: needs a positive size in bytes and its sha256")
+        source = str(item.get("source", ""))
+        known = by_key.get((release, file_name))
+        if known is not None:
+            record = joined[known]
+            if record.sha256 != sha256 or record.size not in (None, size):
+                raise CatalogueError(f"{where}: {file_name} disagrees with the file list")
+            sources = record.sources + ((source,) if source not in record.sources else ())
+            joined[known] = replace(record, size=size, sources=sources)
+            continue
+        path = f"mariadb-{release}/source/{file_name}"
+        by_key[(release, file_name)] = len(joined)
+        joined.append(
+            FileRecord(
+                release=release,
+                file_name=file_name,
+                path=path,
+                os="source",
+                architecture="",
+                package_type="tar.gz",
+                size=size,
+                sha256=sha256,
+                signature_path=path + ".asc",
+                sources=(source,) if source else (),
+            )
+        )
+    return joined
+
+
+def read_real_data(
+    catalogue_data, files_data, sizes_data=None
+) -> tuple[Catalogue, ReleaseFileList]:
     """The catalogue with the file list's later releases (and their series) added, and the
-    file list itself."""
+    file list itself, with the sizes file joined in when given."""
     catalogue = parse_catalogue(catalogue_data)
     stable_series = frozenset(r.series for r in catalogue.releases if r.maturity == "ga")
     file_list = parse_release_files(files_data, stable_series)
+    if sizes_data is not None:
+        file_list = replace(file_list, files=join_sizes(file_list.files, sizes_data))
     known_releases = {r.version for r in catalogue.releases}
     known_series = {s.version for s in catalogue.series}
     added = [r for r in file_list.later_releases if r.version not in known_releases]

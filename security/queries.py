@@ -109,9 +109,10 @@ class Upgrade:
 
 
 def upgrade_target(series_version: str, today: date) -> Upgrade:
-    """The newest release of the series while it is maintained, else the newest stable
-    release of the next maintained series; a candidate that a known advisory still
-    affects is passed over for the next series."""
+    """The newest release one can download (files recorded here, none on their way) of
+    the series while it is maintained, else the newest stable such release of the next
+    maintained series; a candidate that a known advisory still affects is passed over for
+    the next series, and so is a series with nothing to download."""
     every_series = list(Series.objects.with_release_facts())  # own and the next: one query
     own = next((s for s in every_series if s.version == series_version), None)
     candidates: list[tuple[Series, bool]] = []
@@ -127,7 +128,7 @@ def upgrade_target(series_version: str, today: date) -> Upgrade:
     spans = spans_by_series(*(series.version for series, _ in candidates))
     newest_of = {  # each candidate's newest release (its newest stable one in another series)
         release.series_id: release
-        for release in Release.objects.published()
+        for release in Release.objects.downloadable()
         .filter(
             Q(series__in=[s for s, same in candidates if same])
             | Q(series__in=[s for s, same in candidates if not same], maturity=Release.Maturity.GA)
@@ -143,13 +144,15 @@ def upgrade_target(series_version: str, today: date) -> Upgrade:
         if any(span.includes(release_key(newest)) for span in spans.get(series.version, [])):
             continue
         if same:
-            reason = f"the newest release of {series.version}"
+            reason = f"the newest release of {series.version} with files to download"
         elif own is not None and own.is_eol(today):
-            reason = f"{series_version} has reached its end of life: the newest release of {series.version}, the next maintained series"
+            reason = f"{series_version} has reached its end of life: the newest release of {series.version} with files to download, the next maintained series"
         else:
-            reason = f"the newest release of {series.version}, the next maintained series"
+            reason = f"the newest release of {series.version} with files to download, the next maintained series"
         return Upgrade(newest, same, reason)
-    return Upgrade(None, False, "no maintained release is free of the known advisories")
+    return Upgrade(
+        None, False, "no maintained release with files to download is free of the known advisories"
+    )
 
 
 def newest_version(series: Series) -> str | None:

@@ -163,8 +163,11 @@ def test_the_clients_keep_working_through_a_publish_without_files(live_server, m
     plan = plan_download(live_server.url, os_name="Windows", cpu="x86_64")
     assert (plan["version"], plan["file"]) == ("12.3.3", "mariadb-12.3.3-winx64.msi")
     listing = get_json(f"{live_server.url}/rest-api/mariadb/12.3/")["releases"]
-    assert list(listing)[:2] == ["12.3.3", "12.3.4"]
-    assert listing["12.3.4"]["files_pending"] is True and listing["12.3.4"]["files"] == []
+    # newest first by number, the release whose files are on their way left out of the
+    # listing; it answers at its own address, marked
+    assert list(listing) == ["12.3.3", "12.3.2", "12.3.1", "12.3.0"]
+    pending = get_json(f"{live_server.url}/rest-api/mariadb/12.3.4/")["release_data"]["12.3.4"]
+    assert pending["files_pending"] is True and pending["files"] == []
 
 
 def test_a_file_built_for_no_architecture_matches_any_cpu(client, mirrors):
@@ -187,3 +190,48 @@ def test_every_path_answers_with_and_without_its_trailing_slash(client, mirrors)
         answer, without = client.get(with_slash), client.get(with_slash.rstrip("/"))
         assert (answer.status_code, without.status_code) == (200, 200), with_slash
         assert answer.json() == without.json(), with_slash
+
+
+def test_every_api_lists_a_series_newest_version_first_by_number(client, mirrors):
+    """Issue 60: /rest-api/mariadb/11.4/ listed 11.4.13 before 11.4.99 while /api/releases/
+    listed 11.4.99 first. One order: by number, newest first (11.4.13 after 11.4.9)."""
+    series = SeriesFactory(version="11.4")
+    for patch, has_files in [(9, True), (13, True), (2, True), (99, False), (10, False)]:
+        made = ReleaseFactory(
+            series=series, version=f"11.4.{patch}", release_date=date(2026, 1, patch % 28 + 1)
+        )
+        if has_files:
+            linux_file(made)  # fmt: skip
+    expected = ["11.4.99", "11.4.13", "11.4.10", "11.4.9", "11.4.2"]
+    assert list(client.get("/rest-api/mariadb/11.4/").json()["releases"]) == expected
+    own = client.get("/api/releases/11.4/").json()["releases"]
+    assert [r["version"] for r in own] == expected
+    # `latest` is still the newest a script can download
+    assert list(client.get("/rest-api/mariadb/11.4/latest/").json()["releases"]) == ["11.4.13"]
+
+
+def test_a_files_signature_is_never_null_beside_its_address(client, mirrors):
+    """Issue 60: "signature": null beside a signature_url. The signature is its armoured
+    text where it was read, else where to fetch it; null only without one."""
+    release = ReleaseFactory(series=SeriesFactory(version="11.4"), version="11.4.13")
+    unread = linux_file(release)
+    read = ReleaseFileFactory(release=release, signature_path="mariadb-11.4.13/source/mariadb-11.4.13.tar.gz.asc",
+                              signature="-----BEGIN PGP SIGNATURE-----\nabc\n-----END PGP SIGNATURE-----\n")  # fmt: skip
+    none = ReleaseFileFactory(release=release, file_name="notes.zip", path="mariadb-11.4.13/source/notes.zip",
+                              signature_path="")  # fmt: skip
+    files = {
+        f["file_name"]: f
+        for f in client.get("/rest-api/mariadb/11.4.13/").json()["release_data"]["11.4.13"]["files"]
+    }
+    url = files[unread.file_name]["signature_url"]
+    assert url.startswith("https://") and url.endswith(unread.signature_path)
+    assert files[unread.file_name]["signature"] == url
+    mirror = url.removesuffix(unread.signature_path)
+    assert files[read.file_name]["signature"] == read.signature
+    assert files[read.file_name]["signature_url"] == mirror + read.signature_path
+    assert (files[none.file_name]["signature"], files[none.file_name]["signature_url"]) == (
+        None,
+        None,
+    )
+    page = client.get(release.get_absolute_url()).content.decode()
+    assert f'href="{mirror}{unread.signature_path}"' in page

@@ -7,9 +7,9 @@ from django.core.management import CommandError, call_command
 
 from foundation.models import NewsPost
 from releases import demo
-from releases.catalogue import IN_REPO_CATALOGUE
+from releases.catalogue import IN_REPO_CATALOGUE, CatalogueError
 from releases.models import Release, ReleaseFile, Series
-from releases.release_files import IN_REPO_FILES
+from releases.release_files import IN_REPO_FILES, IN_REPO_SIZES, join_sizes, parse_release_files
 from tests.releases.factories import ReleaseFactory, SeriesFactory
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,8 @@ def test_imports_every_real_series_and_release_then_changes_nothing():
     assert "series: 31 created, 0 updated, 0 unchanged" in first  # 29 listed + 13.0, 13.1 previews
     # 478 in the catalogue + 11.4.13, 11.8.9, 12.3.3 and 13.0.2 from the file list
     assert "releases: 482 created, 0 updated, 0 unchanged" in first
-    assert "files: 48 created, 0 updated, 0 unchanged" in first
+    # 48 in the file list + 32 source tarballs only the sizes file lists
+    assert "files: 80 created, 0 updated, 0 unchanged" in first
     assert Release.objects.count() == 482
     later = Release.objects.get(version="12.3.3")
     assert (later.maturity, later.release_date) == ("ga", date(2026, 8, 24))
@@ -52,7 +53,7 @@ def test_imports_every_real_series_and_release_then_changes_nothing():
     second = run(IN_REPO_CATALOGUE)
     assert "series: 0 created, 0 updated, 31 unchanged" in second
     assert "releases: 0 created, 0 updated, 482 unchanged" in second
-    assert "files: 0 created, 0 updated, 48 unchanged" in second
+    assert "files: 0 created, 0 updated, 80 unchanged" in second
 
 
 def test_updates_what_changed_and_never_deletes(tmp_path):
@@ -111,7 +112,7 @@ def test_a_changed_checksum_is_updated_and_reported(tmp_path):
     changed = tmp_path / "files.json"
     changed.write_text(json.dumps(data))
     out = run(IN_REPO_CATALOGUE, "--files", str(changed))
-    assert "files: 0 created, 1 updated, 47 unchanged" in out
+    assert "files: 0 created, 1 updated, 79 unchanged" in out
     assert f"CHANGED 12.3.2/mariadb-12.3.2-winx64.msi: sha256 {old} -> {'0' * 64}" in out
     assert ReleaseFile.objects.get(file_name="mariadb-12.3.2-winx64.msi").sha256 == "0" * 64
 
@@ -144,18 +145,62 @@ def test_demo_keeps_the_seed_alpha_announcement_and_lists_only_real_files():
     assert "fourth release in the MariaDB 10.0 series" in alpha.release_notes
     assert Release.objects.count() == 482
     listed = json.loads(IN_REPO_FILES.read_text())["files"]
-    assert ReleaseFile.objects.count() == len(listed) == 48
+    sized = {
+        (row["release"], row["file_name"]): row
+        for row in json.loads(IN_REPO_SIZES.read_text())["files"]
+    }
+    assert len(sized) == 40
+    assert (
+        ReleaseFile.objects.count()
+        == len({(e["release"], e["file_name"]) for e in listed} | set(sized))
+        == 80
+    )
     for entry in listed:
         file = ReleaseFile.objects.get(
             release__version=entry["release"], file_name=entry["file_name"]
         )
+        size_row = sized.get((entry["release"], entry["file_name"]))
         assert (file.path, file.sha256, file.size) == (
             entry["path"],
             entry["sha256"],
-            entry.get("size"),
+            entry.get("size") or (size_row["size"] if size_row else None),
         )
-        assert file.sources.splitlines() == entry["sources"]
+        assert file.sources.splitlines()[: len(entry["sources"])] == entry["sources"]
+    # Every size of the sizes file is on its file, with the distinfo it was read from.
+    for (version, name), row in sized.items():
+        file = ReleaseFile.objects.get(release__version=version, file_name=name)
+        assert (file.size, file.sha256, file.path) == (
+            row["size"],
+            row["sha256"],
+            f"mariadb-{version}/source/{name}",
+        )
+        assert row["source"] in file.sources.splitlines()
     # Only SHA-256 digests are known from the public sources: nothing else is filled in.
     assert not ReleaseFile.objects.exclude(md5="", sha1="", sha512="").exists()
     msi = ReleaseFile.objects.get(file_name="mariadb-12.3.2-winx64.msi")
     assert (msi.os, msi.architecture, msi.package_type) == ("windows", "x86_64", "msi")
+
+
+SIZE_ROW = {"release": "10.11.3", "file_name": "mariadb-10.11.3.tar.gz", "size": 96761750,
+            "sha256": "a" * 64, "source": "freebsd/freebsd-ports:databases/mariadb1011-server/distinfo@x"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        ({"sha256": "b" * 64}, "disagrees with the file list"),
+        ({"size": 1}, "disagrees with the file list"),
+        ({"size": 0}, "positive size"),
+        ({"size": "96761750"}, "positive size"),
+        ({"file_name": "mariadb-10.11.3-winx64.msi"}, "only source tarballs"),
+        ({"release": "10.11"}, "is not a version"),
+    ],
+)
+def test_a_size_that_disagrees_or_is_malformed_is_refused(change, reason):
+    files = parse_release_files({"files": [
+        {"release": "10.11.3", "file_name": "mariadb-10.11.3.tar.gz", "kind": "source",
+         "path": "mariadb-10.11.3/source/mariadb-10.11.3.tar.gz", "os": "Source", "cpu": "source",
+         "sha256": "a" * 64, "size": 96761750, "sources": ["nixpkgs"]}]}).files  # fmt: skip
+    assert join_sizes(files, {"files": [SIZE_ROW]})[0].size == 96761750
+    with pytest.raises(CatalogueError, match=reason):
+        join_sizes(files, {"files": [SIZE_ROW | change]})

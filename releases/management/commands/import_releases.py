@@ -1,4 +1,4 @@
-"""manage.py import_releases [FILE] [--files FILES]: load the release catalogue and the
+"""manage.py import_releases [FILE] [--files FILES] [--sizes SIZES]: load the release catalogue and the
 compiled release files (idempotent, never deletes)."""
 
 import json
@@ -10,7 +10,7 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from releases.catalogue import IN_REPO_CATALOGUE, CatalogueError
-from releases.release_files import IN_REPO_FILES, read_real_data
+from releases.release_files import IN_REPO_FILES, IN_REPO_SIZES, read_real_data
 from releases.services import importing
 
 
@@ -29,6 +29,11 @@ class Command(BaseCommand):
             default=str(IN_REPO_FILES),
             help="the release files with checksums and later releases (JSON)",
         )
+        parser.add_argument(
+            "--sizes",
+            default=str(IN_REPO_SIZES),
+            help="source tarballs with their sizes, joined to the files (JSON)",
+        )
 
     def read(self, file):
         try:
@@ -39,12 +44,14 @@ class Command(BaseCommand):
         except json.JSONDecodeError as error:
             raise CommandError(f"{file} is not JSON: {error}") from error
 
-    def handle(self, *args, file, files, **options):
-        catalogue_data, files_data = self.read(file), self.read(files)
+    def handle(self, *args, file, files, sizes, **options):
+        catalogue_data, files_data, sizes_data = self.read(file), self.read(files), self.read(sizes)
         try:
-            catalogue, file_list = read_real_data(catalogue_data, files_data)
+            catalogue, file_list = read_real_data(catalogue_data, files_data, sizes_data)
         except CatalogueError as error:
-            raise CommandError(f"{file} or {files}: {error}. Nothing was changed.") from error
+            raise CommandError(
+                f"{file}, {files} or {sizes}: {error}. Nothing was changed."
+            ) from error
         self.stdout.write(
             f"{file}: {len(catalogue.series)} series, {len(catalogue.releases)} releases "
             f"(with the later releases of {files}); {len(file_list.files)} files"
