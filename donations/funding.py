@@ -6,6 +6,7 @@ row; if even the merged cell is too small it is withheld, and so is the row's to
 (otherwise the total minus the published cells would give it away).
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -33,10 +34,15 @@ class Row:
 
 
 def publishable_rows(
-    contributions: list[Contribution], programmes: list[str], minimum: int
+    contributions: list[Contribution],
+    programmes: list[str],
+    minimum: int,
+    keys: Iterable[str] = (),
 ) -> list[Row]:
-    """One Row per distinct ``row`` key, in key order, with the anonymity rule applied."""
-    by_row: dict[str, dict[str, tuple[set[str], Decimal]]] = {}
+    """One Row per distinct ``row`` key, in key order, with the anonymity rule applied;
+    each of ``keys`` has a row too, of noughts where nobody gave (a month without income
+    is shown as such, not left out)."""
+    by_row: dict[str, dict[str, tuple[set[str], Decimal]]] = {key: {} for key in keys}
     for item in contributions:
         cells = by_row.setdefault(item.row, {})
         givers, amount = cells.get(item.programme, (set(), Decimal(0)))
@@ -46,7 +52,8 @@ def publishable_rows(
     rows = []
     for key in sorted(by_row):
         cells = by_row[key]
-        row = Row(key=key, contributors=len(set().union(*(g for g, _ in cells.values()))))
+        givers_of_row = set().union(*(g for g, _ in cells.values())) if cells else set()
+        row = Row(key=key, contributors=len(givers_of_row))
         small_givers: set[str] = set()
         small_amount = Decimal(0)
         for programme in programmes:

@@ -62,7 +62,7 @@ def entries(year: int) -> list[LedgerEntry]:
             paid.amount,
             paid.currency.upper(),
             paid.demo,
-            paid.description,
+            paid.label,  # a refund's or dispute's line says so
         )
         for paid in ledger.income_in(year)
     ]

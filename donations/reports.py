@@ -222,6 +222,14 @@ def demo_periods(ledger: list[LedgerEntry], flow: str, year: int) -> set[tuple[s
     return found
 
 
+def months_of(year: int) -> list[str]:
+    """The months a year's income table shows, every one of them ("2026-01", ...): all
+    twelve of a past year, those up to this one of the current year."""
+    today = timezone.localdate()
+    last = 12 if year < today.year else today.month if year == today.year else 0
+    return [f"{year}-{month:02d}" for month in range(1, last + 1)]
+
+
 def funding_report(year: int) -> FundingReport:
     minimum = settings.FUNDING_MIN_CONTRIBUTORS
     report = FundingReport(year=year, minimum=minimum)
@@ -253,7 +261,8 @@ def funding_report(year: int) -> FundingReport:
         ]
         table = CurrencyTable(
             currency=currency,
-            rows=publishable_rows(monthly, programmes(), minimum),
+            # every month once the currency has income, a nought where none came
+            rows=publishable_rows(monthly, programmes(), minimum, months_of(year) if items else ()),
             year=year_row,
             goal=goals.get(currency),
         )

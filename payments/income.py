@@ -24,6 +24,19 @@ class Income:
     contributor: str  # who gave, as a stable opaque key ("organisation:12")
     demo: bool = False  # recorded by load_demo, shown as demo data
     description: str = ""  # the public line for it ("Gold sponsor: Acme"), or ""
+    taken_back_by: str = ""  # REFUND or DISPUTE for money taken back, "" for a payment
+
+    @property
+    def label(self) -> str:
+        """The public line, saying what a negative one is: "Refund: Gold sponsor: Acme"."""
+        if not self.taken_back_by:
+            return self.description
+        kind = TAKEN_BACK_LABELS[self.taken_back_by]
+        return f"{kind}: {self.description}" if self.description else kind
+
+
+REFUND, DISPUTE = "refund", "dispute"
+TAKEN_BACK_LABELS = {REFUND: "Refund", DISPUTE: "Taken back by a dispute"}
 
 
 # (programme, contributor), or (programme, contributor, public description)

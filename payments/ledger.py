@@ -14,38 +14,39 @@ from django.contrib.contenttypes.models import ContentType
 from django.db.models.functions import ExtractYear
 from django.utils import timezone
 
-from payments.income import Income, payers
+from payments.income import DISPUTE, REFUND, Income, payers
 from payments.models import Dispute, Payment, Refund
 from payments.money import from_minor_units
 
 
-def _taken_back(payment_ids) -> dict[int, list[tuple[datetime, int]]]:
-    """Per payment, (when, minor units) of each refund and withdrawing dispute, oldest
-    first, capped so that their sum never exceeds the payment."""
+def _taken_back(payment_ids) -> dict[int, list[tuple[datetime, int, str]]]:
+    """Per payment, (when, minor units, REFUND or DISPUTE) of each refund and withdrawing
+    dispute, oldest first, capped so that their sum never exceeds the payment."""
     paid = dict(Payment.objects.filter(pk__in=payment_ids).values_list("pk", "amount_minor"))
     moves = defaultdict(list)
     refunds = Refund.objects.filter(payment_id__in=paid).values_list(
         "payment_id", "refunded_at", "amount_minor"
     )
     for payment, when, amount in refunds:
-        moves[payment].append((when, amount))
+        moves[payment].append((when, amount, REFUND))
     for dispute in Dispute.objects.filter(payment_id__in=paid):
         if dispute.withdraws:
-            moves[dispute.payment_id].append((dispute.opened_at, dispute.amount_minor))
+            moves[dispute.payment_id].append((dispute.opened_at, dispute.amount_minor, DISPUTE))
     capped = {}
     for payment, items in moves.items():
         left, kept = paid[payment], []
-        for when, amount in sorted(items):
+        for when, amount, kind in sorted(items):
             taken = min(amount, left)
             left -= taken
             if taken:
-                kept.append((when, taken))
+                kept.append((when, taken, kind))
         capped[payment] = kept
     return capped
 
 
 def _movements(year: int):
-    """(payment row, when, signed minor units) of every payment and taking back in ``year``."""
+    """(payment row, when, signed minor units, REFUND, DISPUTE or "") of every payment and
+    taking back in ``year``."""
     fields = ("pk", "content_type_id", "object_id", "currency", "is_demo")
     payments = {
         row[0]: row
@@ -54,7 +55,7 @@ def _movements(year: int):
         )
     }
     for row in payments.values():
-        yield row[:5], row[5], row[6]
+        yield row[:5], row[5], row[6], ""
     touched = set(
         Refund.objects.filter(refunded_at__year=year, payment__isnull=False)
         .order_by()
@@ -69,9 +70,9 @@ def _movements(year: int):
         return
     rows = {row[0]: row for row in Payment.objects.filter(pk__in=touched).values_list(*fields)}
     for payment, items in _taken_back(touched).items():
-        for when, amount in items:
+        for when, amount, kind in items:
             if timezone.localtime(when).year == year:
-                yield rows[payment], when, -amount
+                yield rows[payment], when, -amount, kind
 
 
 def income_in(year: int) -> list[Income]:
@@ -83,11 +84,11 @@ def income_in(year: int) -> list[Income]:
     }
     movements = list(_movements(year))
     ids = defaultdict(set)
-    for (_, kind, object_id, _, _), _, _ in movements:
+    for (_, kind, object_id, _, _), _, _, _ in movements:
         ids[kind].add(object_id)
     described = {kind: kinds[kind](found) for kind, found in ids.items() if kind in kinds}
     found = []
-    for (_, kind, object_id, currency, demo), when, amount in movements:
+    for (_, kind, object_id, currency, demo), when, amount, taken_back_by in movements:
         description = described.get(kind, {}).get(object_id)
         if description is None:
             continue
@@ -101,6 +102,7 @@ def income_in(year: int) -> list[Income]:
                 contributor,
                 demo,
                 public[0] if public else "",
+                taken_back_by,
             )
         )
     return sorted(found, key=lambda item: item.paid_at)

@@ -3,7 +3,7 @@ year choice, receipts that are checked before they are kept, and the demo's paym
 
 import csv as csv_module
 import io
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
 import pytest
@@ -177,3 +177,22 @@ def spent(client, year) -> Decimal:
         (Decimal(r["amount"]) for r in rows if r["flow"] == "spending" and r["currency"] == "EUR"),
         Decimal(0),
     )
+
+
+def test_income_shows_every_month_with_a_nought_where_nothing_came(client):
+    """Issue 60: the income table, chart and CSV skipped months without income. A past
+    year shows all twelve; the current year every month up to this one."""
+    last_year = timezone.localdate().year - 1
+    GiftFactory(paid_at=timezone.make_aware(datetime(last_year, 3, 10, 12)))
+    csv = client.get(f"/funding.csv?year={last_year}").content.decode().splitlines()
+    income_months = {line[:7] for line in csv[1:] if ",income," in line}
+    assert income_months == {f"{last_year}-{month:02d}" for month in range(1, 13)}
+    assert f"{last_year}-01,EUR,income,Individual donors,0.00,false,false" in csv
+    page = client.get(f"/funding/?year={last_year}")
+    assertContains(page, f'<th scope="row">{last_year}-12</th>', html=True)
+    assert page.context["report"].tables[0].chart["labels"][0] == f"{last_year}-01"
+    this_year, month = timezone.localdate().year, timezone.localdate().month
+    GiftFactory(paid_at=timezone.now())
+    csv = client.get(f"/funding.csv?year={this_year}").content.decode().splitlines()
+    income_months = {line[:7] for line in csv[1:] if ",income," in line}
+    assert income_months == {f"{this_year}-{m:02d}" for m in range(1, month + 1)}

@@ -3,6 +3,7 @@ against each other; a goal with its progress on /funding/ and /donate/; every sp
 payment and expense line by line (donors only together, never named with an amount); the
 Data Package link keeps its year; the demo spreads its entries over the year."""
 
+import re
 from datetime import UTC, date, datetime
 from decimal import Decimal
 
@@ -12,6 +13,7 @@ from pytest_django.asserts import assertContains, assertNotContains
 
 from donations import demo as donations_demo
 from donations.models import Expense
+from payments.models import Dispute, Refund
 from sponsors import demo as sponsors_demo
 from sponsors.models import Payment
 from tests.donations.factories import (
@@ -107,3 +109,40 @@ def test_the_demo_spreads_income_and_spending_over_the_year():
     if today.month > 1:
         assert len({day.month for day in paid_days}) > 1
     assert all(e.description.startswith("Demo:") for e in Expense.objects.filter(is_demo=True))
+
+
+def test_money_taken_back_is_labelled_on_its_ledger_line(client, year_of_money):
+    """Issue 60: a refund lowered /funding/ but its line read like a payment. Each line of
+    money taken back says how: a refund, or a dispute lost."""
+    beispiel, acme = (
+        Payment.objects.get(stripe_id="pi_Beispiel GmbH"),
+        Payment.objects.get(stripe_id="pi_Acme Databases"),
+    )
+    Refund.objects.create(
+        payment=beispiel,
+        stripe_charge_id="ch_beispiel",
+        amount_minor=beispiel.amount_minor,
+        currency="EUR",
+        refunded_at=datetime(YEAR, 3, 5, 12, tzinfo=UTC),
+    )
+    Dispute.objects.create(
+        payment=acme,
+        stripe_id="dp_acme",
+        amount_minor=acme.amount_minor // 2,
+        currency="EUR",
+        status="lost",
+        opened_at=datetime(YEAR, 1, 10, 12, tzinfo=UTC),
+    )
+    page = client.get(f"/funding/?year={YEAR}")
+    rows = [
+        (what, amount)
+        for what, amount in re.findall(
+            r'data-label="What">([^<]*)</td>.*?data-label="Amount">([^<]*)</td>',
+            page.content.decode(),
+        )
+    ]
+    assert ("Refund: Gold sponsor: Beispiel GmbH", "−€50,000") in rows
+    assert ("Taken back by a dispute: Gold sponsor: Acme Databases", "−€25,000") in rows
+    assert ("Gold sponsor: Beispiel GmbH", "+€50,000") in rows  # the payment itself
+    assert not [what for what, amount in rows if amount.startswith("−€") and ":" in what
+                and not what.startswith(("Refund", "Taken back"))]  # fmt: skip

@@ -128,7 +128,7 @@ def test_the_issues_reproducer_an_invoice_then_its_intent_is_one_payment(client)
 
 
 @settings(
-    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
 def test_any_order_and_repetition_of_one_charges_events_is_one_payment(data):

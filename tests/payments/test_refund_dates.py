@@ -165,7 +165,7 @@ def test_a_signed_dispute_dated_before_its_payment_is_counted_on_the_payments_da
 
 
 @settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(occurred=st.none() | st.integers(min_value=0, max_value=LATEST_TIMESTAMP))
 def test_whatever_date_a_refund_says_it_falls_between_its_payment_and_now(occurred):
