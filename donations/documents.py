@@ -4,7 +4,7 @@ how it was paid."""
 
 from django.utils import timezone
 
-from donations.models import Gift
+from donations.models import Donation, Gift
 from invoicing import services as issuing
 from invoicing.models import IssuedDocument
 
@@ -32,3 +32,9 @@ def issue_receipt(gift: Gift) -> IssuedDocument:
         paid={"on": paid_on.isoformat(), "how": f"card, through Stripe ({gift.stripe_id})"},
         issued_on=paid_on,
     )
+
+
+def receipt_numbers(donation: Donation) -> dict[str, str]:
+    """The number of each receipt issued for the donation's gifts, by the gift's Stripe id."""
+    receipts = IssuedDocument.objects.about(donation).receipts()
+    return dict(receipts.values_list("occasion", "number"))

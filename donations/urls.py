@@ -11,6 +11,12 @@ urlpatterns = [
     path("donate/manage/", views.request_manage_link, name="manage-request"),
     path("donate/manage/<str:token>/", views.manage, name="manage"),
     path("donate/manage/<str:token>/receipt/<int:gift_id>/", views.gift_receipt, name="receipt"),
+    path("donate/manage/<str:token>/statement/<int:year>/", views.statement, name="statement"),
+    path(
+        "donate/manage/<str:token>/statement/<int:year>/pdf/",
+        views.statement_pdf,
+        name="statement-pdf",
+    ),
     path("donate/my-gifts/", views.my_gifts, name="mine"),
     path("funding/", views.funding, name="funding"),
     path("funding.csv", views.funding_csv, name="funding-csv"),

@@ -3,7 +3,7 @@ from functools import wraps
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from django.views.defaults import page_not_found
 
 from core import numbers, opendata
-from donations import documents, signing
+from donations import documents, signing, statements
 from donations.forms import DonationForm, ManageLinkForm
 from donations.models import Donation
 from donations.reports import (
@@ -180,12 +180,46 @@ def manage(request, token):
                 "Stripe's page for managing gifts cannot be reached right now. "
                 "Please try again in a few minutes.",
             )
+    receipts = documents.receipt_numbers(donation)
+    gifts = list(donation.gifts.prefetch_related("refunds", "disputes"))
+    for gift in gifts:
+        gift.receipt_number = receipts.get(gift.stripe_id, "")
     context = {
         "donation": donation,
-        "gifts": donation.gifts.prefetch_related("refunds", "disputes"),
+        "gifts": gifts,
         "token": token,
+        "statement_years": statements.years(donation),
     }
     return render(request, "donations/manage.html", context, status=status)
+
+
+def _statement(token: str, year: int) -> statements.Statement:
+    found = statements.statement(_donation_from_token(token), year)
+    if found is None:
+        raise Http404("This gift has no payment in that year.")
+    return found
+
+
+@no_referrer
+def statement(request, token, year):
+    """The donor's yearly statement of the gift the link is for: only a year money moved
+    in has one."""
+    found = _statement(token, year)
+    context = {
+        "statement": found,
+        "token": token,
+        "demo_notice": found.issuer.get("demo"),
+        "notes": statements.NOTES,
+    }
+    return render(request, "donations/statement.html", context)
+
+
+@no_referrer
+def statement_pdf(request, token, year):
+    found = _statement(token, year)
+    response = HttpResponse(statements.statement_pdf(found), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="gifts-{year}.pdf"'
+    return response
 
 
 @no_referrer

@@ -116,3 +116,13 @@ def pdf_response(doc: IssuedDocument) -> HttpResponse:
     response = HttpResponse(document_pdf(doc), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{doc.number}.pdf"'
     return response
+
+
+def parties(pdf, issuer: dict, buyer: dict):
+    """From and To, side by side (a donor's yearly statement opens with them too)."""
+    _side_by_side(pdf, ["From:", *party_lines(issuer)], ["To:", *party_lines(buyer)])
+
+
+def row(pdf, label: str, amount: str, *, size: int = 11):
+    """One row of a document's table: a label that wraps, its amount on the right."""
+    _row(pdf, label, amount, size=size)

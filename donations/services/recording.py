@@ -6,6 +6,7 @@ Every recording function is idempotent (gifts are keyed by their Stripe ids), so
 replays and out-of-order deliveries leave the same state.
 """
 
+import logging
 from datetime import UTC, datetime
 
 from django.db import transaction
@@ -18,6 +19,7 @@ from payments import recording
 from payments.events import Rejected
 
 D = Donation.Status
+logger = logging.getLogger(__name__)
 
 
 def stripe_time(timestamp) -> datetime:
@@ -96,6 +98,16 @@ def record_gift(
         only_one=donation.frequency == Donation.Frequency.ONCE,
     )
     if created:
+        asked_to_stop = donation.cancel_requested_at
+        if asked_to_stop and paid_at > asked_to_stop:
+            # Stripe took it before the site's cancellation reached it: the money was
+            # taken, so it is recorded (with its receipt); staff may refund it.
+            logger.warning(
+                "Donation %s: payment %s charged after the donor asked to stop (%s)",
+                donation.pk,
+                stripe_id,
+                asked_to_stop.isoformat(),
+            )
         if transitions.may(donation, donation.pay_verb):
             transitions.apply(
                 donation, donation.pay_verb, note=f"Stripe: {stripe_id} paid", only=("updated_at",)

@@ -12,6 +12,7 @@ from decimal import Decimal
 
 import pytest
 from django.core import mail
+from pytest_django.asserts import assertContains, assertNotContains
 
 from donations import stripe_gateway
 from donations.models import Donation, Gift
@@ -122,7 +123,15 @@ def test_the_donor_cancels_a_monthly_gift_on_the_site_and_stripes_event_ends_it(
 
     wait_for(lambda: Donation.objects.filter(pk=donation.pk, status="cancelled").exists())
     assert StripeEvent.objects.get(type="customer.subscription.deleted").outcome == "processed"
-    assert client.get(manage).content.decode().count("Cancel the monthly gift") == 0
+    page = client.get(manage)
+    assertContains(page, "<dt>Status</dt><dd>Cancelled</dd>", html=True)
+    assertNotContains(page, "Cancel the monthly gift")
+    assertNotContains(page, 'name="action" value="cancel"')
+    # Stripe makes no further invoice for a deleted subscription: the one paid stays the one.
+    invoices = stripe_client().v1.invoices.list({"subscription": subscription.id})
+    assert [invoice.id for invoice in invoices.data] == [
+        Gift.objects.get(donation=donation).stripe_id
+    ]
 
 
 @pytest.mark.parametrize("monthly", [False, True])
