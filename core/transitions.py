@@ -19,6 +19,11 @@ Every refusal is a ``TransitionRefused``, and a refused move changes nothing.
 """
 
 from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Field, Manager, Model, QuerySet
 
 
 class TransitionRefused(ValueError):
@@ -33,33 +38,36 @@ class Verb:
     targets: frozenset[str]
 
 
-def verb(*sources: str, to) -> Verb:
+def verb(*sources: str, to: str | tuple[str, ...]) -> Verb:
     """``verb(A, B, to=C)``; ``to`` is a tuple when the caller chooses the target."""
     return Verb(frozenset(sources), frozenset((to,) if isinstance(to, str) else to))
 
 
-def field(model) -> str:
-    return getattr(model, "STATUS_FIELD", "status")
+def field(model: type[Model]) -> str:
+    return str(getattr(model, "STATUS_FIELD", "status"))
 
 
-def _verb(model, name: str) -> Verb:
+def _verb(model: type[Model], name: str) -> Verb:
     try:
-        return model.VERBS[name]
+        verbs: dict[str, Verb] = model.VERBS  # type: ignore[attr-defined]  # each lifecycle's
+        return verbs[name]
     except KeyError:
         raise TransitionRefused(
             f"A {model._meta.verbose_name} has no move named {name!r}."
         ) from None
 
 
-def _label(model, status: str) -> str:
-    return dict(model._meta.get_field(field(model)).choices).get(status, status)
+def _label(model: type[Model], status: str | None) -> str:
+    status_field = model._meta.get_field(field(model))
+    choices = status_field.choices if isinstance(status_field, Field) else None
+    return str(dict(choices or ()).get(status, status))
 
 
-def may(obj, name: str) -> bool:
+def may(obj: Model, name: str) -> bool:
     return getattr(obj, field(type(obj))) in _verb(type(obj), name).sources
 
 
-def step(obj, name: str, *, to: str | None = None) -> str:
+def step(obj: Model, name: str, *, to: str | None = None) -> str:
     """Move ``obj`` by the verb ``name``, in memory: the caller saves it. ``to``: the
     target, for a verb with several. Returns the status it left; raises TransitionRefused,
     changing nothing, when the verb does not start from the object's status."""
@@ -73,21 +81,30 @@ def step(obj, name: str, *, to: str | None = None) -> str:
     if to not in move_by.targets:
         raise TransitionRefused(f"Cannot {what} to {_label(model, to)}.")
     setattr(obj, attribute, to)
-    return status
+    return str(status)
 
 
-def apply(obj, name: str, *, actor=None, note: str = "", to: str | None = None, **audit):
+def apply(
+    obj: Model,
+    name: str,
+    *,
+    actor: AbstractBaseUser | AnonymousUser | None = None,
+    note: str = "",
+    to: str | None = None,
+    **audit: object,
+) -> Any:
     """Move ``obj`` by the verb ``name``, save it and write its audit row (``audit``: more
     fields of the row). Raises TransitionRefused, changing nothing. Returns the row."""
     from_status = step(obj, name, to=to)
     obj.save()
     to_status = getattr(obj, field(type(obj)))
-    return obj.events.create(
+    events: Manager[Any] = obj.events  # type: ignore[attr-defined]  # each lifecycle's audit rows
+    return events.create(
         from_status=from_status, to_status=to_status, actor=actor, note=note, **audit
     )
 
 
-def step_all(queryset, name: str, **changes) -> int:
+def step_all(queryset: QuerySet[Any], name: str, **changes: object) -> int:
     """Move every row of ``queryset`` that the verb ``name`` starts from, in one update
     (with ``changes`` to other fields); rows in any other status are left as they are.
     Returns how many moved."""
