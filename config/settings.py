@@ -9,6 +9,7 @@ and turns on HTTPS-only cookies, HSTS and the other security headers.
 """
 
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import environ
@@ -331,7 +332,7 @@ _OBJECT_STORE = {
     "default_acl": None,  # access is the bucket's: public-read for one, none for the other
 }
 # Both places, named, so move_files can reach the one not in use.
-FILE_STORAGES = {
+FILE_STORAGES: dict[str, dict[str, dict[str, Any]]] = {
     "disk": {
         "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
         "private": {"BACKEND": "core.storage.PrivateStorage"},
@@ -573,7 +574,7 @@ CONTENT_SECURITY_POLICY = {
         # The pay pages add the origins Stripe.js needs (payments.stripe_js.allow).
     }
 }
-PERMISSIONS_POLICY = {
+PERMISSIONS_POLICY: dict[str, list[str]] = {
     feature: []
     for feature in [
         "accelerometer",

@@ -10,7 +10,7 @@ from core.login_throttle import throttle_admin_login
 admin.site.site_header = "MariaDB Foundation staff"
 admin.site.site_title = "MariaDB Foundation staff"
 handler500 = "core.outage.server_error"  # a database outage anywhere answers 503
-admin.site.login = throttle_admin_login(admin.site.login)
+admin.site.login = throttle_admin_login(admin.site.login)  # type: ignore[method-assign]
 
 # Each app owns its full paths (see the app's urls.py); order matters where prefixes
 # overlap (the repository generator lives under /download/), and for speed: the URLs that

@@ -7,10 +7,12 @@
   whatever host name the request that triggered the mail used.
 """
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
+from django.http import HttpRequest
 
 from core.client import client_address
 from core.login_throttle import LoginThrottleMixin
@@ -21,15 +23,15 @@ def on_public_site(url: str) -> str:
     bits = urlsplit(url)
     path = bits.path + (f"?{bits.query}" if bits.query else "")
     path += f"#{bits.fragment}" if bits.fragment else ""
-    return settings.SITE_URL.rstrip("/") + path
+    return str(settings.SITE_URL).rstrip("/") + path
 
 
 class AccountAdapter(LoginThrottleMixin, DefaultAccountAdapter):
-    def get_client_ip(self, request) -> str:
+    def get_client_ip(self, request: HttpRequest) -> str:
         return client_address(request)
 
     def get_reset_password_from_key_url(self, key: str) -> str:
         return on_public_site(super().get_reset_password_from_key_url(key))
 
-    def get_email_confirmation_url(self, request, emailconfirmation) -> str:
+    def get_email_confirmation_url(self, request: HttpRequest, emailconfirmation: Any) -> str:
         return on_public_site(super().get_email_confirmation_url(request, emailconfirmation))

@@ -7,7 +7,7 @@ class CoreConfig(AppConfig):
     name = "core"
     verbose_name = "Site"
 
-    def ready(self):
+    def ready(self) -> None:
         from core import (
             checks,  # noqa: F401 - registers the deployment checks
             edge,

@@ -22,7 +22,9 @@ import logging
 import socket
 import threading
 import time
+from collections.abc import Callable
 from functools import wraps
+from typing import Any, TypeVar
 
 from circuitbreaker import CircuitBreaker
 from django.conf import settings
@@ -38,6 +40,7 @@ from core import reads
 from core.outagelog import OutageLog
 
 logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 # What django-redis's own commands take for "Redis did not answer".
 REDIS_ERRORS = (RedisConnectionError, RedisTimeoutError, ResponseError, socket.timeout)
@@ -52,7 +55,7 @@ class RedisBreaker(CircuitBreaker):
     FAILURE_THRESHOLD = 1
     EXPECTED_EXCEPTION = ConnectionInterrupted
 
-    def __init__(self, location: str):
+    def __init__(self, location: str) -> None:
         super().__init__(recovery_timeout=settings.CACHE_BREAKER_SECONDS, name=location)
         self.outage = OutageLog(logger, "cache", UNAVAILABLE_CONSEQUENCE)
 
@@ -74,12 +77,12 @@ def known_down(location: str) -> bool:
     """Whether the cache found this Redis unreachable moments ago (its breaker is open):
     the broker and the health check, often on the same Redis, need not wait for it too."""
     breaker = _breakers.get(location)
-    return breaker is not None and breaker.opened
+    return breaker is not None and bool(breaker.opened)
 
 
-def _guarded(method):
+def _guarded(method: Callable[..., _T]) -> Callable[..., _T]:
     @wraps(method)
-    def call(self, *args, **kwargs):
+    def call(self: Any, *args: Any, **kwargs: Any) -> _T:
         breaker = self.breaker
         if breaker.opened:
             raise ConnectionInterrupted(connection=None) from RedisUnavailable("breaker open")
@@ -98,7 +101,7 @@ def _guarded(method):
 class CircuitBreakerClient(DefaultClient):
     """django-redis's client; every command first asks the breaker of its Redis."""
 
-    def __init__(self, server, params, backend):
+    def __init__(self, server: Any, params: dict[str, Any], backend: Any) -> None:
         super().__init__(server, params, backend)
         self.breaker = breaker_for(",".join(self._server))
 
@@ -127,7 +130,7 @@ for _name in GUARDED_COMMANDS:
     setattr(CircuitBreakerClient, _name, _guarded(getattr(DefaultClient, _name)))
 
 
-def _remember_recent(self, index: str, member: str, when: float, cap: int) -> None:
+def _remember_recent(self: Any, index: str, member: str, when: float, cap: int) -> None:
     """Add ``member`` to the sorted set ``index`` scored ``when``; keep the newest ``cap``."""
     client = self.get_client(write=True)
     try:
@@ -140,7 +143,7 @@ def _remember_recent(self, index: str, member: str, when: float, cap: int) -> No
         raise ConnectionInterrupted(connection=client) from error
 
 
-def _recent(self, index: str, since: float) -> list[str]:
+def _recent(self: Any, index: str, since: float) -> list[str]:
     client = self.get_client(write=False)
     try:
         found = client.zrevrangebyscore(self.make_key(index), "+inf", since)
@@ -149,7 +152,7 @@ def _recent(self, index: str, since: float) -> list[str]:
     return [m.decode() if isinstance(m, bytes) else m for m in found]
 
 
-def _count(self, key: str, timeout: int) -> int:
+def _count(self: Any, key: str, timeout: int) -> int:
     """Add one to the counter at ``key`` and keep it ``timeout`` seconds: one round trip."""
     client = self.get_client(write=True)
     try:
@@ -160,7 +163,7 @@ def _count(self, key: str, timeout: int) -> int:
         count, _ = pipeline.execute()
     except REDIS_ERRORS as error:
         raise ConnectionInterrupted(connection=client) from error
-    return count
+    return int(count)
 
 
 CircuitBreakerClient.remember_recent = _guarded(_remember_recent)
@@ -169,27 +172,29 @@ CircuitBreakerClient.count = _guarded(_count)
 
 
 class FailOpenRedisCache(RedisCache):
-    def get(self, *args, **kwargs):
+    def get(self, *args: Any, **kwargs: Any) -> Any:
         reads.note_cache_read()  # a page built from a kept value: any table may be in it
         return super().get(*args, **kwargs)
 
-    def get_many(self, *args, **kwargs):
+    def get_many(self, *args: Any, **kwargs: Any) -> Any:
         reads.note_cache_read()
         return super().get_many(*args, **kwargs)
 
-    @omit_exception
+    @omit_exception  # type: ignore[untyped-decorator]  # django-redis ships no types
     def remember_recent(self, index: str, member: str, when: float, cap: int) -> None:
         self.client.remember_recent(index, member, when, cap)
 
-    @omit_exception
+    @omit_exception  # type: ignore[untyped-decorator]  # django-redis ships no types
     def recent(self, index: str, since: float) -> list[str] | None:
-        return self.client.recent(index, since)
+        found: list[str] = self.client.recent(index, since)
+        return found
 
-    @omit_exception
+    @omit_exception  # type: ignore[untyped-decorator]  # django-redis ships no types
     def count(self, key: str, timeout: int) -> int | None:
-        return self.client.count(key, timeout)
+        counted: int = self.client.count(key, timeout)
+        return counted
 
-    def add(self, *args, **kwargs):
+    def add(self, *args: Any, **kwargs: Any) -> Any:
         stored = super().add(*args, **kwargs)
         return True if stored is None else stored  # None: Redis unreachable (ignored error)
 
@@ -202,11 +207,12 @@ def count(key: str, timeout: int, alias: str = "default") -> int | None:
     cache's own ``add`` and ``incr``."""
     backend = caches[alias]
     if isinstance(backend, FailOpenRedisCache):
-        return backend.count(key, timeout)
+        counted: int | None = backend.count(key, timeout)
+        return counted
     if backend.add(key, 1, timeout):
         return 1
     try:
-        return backend.incr(key)
+        return int(backend.incr(key))
     except ValueError:  # expired between the two
         backend.add(key, 1, timeout)
         return 1
@@ -215,7 +221,7 @@ def count(key: str, timeout: int, alias: str = "default") -> int | None:
 # --- Recently seen names, newest first (the edge cache's keys: core.edge) ----------------
 
 
-def _redis():
+def _redis() -> "FailOpenRedisCache | None":
     backend = caches["default"]
     return backend if isinstance(backend, FailOpenRedisCache) else None
 
@@ -234,4 +240,5 @@ def recent(index: str, since: float) -> list[str] | None:
     redis = _redis()
     if redis is None:
         return []
-    return redis.recent(index, since)
+    found: list[str] | None = redis.recent(index, since)
+    return found

@@ -1,9 +1,12 @@
 """Deployment checks of the core app (``manage.py check --deploy``)."""
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from django.apps import AppConfig
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import CheckMessage, Error, Tags, register
 
 from core.secrets import refused_secrets, registered, setting_names
 
@@ -18,7 +21,9 @@ UNDELIVERED_MAIL_BACKENDS = {
 
 
 @register(Tags.security, deploy=True)
-def check_mail_is_delivered(app_configs, **kwargs):
+def check_mail_is_delivered(
+    app_configs: Sequence[AppConfig] | None, **kwargs: Any
+) -> list[CheckMessage]:
     if settings.PRODUCTION and settings.EMAIL_BACKEND in UNDELIVERED_MAIL_BACKENDS:
         return [
             Error(
@@ -33,7 +38,9 @@ def check_mail_is_delivered(app_configs, **kwargs):
 
 
 @register(Tags.security, deploy=True)
-def check_site_url_is_public(app_configs, **kwargs):
+def check_site_url_is_public(
+    app_configs: Sequence[AppConfig] | None, **kwargs: Any
+) -> list[CheckMessage]:
     if settings.PRODUCTION and not settings.SITE_URL.startswith("https://"):
         return [
             Error(
@@ -46,7 +53,9 @@ def check_site_url_is_public(app_configs, **kwargs):
 
 
 @register(Tags.security, deploy=True)
-def check_secrets_are_real(app_configs, **kwargs):
+def check_secrets_are_real(
+    app_configs: Sequence[AppConfig] | None, **kwargs: Any
+) -> list[CheckMessage]:
     """The settings module already refuses to start; this catches values set later."""
     if not settings.PRODUCTION:
         return []
@@ -56,7 +65,9 @@ def check_secrets_are_real(app_configs, **kwargs):
 
 
 @register(Tags.security, deploy=True)
-def check_private_uploads_are_not_served(app_configs, **kwargs):
+def check_private_uploads_are_not_served(
+    app_configs: Sequence[AppConfig] | None, **kwargs: Any
+) -> list[CheckMessage]:
     private = Path(str(settings.PRIVATE_MEDIA_ROOT)).resolve()
     public = Path(str(settings.MEDIA_ROOT)).resolve()
     if private == public or public in private.parents:
@@ -72,7 +83,9 @@ def check_private_uploads_are_not_served(app_configs, **kwargs):
 
 
 @register(Tags.security, deploy=True)
-def check_object_storage_buckets(app_configs, **kwargs):
+def check_object_storage_buckets(
+    app_configs: Sequence[AppConfig] | None, **kwargs: Any
+) -> list[CheckMessage]:
     """FILE_STORAGE=object needs both buckets, and two different ones: private files in the
     public bucket would be readable by anyone."""
     if settings.FILE_STORAGE != "object":

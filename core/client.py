@@ -12,31 +12,33 @@ trusted proxy is the client.
 
 import ipaddress
 from functools import cache, lru_cache
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network
 
 from django.conf import settings
+from django.http import HttpRequest
 
 
 @cache
-def _networks(proxies: tuple[str, ...]):
+def _networks(proxies: tuple[str, ...]) -> tuple[IPv4Network | IPv6Network, ...]:
     return tuple(ipaddress.ip_network(proxy.strip(), strict=False) for proxy in proxies)
 
 
 @lru_cache(maxsize=4096)  # the same few addresses (the proxy's, the clients') again and again
-def _address(text: str):
+def _address(text: str) -> IPv4Address | IPv6Address | None:
     try:
         return ipaddress.ip_address(text.strip().strip("[]"))
     except ValueError:
         return None
 
 
-def is_trusted_proxy(address) -> bool:
+def is_trusted_proxy(address: IPv4Address | IPv6Address | None) -> bool:
     networks = _networks(tuple(settings.TRUSTED_PROXIES))
     return address is not None and any(address in network for network in networks)
 
 
-def client_address(request) -> str:
+def client_address(request: HttpRequest) -> str:
     """The address of the client that sent ``request`` (never a forged one)."""
-    remote = request.META.get("REMOTE_ADDR", "")
+    remote: str = request.META.get("REMOTE_ADDR", "")
     address = _address(remote)
     if not is_trusted_proxy(address):
         return remote

@@ -29,16 +29,22 @@ import http.client
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from functools import wraps
+from typing import Any
 from urllib.parse import urlsplit
 
 from celery import shared_task
+from django.apps import AppConfig
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
 from django.db.models.signals import m2m_changed, post_delete, post_init, post_save, pre_save
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, QueryDict
+from django.http.response import HttpResponseBase
+from django.template.response import SimpleTemplateResponse
 from django.urls import Resolver404, ResolverMatch, resolve
 from django.utils.cache import (
     get_conditional_response,
@@ -98,6 +104,7 @@ _watched: set[type] = set()
 # announce(changes) records one purge of the edge in the current transaction (None: of
 # every page) and returns narrow(changes), which names what changed after all (the outbox
 # registers it: core names no app).
+View = Callable[..., HttpResponse]
 Announce = Callable[[list[str] | None], Callable[[list[str]], None]]
 _announce: Announce | None = None
 
@@ -116,7 +123,7 @@ class _PurgeMarker:
     its watched saves changed, and whole tables it wrote otherwise): should it not run
     (the process died at the commit), the purge drops every key, which is safe."""
 
-    def __init__(self, connection, changes: set[str]):
+    def __init__(self, connection: BaseDatabaseWrapper, changes: set[str]) -> None:
         self.connection, self.changes = connection, changes
         self.narrow: Callable[[list[str]], None] | None = None
 
@@ -126,7 +133,9 @@ class _PurgeMarker:
             self.narrow(sorted(changes))
 
 
-def content_changed(using=None, changes: set[str] | None = None, **kwargs) -> None:
+def content_changed(
+    using: str | None = None, changes: set[str] | None = None, **kwargs: object
+) -> None:
     """What public pages show changed: the kept lookups are discarded and, when edges are
     configured, one purge is recorded in the current transaction (the outbox delivers it
     after the commit). It names ``changes`` (``core.reads`` entries) and what the
@@ -163,7 +172,9 @@ def content_changed(using=None, changes: set[str] | None = None, **kwargs) -> No
 OLD_ROW = "_edge_old_row"
 
 
-def _remember_old_row(sender, instance, raw=False, **kwargs):
+def _remember_old_row(
+    sender: type[Model], instance: Model, raw: bool = False, **kwargs: Any
+) -> None:
     """Before a watched row is saved: its values as they were (the pages that showed the
     row under its old values are purged too: a post moved to another category)."""
     if raw or instance.pk is None:
@@ -173,16 +184,18 @@ def _remember_old_row(sender, instance, raw=False, **kwargs):
     setattr(instance, OLD_ROW, next(iter(old), None))
 
 
-def _row_saved(sender, instance, using=None, **kwargs):
+def _row_saved(
+    sender: type[Model], instance: Model, using: str | None = None, **kwargs: object
+) -> None:
     changes = reads.row_entries(instance, getattr(instance, OLD_ROW, None))
     content_changed(using=using, changes=changes)
 
 
-def _relation_changed(sender, using=None, **kwargs):
+def _relation_changed(sender: type[Model], using: str | None = None, **kwargs: object) -> None:
     content_changed(using=using, changes={sender._meta.db_table})
 
 
-def watch(*models) -> None:
+def watch(*models: type[Model]) -> None:
     """Public pages show these models: a save or delete of one (or a change to one of its
     many-to-many relations) purges the edge."""
     for model in models:
@@ -198,7 +211,7 @@ def watch(*models) -> None:
         _watched.add(model)
 
 
-def watch_app(app_config, *, except_for: tuple[str, ...] = ()) -> None:
+def watch_app(app_config: AppConfig, *, except_for: tuple[str, ...] = ()) -> None:
     """Watch every model of ``app_config`` but those named (model names, lower case):
     models no public page shows, or that change only in bulk with a watched row saved in
     the same transaction."""
@@ -220,7 +233,7 @@ class _Warned:
     at = -math.inf
 
 
-def _warn(message: str, *args) -> None:
+def _warn(message: str, *args: object) -> None:
     """One line per process every WARNING_QUIET_SECONDS, not one per request."""
     now = time.monotonic()
     if now - _Warned.at >= WARNING_QUIET_SECONDS:
@@ -232,7 +245,7 @@ def _warn(message: str, *args) -> None:
 NOTE_SEPARATOR = "\n"  # never in a key: nginx's $request_uri has no raw line break
 
 
-def _note_key(request, read: frozenset[str] | None) -> None:
+def _note_key(request: HttpRequest, read: frozenset[str] | None) -> None:
     """Note the request's key with what its answer read (``core.reads`` entries; None:
     not known, purged by every change)."""
     key = request.META.get(EDGE_KEY_META)
@@ -275,6 +288,8 @@ def keys_showing(changes: list[str] | None, since: float = 0) -> list[str] | Non
 def _purge_endpoint(url: str, keys: list[str]) -> int:
     """Ask one nginx to drop ``keys`` over one connection; how many it held."""
     bits = urlsplit(url)
+    if bits.hostname is None:  # reported with the other failures, not an AttributeError
+        raise http.client.InvalidURL(f"no host in {url!r}")
     connection_class = (
         http.client.HTTPSConnection if bits.scheme == "https" else http.client.HTTPConnection
     )
@@ -340,7 +355,7 @@ def purge_again(since: float, changes: list[str] | None = None) -> dict[str, int
 # --- Marking answers shareable -------------------------------------------------------------
 
 
-def _is_anonymous(request) -> bool:
+def _is_anonymous(request: HttpRequest) -> bool:
     cookies = request.COOKIES
     return (
         settings.SESSION_COOKIE_NAME not in cookies
@@ -363,14 +378,14 @@ def query_parameters(view_name: str) -> frozenset[str]:
     return _query_parameters.get(view_name, frozenset())
 
 
-def _resolved(request) -> ResolverMatch | None:
+def _resolved(request: HttpRequest) -> ResolverMatch | None:
     try:
         return resolve(request.path_info)
     except Resolver404:
         return None
 
 
-def _unread_parameters_dropped(request, match: ResolverMatch) -> HttpResponse | None:
+def _unread_parameters_dropped(request: HttpRequest, match: ResolverMatch) -> HttpResponse | None:
     """A redirect to the address without the query parameters the page does not read,
     or None when it has none of those."""
     wanted = query_parameters(match.view_name)
@@ -390,12 +405,12 @@ def _unread_parameters_dropped(request, match: ResolverMatch) -> HttpResponse | 
     return response
 
 
-def _no_cache_words(response) -> bool:
+def _no_cache_words(response: HttpResponseBase) -> bool:
     cache_control = response.get("Cache-Control", "").lower()
     return any(word in cache_control for word in ("private", "no-store", "no-cache"))
 
 
-def _shareable(request, response) -> bool:
+def _shareable(request: HttpRequest, response: HttpResponseBase) -> bool:
     """A page any anonymous visitor may be shown: nothing of this visitor's in it."""
     if response.status_code != 200 or response.streaming or response.cookies:
         return False
@@ -411,17 +426,25 @@ def _shareable(request, response) -> bool:
     return not (messages is not None and (messages.used or messages._queued_messages))
 
 
-def _validators(response, live=False) -> tuple[str, float]:
+def _validators(response: HttpResponse, live: bool = False) -> tuple[str, int]:
     """The ETag (the view's own when it set one, such as a file's checksum; otherwise a
     digest of the body) and Last-Modified of a shared answer: when the content it is built
     from last changed (the kept lookups' generation), now for a live answer."""
     etag = response.get("ETag") or (
         '"' + hashlib.blake2b(response.content, digest_size=16).hexdigest() + '"'
     )
-    return etag, float(int(time.time() if live else pagecache.content_since()))
+    return etag, int(time.time() if live else pagecache.content_since())
 
 
-def _mark_shared(request, response, read, *, max_age=None, shared_max_age=None, live=False):
+def _mark_shared(
+    request: HttpRequest,
+    response: HttpResponse,
+    read: frozenset[str] | None,
+    *,
+    max_age: int | None = None,
+    shared_max_age: int | None = None,
+    live: bool = False,
+) -> HttpResponse:
     """Headers of an answer every anonymous client may get, the key noted for purging
     with what it ``read``; ``304`` when the client's copy is current."""
     etag, last_modified = _validators(response, live)
@@ -439,12 +462,12 @@ def _mark_shared(request, response, read, *, max_age=None, shared_max_age=None, 
     patch_cache_control(response, public=True, s_maxage=shared_max_age)
     if shared_max_age > 0:
         _note_key(request, read)
-    return get_conditional_response(
+    return get_conditional_response(  # type: ignore[return-value]  # never None given a response
         request, etag=etag, last_modified=last_modified, response=response
     )
 
 
-def _make_private(response) -> None:
+def _make_private(response: HttpResponseBase) -> None:
     """Never let a shared cache keep a page built for one visitor."""
     cache_control = response.get("Cache-Control", "")
     if "public" in cache_control or "s-maxage" in cache_control:
@@ -459,7 +482,7 @@ _early_answers: dict[str, Callable[[HttpRequest, ResolverMatch], HttpResponse | 
 
 def answer_early(
     view_name: str, answer: Callable[[HttpRequest, ResolverMatch], HttpResponse | None]
-):
+) -> None:
     """Let ``answer(request, match)`` reply to anonymous GETs of the API URL named
     ``view_name`` right after this middleware, before sessions, CSRF, CSP and the view's
     framework: for hot answers that cannot be shared but need none of those. It returns
@@ -467,11 +490,13 @@ def answer_early(
     _early_answers[view_name] = answer
 
 
-def _answer_early(request) -> HttpResponse | None:
+def _answer_early(request: HttpRequest) -> HttpResponse | None:
     if not _early_answers:
         return None
     match = _resolved(request)
-    answer = _early_answers.get(match.view_name) if match else None
+    if match is None:
+        return None
+    answer = _early_answers.get(match.view_name)
     return answer(request, match) if answer else None
 
 
@@ -479,10 +504,10 @@ class EdgeCacheMiddleware:
     """Marks anonymous GETs of pages shareable, signed-in pages private; see the module
     docstring. Goes right after WhiteNoise, before the session."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method == "POST" and request.path.startswith(ADMIN_PATH_PREFIX):
             response = self.get_response(request)
             # Admin actions may change shown rows in bulk, without model signals: the
@@ -517,16 +542,16 @@ class EdgeCacheMiddleware:
         patch_vary_headers(response, ["Cookie"])
         return _mark_shared(request, response, getattr(request, "edge_reads", None))
 
-    def _noting_reads(self, request):
+    def _noting_reads(self, request: HttpRequest) -> HttpResponse:
         """The answer, with what it read noted (``request.edge_reads``)."""
         token = reads.start()
         try:
             return self.get_response(request)
         finally:
-            request.edge_reads = reads.stop(token)
+            request.edge_reads = reads.stop(token)  # type: ignore[attr-defined]  # ours to add
 
 
-def _shareable_answer(request, response) -> bool:
+def _shareable_answer(request: HttpRequest, response: HttpResponseBase) -> bool:
     """An API answer any client may be given: nothing of this client's in it."""
     if response.status_code not in SHAREABLE_API_STATUSES or response.streaming:
         return False
@@ -537,7 +562,9 @@ def _shareable_answer(request, response) -> bool:
     return not (session is not None and session.accessed)
 
 
-def shared_response(view=None, *, max_age=0, live=False):
+def shared_response(
+    view: View | None = None, *, max_age: int = 0, live: bool = False
+) -> Callable[[View], View] | View:
     """Mark a public read view's GET answers shareable, for any client.
 
     ``path("api/x/", shared_response(views.x))``. The answer carries ``ETag``,
@@ -549,14 +576,15 @@ def shared_response(view=None, *, max_age=0, live=False):
     ``live=True`` is for answers computed from data that changes without a watched save
     (incoming feedback reports): the edge keeps them ``API_CACHE_LIVE_SECONDS``."""
 
-    def decorate(view):
+    def decorate(view: View) -> View:
         @wraps(view)
-        def serve(request, *args, **kwargs):
+        def serve(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method != "GET":
                 return view(request, *args, **kwargs)
-            request.GET = query = _ReadParameters.watching(request.GET)
+            query = _ReadParameters.watching(request.GET)
+            request.GET = query  # type: ignore[assignment]  # a QueryDict that notes reads
             response = view(request, *args, **kwargs)
-            if not getattr(response, "is_rendered", True):
+            if isinstance(response, SimpleTemplateResponse) and not response.is_rendered:
                 response.render()
             read = reads.so_far()  # what the view read (before the validators are asked)
             if query.unread() or not _shareable_answer(request, response):
@@ -587,7 +615,12 @@ class _ReadParameters(QueryDict):
     only when the view read every parameter the request carried (any listing of them
     counts as reading them all)."""
 
-    def __init__(self, query_string=None, mutable=False, encoding=None):
+    def __init__(
+        self,
+        query_string: str | bytes | None = None,
+        mutable: bool = False,
+        encoding: str | None = None,
+    ) -> None:
         super().__init__(query_string, mutable=mutable, encoding=encoding)
         self.read: set[str] = set()
 
@@ -602,37 +635,38 @@ class _ReadParameters(QueryDict):
     def unread(self) -> set[str]:
         return set(dict.keys(self)) - self.read
 
-    def _all_read(self):
+    def _all_read(self) -> None:
         self.read.update(dict.keys(self))
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> str:
         self.read.add(key)
-        return super().__getitem__(key)
+        return super().__getitem__(key)  # type: ignore[return-value]  # a str for a QueryDict
 
-    def __contains__(self, key):
-        self.read.add(key)
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.read.add(key)
         return super().__contains__(key)
 
-    def _getlist(self, key, *args, **kwargs):
+    def _getlist(self, key: str, *args: Any, **kwargs: Any) -> Any:
         self.read.add(key)
-        return super()._getlist(key, *args, **kwargs)
+        return super()._getlist(key, *args, **kwargs)  # type: ignore[misc]  # unstubbed
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         self._all_read()
         return super().__iter__()
 
-    def keys(self):
+    def keys(self) -> Any:
         self._all_read()
         return super().keys()
 
-    def lists(self):
+    def lists(self) -> Iterable[tuple[str, list[str]]]:
         self._all_read()
         return super().lists()
 
-    def __copy__(self):
+    def __copy__(self) -> "_ReadParameters":
         self._all_read()
         return super().__copy__()
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: MutableMapping[int, Any]) -> "_ReadParameters":
         self._all_read()
         return super().__deepcopy__(memo)

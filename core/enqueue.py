@@ -22,8 +22,10 @@ The log says so once per interval, and once when the broker is back, not once pe
 import logging
 import threading
 import time
+from typing import Any
 
 from celery import Task
+from celery.result import AsyncResult
 from django.conf import settings
 from kombu.exceptions import OperationalError
 
@@ -35,7 +37,7 @@ logger = logging.getLogger(__name__)
 class BrokerBreaker:
     """Open (publishing skipped) for CELERY_BROKER_BREAKER_SECONDS after a failure."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.open_until = 0.0
         self.down_since: float | None = None
         self.lock = threading.Lock()
@@ -63,21 +65,23 @@ class BrokerBreaker:
 BROKER_BREAKER = BrokerBreaker()
 
 
-class LoggedEnqueueTask(Task):
-    def apply_async(self, *args, **kwargs):
+class LoggedEnqueueTask(Task):  # type: ignore[type-arg]  # for any task's arguments
+    def apply_async(self, *args: Any, **kwargs: Any) -> AsyncResult[Any] | None:  # type: ignore[override]  # None: not enqueued
         if BROKER_BREAKER.is_open():
             logger.debug("task %s not enqueued: the broker failed moments ago", self.name)
             return None
         if known_down(self.app.conf.broker_url or ""):
-            return self._not_enqueued("the cache found this Redis unreachable moments ago")
+            self._not_enqueued("the cache found this Redis unreachable moments ago")
+            return None
         try:
-            result = super().apply_async(*args, **kwargs)
+            result: AsyncResult[Any] = super().apply_async(*args, **kwargs)
         except OperationalError as error:
-            return self._not_enqueued(error)
+            self._not_enqueued(error)
+            return None
         BROKER_BREAKER.succeeded()
         return result
 
-    def _not_enqueued(self, reason) -> None:
+    def _not_enqueued(self, reason: str | Exception) -> None:
         BROKER_BREAKER.failed()
         logger.warning(
             "task %s not enqueued, broker unavailable: %s (not asked again for %s s)",

@@ -3,13 +3,14 @@ each rule."""
 
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 ELLIPSIS = "…"
 # currencies written with a symbol before the amount; any other shows its ISO code ("CHF 500")
 CURRENCY_SYMBOLS = {"EUR": "€", "USD": "$", "GBP": "£"}
 
 
-def money(amount, currency: str = "") -> str:
+def money(amount: Decimal | int | float | str | None, currency: str = "") -> str:
     """``money(100000, "EUR")`` is "€100,000": thousands separators, cents only when
     there are any, the currency's symbol or code in front."""
     try:
@@ -32,12 +33,12 @@ def long_date(day: date) -> str:
 BINARY_UNITS = ["KiB", "MiB", "GiB", "TiB"]
 
 
-def file_size(size) -> str:
+def file_size(size: Any) -> str:
     """Bytes in binary units, labelled as such: 96,761,750 bytes is "92.3 MiB" (Django's
     filesizeformat divides by 1024 as well but says "MB"). A no-break space keeps the
     number and its unit together."""
     try:
-        value = int(size)
+        value: float = int(size)
     except (TypeError, ValueError):
         return ""
     if abs(value) < 1024:

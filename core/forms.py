@@ -1,5 +1,6 @@
 import re
 import unicodedata
+from typing import Any
 
 from django import forms
 
@@ -13,14 +14,14 @@ class PrivateFileInput(forms.ClearableFileInput):
     """A file field whose stored file lives in the private folder (core.storage), which
     has no URL: the "Currently" link goes to ``url``, a view that checks permission."""
 
-    def __init__(self, attrs=None, *, url=""):
+    def __init__(self, attrs: dict[str, Any] | None = None, *, url: str = "") -> None:
         super().__init__(attrs)
         self.url = url
 
-    def is_initial(self, value):
+    def is_initial(self, value: object) -> bool:
         return bool(value and getattr(value, "name", ""))
 
-    def get_context(self, name, value, attrs):
+    def get_context(self, name: str, value: Any, attrs: dict[str, Any] | None) -> dict[str, Any]:
         context = super().get_context(name, value, attrs)
         if self.is_initial(value):
             context["widget"]["value"] = _LinkedFile(value.name, self.url)
@@ -30,13 +31,15 @@ class PrivateFileInput(forms.ClearableFileInput):
 class _LinkedFile(str):
     """What the widget's template reads: the file's name, and ``url`` to open it."""
 
-    def __new__(cls, name, url):
+    url: str
+
+    def __new__(cls, name: str, url: str) -> "_LinkedFile":
         linked = super().__new__(cls, name)
         linked.url = url
         return linked
 
 
-class ProfileForm(forms.ModelForm):
+class ProfileForm(forms.ModelForm):  # type: ignore[type-arg]  # not subscriptable at run time
     class Meta:
         model = Profile
         fields = ["display_name"]
@@ -47,7 +50,7 @@ class ProfileForm(forms.ModelForm):
             "comment as “A reader”."
         }
 
-    def clean_display_name(self):
+    def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data["display_name"].split())  # stripped, single spaces
         if any(unicodedata.category(char).startswith("C") for char in name):
             raise forms.ValidationError("Use letters, numbers and punctuation only.")

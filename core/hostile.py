@@ -6,7 +6,10 @@ into a 500 at whichever query first used it. Such a request is refused with
 400 and a one-line reason at the door instead.
 """
 
-from django.http import HttpResponse
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 
 from core.edge import api_path_prefixes
@@ -15,19 +18,19 @@ from core.numbers import NumberRefused
 NUL = "\x00"
 
 
-def wants_plain_text(request) -> bool:
+def wants_plain_text(request: HttpRequest) -> bool:
     """APIs and non-browser clients get errors as one line of text, browsers a page."""
     return request.path.startswith(api_path_prefixes()) or not request.accepts("text/html")
 
 
-def bad_request(request, reason: str) -> HttpResponse:
+def bad_request(request: HttpRequest, reason: str) -> HttpResponse:
     """400 with ``reason``: plain text for APIs and non-browser clients, a page otherwise."""
     if wants_plain_text(request):
         return HttpResponse(f"Bad request: {reason}\n", status=400, content_type="text/plain")
     return render(request, "400.html", {"reason": reason}, status=400)
 
 
-def nul_byte_reason(request) -> str | None:
+def nul_byte_reason(request: HttpRequest) -> str | None:
     """Why the request cannot be served, when its path, query or cookies carry a NUL byte."""
     if NUL in request.path_info:
         return "the address contains a NUL byte."
@@ -41,10 +44,10 @@ def nul_byte_reason(request) -> str | None:
 
 
 class RefuseNulBytesMiddleware:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         reason = nul_byte_reason(request)
         if reason:
             return bad_request(request, reason)
@@ -56,13 +59,15 @@ class RefuseBadNumbersMiddleware:
     (a page number in full-width digits, ``?days=²``) is a 400 with the reason, never a 500 and never a page of
     its own that a cache could keep (issue 58)."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(
+        self, request: HttpRequest, exception: Exception
+    ) -> HttpResponseBase | None:
         if isinstance(exception, NumberRefused):
             return bad_request(request, str(exception))
         return None

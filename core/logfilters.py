@@ -54,7 +54,7 @@ class ClientErrorCounts(logging.Filter):
     line is written by a timer thread at the end of the interval, so the counts of a flood
     that stopped are not held back until the next one."""
 
-    def __init__(self, interval_seconds: float = 10.0, logger: str = SUMMARY_LOGGER):
+    def __init__(self, interval_seconds: float = 10.0, logger: str = SUMMARY_LOGGER) -> None:
         super().__init__()
         self.interval_seconds = interval_seconds
         self.summary_logger = logger

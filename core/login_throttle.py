@@ -15,10 +15,13 @@ posts are counted under ``admin_login``: per client address (a spray of username
 address) and per username and address, then 429.
 """
 
+from collections.abc import Callable
 from functools import wraps
+from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter, get_adapter
 from allauth.core import ratelimit
+from django.http import HttpRequest, HttpResponse
 
 from core.views import rate_limited
 
@@ -36,17 +39,17 @@ class LoginThrottleMixin:
         "too_many_login_attempts": TOO_MANY_ATTEMPTS,
     }
 
-    def _get_login_attempts_cache_key(self, request, **credentials) -> str:
-        account_key = super()._get_login_attempts_cache_key(request, **credentials)
-        return f"{account_key}:{self.get_client_ip(request)}"
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials: Any) -> str:
+        account_key = super()._get_login_attempts_cache_key(request, **credentials)  # type: ignore[misc]  # a mixin for allauth's adapter
+        return f"{account_key}:{self.get_client_ip(request)}"  # type: ignore[attr-defined]
 
 
-def throttle_admin_login(login_view):
+def throttle_admin_login(login_view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Wrap ``admin.site.login``: 429 once a client address or an account from it posts
     more often than ``ACCOUNT_RATE_LIMITS["admin_login"]`` allows."""
 
     @wraps(login_view)
-    def view(request, *args, **kwargs):
+    def view(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.method == "POST":
             username = request.POST.get("username", "").strip()
             key = get_adapter(request)._get_login_attempts_cache_key(request, username=username)

@@ -24,13 +24,14 @@ logged); gunicorn's master, which serves no request, knows only the accounts' pr
 import importlib
 import logging
 import re
+from typing import Any
 
 SLASH = r"(?:/|%2[Ff])"  # also inside ?next= parameters, where slashes are encoded
 # The accounts' links (allauth's, under core's account pages) that carry a key.
 _secret_prefixes: list[str] = ["/accounts/password/reset/key/", "/accounts/confirm-email/"]
 
 
-def _secret_path(prefixes: list[str]) -> re.Pattern:
+def _secret_path(prefixes: list[str]) -> re.Pattern[str]:
     alternatives = "|".join(
         SLASH.join(re.escape(part) for part in prefix.strip("/").split("/")) for prefix in prefixes
     )
@@ -52,7 +53,7 @@ def redact_after(*prefixes: str) -> None:
 # Query parameters whose value is a secret (apps register them with ``redact_query``):
 # also URL-encoded inside a ?next= parameter ("%3Fgift%3D...").
 _secret_parameters: list[str] = []
-SECRET_QUERY: re.Pattern | None = None
+SECRET_QUERY: re.Pattern[str] | None = None
 
 
 def redact_query(*names: str) -> None:
@@ -73,7 +74,7 @@ def redact(text: str) -> str:
     return GUNICORN_ADDRESS.sub("", text)
 
 
-def _redact_arg(value):
+def _redact_arg(value: object) -> object:
     return redact(value) if isinstance(value, str) else value
 
 
@@ -94,7 +95,7 @@ class RedactingFormatter(logging.Formatter):
     field of the line (the message, JSON extras such as the ``request`` object, an
     exception's text), whatever the formatter wrote."""
 
-    def __init__(self, inner: logging.Formatter):
+    def __init__(self, inner: logging.Formatter) -> None:
         super().__init__()
         self.inner = inner
 
@@ -102,7 +103,7 @@ class RedactingFormatter(logging.Formatter):
         return redact(self.inner.format(record))
 
 
-def redacting(formatter: str = "logging.Formatter", **options) -> RedactingFormatter:
+def redacting(formatter: str = "logging.Formatter", **options: Any) -> RedactingFormatter:
     """For ``LOGGING["formatters"]``: ``{"()": "core.logredact.redacting", "formatter":
     "pythonjsonlogger.json.JsonFormatter", **its options}``."""
     module, _, name = formatter.rpartition(".")

@@ -5,6 +5,8 @@ outbox calls the app's mail function after the commit, and again until the mail 
 accepts it, so a mail server that is down delays a message rather than losing it.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.template.loader import render_to_string
@@ -12,9 +14,9 @@ from django.template.loader import render_to_string
 
 def send_templated_mail(
     template_prefix: str,
-    context: dict,
+    context: dict[str, Any],
     recipients: list[str],
-    headers: dict | None = None,
+    headers: dict[str, str] | None = None,
     reply_to: list[str] | None = None,
 ) -> int:
     subject = " ".join(render_to_string(f"{template_prefix}_subject.txt", context).split())

@@ -1,6 +1,8 @@
 """What the site keeps about a user beyond allauth's account (the name shown in public), and
 the day the demo content was built around."""
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 
@@ -19,11 +21,11 @@ class Profile(models.Model):
         help_text="Shown with the user's comments instead of anything from the e-mail address",
     )
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.display_name or f"Profile {self.pk}"
 
 
-def public_name(user) -> str:
+def public_name(user: Any) -> str:
     """The name shown publicly for ``user``: the display name they chose, or a neutral
     stand-in. Querysets that show many users select ``author__profile`` with them."""
     try:
@@ -45,7 +47,7 @@ class DemoContent(models.Model):
         verbose_name = "demo content"
         verbose_name_plural = "demo content"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"Demo content built around {self.built_around:%Y-%m-%d}"
 
     @classmethod

@@ -17,9 +17,10 @@ request or database, so the 503 page shows the menu and the footer too. The main
 marks as current the entry whose address starts the requested path.
 """
 
-from collections.abc import Callable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import _lru_cache_wrapper, cache
+from typing import Any
 
 from django.urls import reverse
 from django.utils.text import slugify
@@ -52,7 +53,7 @@ _home_highlights: dict[str, Link] = {}
 _includes: dict[str, dict[str, int]] = {place: {} for place in PLACES}
 
 
-def _registered(registry: dict, key, link: Link) -> None:
+def _registered(registry: dict[Any, Link], key: Hashable, link: Link) -> None:
     registry[key] = link
     for cached in _CACHED:
         cached.cache_clear()
@@ -105,11 +106,11 @@ def include(place: str, template_name: str, *, order: int) -> None:
         cached.cache_clear()
 
 
-def _in_order(links) -> list[Link]:
+def _in_order(links: Iterable[Link]) -> list[Link]:
     return sorted(links, key=lambda link: link.order)
 
 
-def _linked(link: Link) -> dict:
+def _linked(link: Link) -> dict[str, object]:
     return {"label": link.label, "url": reverse(link.url_name), "description": link.description}
 
 
@@ -118,7 +119,7 @@ def _menu_addresses() -> tuple[tuple[str, str], ...]:
     return tuple((link.label, reverse(link.url_name)) for link in _in_order(_menu.values()))
 
 
-def menu(path: str) -> list[dict]:
+def menu(path: str) -> list[dict[str, object]]:
     """The entries for a page at ``path``: label, url and whether it is the current one."""
     return [
         {"label": label, "url": url, "current": path.startswith(url)}
@@ -127,12 +128,12 @@ def menu(path: str) -> list[dict]:
 
 
 @cache
-def account_links() -> tuple[dict, ...]:
+def account_links() -> tuple[dict[str, object], ...]:
     return tuple(_linked(link) for link in _in_order(_account.values()))
 
 
 @cache
-def footer_sections() -> tuple[dict, ...]:
+def footer_sections() -> tuple[dict[str, object], ...]:
     """Each section's heading, an id for it, and its links; sections in the order of their
     first link."""
     sections: dict[str, list[Link]] = {}
@@ -149,12 +150,12 @@ def footer_sections() -> tuple[dict, ...]:
 
 
 @cache
-def home_actions() -> tuple[dict, ...]:
+def home_actions() -> tuple[dict[str, object], ...]:
     return tuple(_linked(link) for link in _in_order(_home_actions.values()))
 
 
 @cache
-def home_highlights() -> tuple[dict, ...]:
+def home_highlights() -> tuple[dict[str, object], ...]:
     return tuple(_linked(link) for link in _in_order(_home_highlights.values()))
 
 
@@ -166,7 +167,7 @@ def includes() -> dict[str, tuple[str, ...]]:
     }
 
 
-_CACHED: tuple[Callable, ...] = (
+_CACHED: "tuple[_lru_cache_wrapper[Any], ...]" = (
     _menu_addresses,
     account_links,
     footer_sections,

@@ -22,6 +22,7 @@ from typing import Any
 
 from django import forms
 from django.core.exceptions import BadRequest
+from django.http import QueryDict
 
 ASCII_DIGITS = frozenset("0123456789")
 # Whole numbers from outside stay well inside a PostgreSQL bigint.
@@ -184,7 +185,7 @@ def parse_version(text: Any, name: str = "server_version") -> Version:
     return Version(tuple(int(part) for part in match["release"].split(".")), match["suffix"])
 
 
-def version_key(text: str) -> tuple:
+def version_key(text: str) -> tuple[object, ...]:
     """Sorts version strings by what they name (11.4.10 after 11.4.9), whatever they hold:
     a part that is not ASCII digits sorts as text after the numbers (never an error, so a
     stored oddity cannot break a page)."""
@@ -196,7 +197,7 @@ def version_key(text: str) -> tuple:
     return (0, tuple((0, n, "") for n in version.numbers), version.suffix)
 
 
-def page_number(query, name: str = "page") -> int:
+def page_number(query: QueryDict, name: str = "page") -> int:
     """The page a query string asks for: 1 when it names none, else ASCII digits from 1."""
     text = query.get(name)
     if text in (None, ""):
@@ -217,13 +218,13 @@ def _refuse_stray_digits(field: forms.Field, value: Any) -> None:
 
 
 class IntegerField(forms.IntegerField):
-    def to_python(self, value):
+    def to_python(self, value: Any) -> int | None:
         _refuse_stray_digits(self, value)
         return super().to_python(value)
 
 
 class DecimalField(forms.DecimalField):
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Decimal | None:  # type: ignore[override]  # stubbed as IntegerField's
         _refuse_stray_digits(self, value)
         return super().to_python(value)
 
@@ -231,10 +232,10 @@ class DecimalField(forms.DecimalField):
 class DateField(forms.DateField):
     """A date written YYYY-MM-DD (what ``<input type="date">`` sends) in ASCII digits."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> date | None:
         if isinstance(value, str) and value.strip():
             try:
-                return parse_date(value.strip(), self.label or "date")
+                return parse_date(value.strip(), str(self.label or "date"))
             except NumberRefused as error:
                 raise forms.ValidationError(str(error), code="invalid") from error
         return super().to_python(value)

@@ -11,6 +11,7 @@ columns for counts, shares and amounts, and ``parse_dates=`` the schema's date f
 import csv
 import io
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -30,15 +31,19 @@ class Field:
     type: str  # Table Schema: string, integer, number, boolean, date, datetime, year, array, object
     description: str
     unit: str = ""  # not in the Table Schema standard: an extra property readers may show
-    enum: tuple = ()
+    enum: tuple[str, ...] = ()
     required: bool = False
     minimum: int | None = None
 
-    def descriptor(self) -> dict:
-        field = {"name": self.name, "type": self.type, "description": self.description}
+    def descriptor(self) -> dict[str, object]:
+        field: dict[str, object] = {
+            "name": self.name,
+            "type": self.type,
+            "description": self.description,
+        }
         if self.unit:
             field["unit"] = self.unit
-        constraints = {}
+        constraints: dict[str, object] = {}
         if self.required:
             constraints["required"] = True
         if self.enum:
@@ -60,7 +65,7 @@ def withheld(field: str, rule: str) -> Field:
     )
 
 
-def cell(value) -> str:
+def cell(value: object) -> str:
     """One value as a CSV cell: None empty, booleans true/false, dates ISO 8601, lists and
     dicts as JSON, Decimal amounts as written (two places)."""
     if value is None:
@@ -76,7 +81,7 @@ def cell(value) -> str:
     return str(value)
 
 
-def csv_text(fields: list[Field], rows) -> str:
+def csv_text(fields: list[Field], rows: Iterable[Iterable[object]]) -> str:
     """The header row (the field names) and the rows, nothing before them."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -85,13 +90,15 @@ def csv_text(fields: list[Field], rows) -> str:
     return buffer.getvalue()
 
 
-def csv_response(filename: str, fields: list[Field], rows) -> HttpResponse:
+def csv_response(
+    filename: str, fields: list[Field], rows: Iterable[Iterable[object]]
+) -> HttpResponse:
     response = HttpResponse(csv_text(fields, rows), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
 
-def schema(fields: list[Field]) -> dict:
+def schema(fields: list[Field]) -> dict[str, object]:
     return {"fields": [field.descriptor() for field in fields], "missingValues": MISSING_VALUES}
 
 
@@ -104,10 +111,10 @@ def resource(
     *,
     sha256: str = "",
     size: int | None = None,
-) -> dict:
+) -> dict[str, object]:
     """A tabular data resource: one CSV and its Table Schema (and, for a file that never
     changes, its SHA-256 and size)."""
-    found = {
+    found: dict[str, object] = {
         "name": name,
         "path": path,
         "profile": TABULAR,
@@ -126,8 +133,12 @@ def resource(
 
 
 def package(
-    name: str, title: str, description: str, resources: list[dict], licences: list[dict]
-) -> dict:
+    name: str,
+    title: str,
+    description: str,
+    resources: list[dict[str, object]],
+    licences: list[dict[str, str]],
+) -> dict[str, object]:
     return {
         "profile": PROFILE,
         "name": name,
@@ -138,10 +149,10 @@ def package(
     }
 
 
-def descriptor_text(descriptor: dict) -> str:
+def descriptor_text(descriptor: dict[str, object]) -> str:
     """A descriptor as published (stable key order, so a stored one has one checksum)."""
     return json.dumps(descriptor, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def descriptor_response(descriptor: dict) -> HttpResponse:
+def descriptor_response(descriptor: dict[str, object]) -> HttpResponse:
     return HttpResponse(descriptor_text(descriptor), content_type="application/json")

@@ -18,7 +18,7 @@ class OutageLog:
         component: str,
         consequence: str,
         counted: str = "failed calls",
-    ):
+    ) -> None:
         self.logger = logger
         self.component = component
         self.consequence = consequence

@@ -16,6 +16,7 @@ import logging
 import math
 import time
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -48,14 +49,14 @@ class _LastSeen:
 
     generation = ""
     checked_at = -math.inf
-    values: dict[str, tuple[str, object, float]] = {}
+    values: dict[str, tuple[str, dict[str, Any] | None, float]] = {}
 
     @classmethod
-    def forget(cls):
+    def forget(cls) -> None:
         cls.generation, cls.checked_at, cls.values = "", -math.inf, {}
 
 
-def content_changed(**kwargs) -> None:
+def content_changed(**kwargs: Any) -> None:
     """Values kept before now are stale: the next request builds them again."""
     _LastSeen.forget()
     try:
@@ -73,7 +74,7 @@ def _value_key(generation: str, address: str) -> str:
     return f"{VALUE_KEY_PREFIX}:{generation}:{address}"
 
 
-def _lookup(address: str) -> tuple[str, dict | None]:
+def _lookup(address: str) -> tuple[str, dict[str, Any] | None]:
     """The current generation, and the value stored at this address under it."""
     now = time.monotonic()
     fresh = settings.PAGE_CACHE_LOCAL_SECONDS
@@ -102,7 +103,7 @@ def _lookup(address: str) -> tuple[str, dict | None]:
     return current, stored
 
 
-def _remember(address: str, generation: str, stored: dict) -> None:
+def _remember(address: str, generation: str, stored: dict[str, Any]) -> None:
     if settings.PAGE_CACHE_LOCAL_SECONDS <= 0:
         return
     if len(_LastSeen.values) >= LOCAL_MAX_VALUES:

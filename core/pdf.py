@@ -43,13 +43,13 @@ def text(pdf: FPDF, value: str) -> str:
     return value
 
 
-def heading(pdf: FPDF, title: str, size: int = 16):
+def heading(pdf: FPDF, title: str, size: int = 16) -> None:
     pdf.set_font(size=size)
     pdf.multi_cell(0, size * 0.55, text(pdf, title), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
     pdf.set_font(size=11)
 
 
-def lines(pdf: FPDF, rows: list[str]):
+def lines(pdf: FPDF, rows: list[str]) -> None:
     for line in rows:
         pdf.multi_cell(0, 6, text(pdf, line), new_x="LMARGIN", new_y="NEXT")

@@ -27,9 +27,13 @@ entry of a table the change names whole.
 """
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar, Token
+from typing import Any
 from urllib.parse import quote
+
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
 
 EVERYTHING = "*"
 TABLE_NAMED = re.compile(r'(?:FROM|JOIN)\s+"([^"]+)"')
@@ -49,7 +53,7 @@ _reading: ContextVar[set[str] | None] = ContextVar("core.reads", default=None)
 _loaded: ContextVar[dict[str, set[str]] | None] = ContextVar("core.reads.loaded", default=None)
 
 
-def entry(table: str, column: str, value, **more) -> str:
+def entry(table: str, column: str, value: object, **more: object) -> str:
     """A row entry: rows of ``table`` whose ``column`` is ``value`` (and each of ``more``'s
     columns its value: the conditions of one lookup, joined by AND)."""
     conditions = sorted({column: value, **more}.items())
@@ -66,12 +70,12 @@ def _conditions(entry_: str) -> list[str]:
     return [f"{table}.{condition}" for condition in conditions.split("&")]
 
 
-def start() -> tuple[Token, Token]:
+def start() -> tuple[Token[set[str] | None], Token[dict[str, set[str]] | None]]:
     """Begin noting what this request (this context) reads; the token is for ``stop``."""
     return _reading.set(set()), _loaded.set({})
 
 
-def stop(token: tuple[Token, Token]) -> frozenset[str]:
+def stop(token: tuple[Token[set[str] | None], Token[dict[str, set[str]] | None]]) -> frozenset[str]:
     """What was read since ``start``, as entries."""
     read = _settled(_reading.get() or set(), _loaded.get() or {})
     _reading.reset(token[0])
@@ -85,7 +89,7 @@ def so_far() -> frozenset[str] | None:
     return None if read is None else _settled(read, _loaded.get() or {})
 
 
-def note_loaded(sender, instance, **kwargs) -> None:
+def note_loaded(sender: type[Model], instance: Model, **kwargs: object) -> None:
     """``post_init`` receiver (watched models): a row the request loaded, by its id."""
     loaded = _loaded.get()
     if loaded is not None and instance.pk is not None:
@@ -110,7 +114,7 @@ def _settled(read: set[str], loaded: dict[str, set[str]]) -> frozenset[str]:
     return frozenset(e for e in settled if "=" not in e or table_of(e) not in whole)
 
 
-def query_entries(sql: str, params) -> set[str]:
+def query_entries(sql: str, params: Sequence[object] | Mapping[str, object] | None) -> set[str]:
     """The entries a query reads (see the module's docstring)."""
     named = TABLE_NAMED.findall(sql)
     tables = set(named)
@@ -124,7 +128,7 @@ def query_entries(sql: str, params) -> set[str]:
         return tables
     # table -> the columns it is looked up by: one value each, or (one of them) a list
     equal: dict[str, dict[str, object]] = {}
-    listed: dict[str, tuple[str, list]] = {}
+    listed: dict[str, tuple[str, list[object]]] = {}
     offset = where.start(1)
     for condition in CONDITION.finditer(where.group(1)):
         table, column = condition.group(1), condition.group(2)
@@ -156,7 +160,9 @@ def query_entries(sql: str, params) -> set[str]:
     return entries
 
 
-def note_query(execute: Callable, sql, params, many: bool, context: dict):
+def note_query(
+    execute: Callable[..., Any], sql: object, params: Any, many: bool, context: dict[str, Any]
+) -> Any:
     """A database execute wrapper: notes what the query reads (when noting) and writes."""
     if isinstance(sql, str):
         read = _reading.get()
@@ -167,7 +173,9 @@ def note_query(execute: Callable, sql, params, many: bool, context: dict):
     return execute(sql, params, many, context)
 
 
-def _note_write(connection, written: re.Match, sql: str, params, many: bool) -> None:
+def _note_write(
+    connection: BaseDatabaseWrapper, written: re.Match[str], sql: str, params: Any, many: bool
+) -> None:
     """On the connection: the table, and the ids written when the statement names them
     (an UPDATE or DELETE by id; a one-row INSERT: "new")."""
     kind, table = written.group(1).split()[0].upper(), written.group(2)
@@ -179,21 +187,21 @@ def _note_write(connection, written: re.Match, sql: str, params, many: bool) -> 
         ids = frozenset(str(value) for value in params[-sql[by_id.start() :].count("%s") :])
     writes = getattr(connection, "edge_writes", [])
     writes.append((table, ids))
-    connection.edge_writes = writes
+    connection.edge_writes = writes  # type: ignore[attr-defined]  # ours to add
 
 
-def install(connection, **kwargs) -> None:
+def install(connection: BaseDatabaseWrapper, **kwargs: object) -> None:
     """``connection_created`` receiver: wrap the connection's queries (once)."""
     if note_query not in connection.execute_wrappers:
         connection.execute_wrappers.append(note_query)
 
 
-def take_written(connection, saved: Iterable[str] = ()) -> set[str]:
+def take_written(connection: BaseDatabaseWrapper, saved: Iterable[str] = ()) -> set[str]:
     """Table entries for what ``connection`` wrote since this was last asked, less what
     ``saved`` (row entries of the rows saved meanwhile, with their ids) explains: a
     table written where no save says which rows changed is named whole."""
     writes = getattr(connection, "edge_writes", [])
-    connection.edge_writes = []
+    connection.edge_writes = []  # type: ignore[attr-defined]  # ours to add
     saved_ids: dict[str, set[str]] = {}
     for row in saved:
         table, _, rest = row.partition(".")
@@ -210,10 +218,10 @@ def note_cache_read() -> None:
         read.add(EVERYTHING)
 
 
-def row_entries(instance, old: dict[str, object] | None = None) -> set[str]:
+def row_entries(instance: Model, old: dict[str, object] | None = None) -> set[str]:
     """One entry per column value of a model ``instance`` as it is now (and as it was:
     ``old``, attribute name -> value), in its table and its parents'."""
-    entries = set()
+    entries: set[str] = set()
     for model in (type(instance), *type(instance)._meta.get_parent_list()):
         table = model._meta.db_table
         for field in model._meta.local_concrete_fields:

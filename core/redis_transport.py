@@ -18,7 +18,7 @@ from kombu.transport import redis
 
 
 class Channel(redis.Channel):
-    def close(self):
+    def close(self) -> None:
         transport = self.connection
         if transport is not None and transport.client is None:
             # Collected after a broker loss: there is no connection to restore through.

@@ -13,7 +13,9 @@ fails open (``RATELIMIT_FAIL_OPEN``), as every other limit on the site does.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django_ratelimit.core import get_usage
 
@@ -24,8 +26,8 @@ class SendLimit:
     key: str
     rate: str
 
-    def _usage(self, request, *, increment: bool):
-        return get_usage(
+    def _usage(self, request: HttpRequest, *, increment: bool) -> dict[str, Any] | None:
+        usage: dict[str, Any] | None = get_usage(
             request,
             group=self.group,
             key=self.key,
@@ -33,15 +35,16 @@ class SendLimit:
             method="POST",
             increment=increment,
         )
+        return usage
 
-    def wait(self, request) -> int | None:
+    def wait(self, request: HttpRequest) -> int | None:
         """Seconds until this client may send again, or None if it may send now."""
         usage = self._usage(request, increment=False)
         if usage is None or usage["count"] < usage["limit"]:
             return None
-        return max(1, usage["time_left"])
+        return max(1, int(usage["time_left"]))
 
-    def count(self, request) -> None:
+    def count(self, request: HttpRequest) -> None:
         """Count one submission that was stored or sent."""
         self._usage(request, increment=True)
 
@@ -57,7 +60,7 @@ def wait_message(seconds: int) -> str:
     )
 
 
-def refuse(request, template: str, context: dict, wait: int):
+def refuse(request: HttpRequest, template: str, context: dict[str, Any], wait: int) -> HttpResponse:
     """The form page again, as typed, with the wait named; 429 and ``Retry-After``."""
     response = render(
         request, template, {**context, "send_limit_message": wait_message(wait)}, status=429

@@ -18,8 +18,8 @@ PARAGRAPH_SHORTCODE = re.compile(r"<p>\s*(" + SHORTCODE.pattern + r")\s*</p>")
 _handlers: dict[str, Callable[..., str]] = {}
 
 
-def register(name: str):
-    def decorator(handler):
+def register(name: str) -> Callable[[Callable[..., str]], Callable[..., str]]:
+    def decorator(handler: Callable[..., str]) -> Callable[..., str]:
         _handlers[name] = handler
         return handler
 
@@ -27,7 +27,7 @@ def register(name: str):
 
 
 def expand(html: str) -> str:
-    def replace(match):
+    def replace(match: re.Match[str]) -> str:
         handler = _handlers.get(match.group("name"))
         if handler is None:
             return match.group(0)
@@ -36,5 +36,6 @@ def expand(html: str) -> str:
         except Exception as error:  # a broken embed must not break the page
             return f'<p class="notice">This embedded item is unavailable ({escape(error)}).</p>'
 
-    html = PARAGRAPH_SHORTCODE.sub(lambda m: replace(SHORTCODE.match(m.group(1))), html)
+    # Group 1 is a whole shortcode, so it always matches.
+    html = PARAGRAPH_SHORTCODE.sub(lambda m: replace(SHORTCODE.match(m.group(1))), html)  # type: ignore[arg-type]
     return SHORTCODE.sub(replace, html)

@@ -7,12 +7,15 @@ as plain text, not through a template: with a thousand URLs, the template took m
 the build (docs/PERFORMANCE.md). Sections return lists of rows read with only the fields
 their URLs and dates need."""
 
-from datetime import datetime
+from __future__ import annotations
+
+from datetime import date, datetime
 from html import escape
+from typing import Any
 
 from django.contrib.sitemaps import Sitemap
 from django.contrib.sites.shortcuts import get_current_site
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -25,52 +28,52 @@ HEAD = (
 TAIL = "\n</urlset>\n"
 
 
-class NamedPagesSitemap(Sitemap):
+class NamedPagesSitemap(Sitemap):  # type: ignore[type-arg]  # not subscriptable at run time
     """Fixed pages, given by URL name: each app lists its own."""
 
-    def __init__(self, *url_names, changefreq=None):
+    def __init__(self, *url_names: str, changefreq: str | None = None) -> None:
         self.url_names = list(url_names)
         self.changefreq = changefreq
 
-    def items(self):
+    def items(self) -> list[str]:
         return self.url_names
 
-    def location(self, item):
+    def location(self, item: str) -> str:
         return reverse(item)
 
 
 core_pages = NamedPagesSitemap("home", "accessibility", changefreq="weekly")
 
 
-_sections: dict[str, Sitemap | type[Sitemap]] = {}
+_sections: dict[str, Sitemap[Any] | type[Sitemap[Any]]] = {}
 
 
-def register(section: str, sitemap: Sitemap | type[Sitemap]) -> None:
+def register(section: str, sitemap: Sitemap[Any] | type[Sitemap[Any]]) -> None:
     """Add a section to /sitemap.xml (listed in the order the apps register them)."""
     if _sections.get(section, sitemap) is not sitemap:
         raise ValueError(f"two sitemaps claim the section {section!r}")
     _sections[section] = sitemap
 
 
-def sections() -> dict[str, Sitemap | type[Sitemap]]:
+def sections() -> dict[str, Sitemap[Any] | type[Sitemap[Any]]]:
     """What django.contrib.sitemaps's view takes: section name to sitemap."""
     return dict(_sections)
 
 
-def _value(sitemap: Sitemap, name: str, item):
+def _value(sitemap: Sitemap[Any], name: str, item: Any) -> Any:
     """A sitemap's attribute for one item: a method of the item, a constant, or None."""
     value = getattr(sitemap, name, None)
     return value(item) if callable(value) else value
 
 
-def _day(value) -> str:
+def _day(value: date | datetime) -> str:
     if isinstance(value, datetime):
         value = timezone.localtime(value) if timezone.is_aware(value) else value
         value = value.date()
     return value.isoformat()
 
 
-def _entry(location: str, lastmod, changefreq, priority) -> str:
+def _entry(location: str, lastmod: Any, changefreq: Any, priority: Any) -> str:
     parts = [f"<url><loc>{escape(location)}</loc>"]
     if lastmod:
         parts.append(f"<lastmod>{_day(lastmod)}</lastmod>")
@@ -83,7 +86,7 @@ def _entry(location: str, lastmod, changefreq, priority) -> str:
 
 
 @require_safe
-def sitemap_xml(request):
+def sitemap_xml(request: HttpRequest) -> HttpResponse:
     """/sitemap.xml: every registered section's URLs, in the order the apps registered
     them, as django.contrib.sitemaps writes them (absolute, with their day, change
     frequency and priority), written as text."""

@@ -6,6 +6,7 @@ absolute URLs from ``Site.objects.get_current()``. Migrations create it as
 settings, so nothing a visitor sees can carry the placeholder.
 """
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -13,10 +14,10 @@ from django.contrib.sites.models import Site
 
 
 def site_domain() -> str:
-    return urlsplit(settings.SITE_URL).netloc
+    return urlsplit(str(settings.SITE_URL)).netloc
 
 
-def sync_current_site(**kwargs) -> None:
+def sync_current_site(**kwargs: Any) -> None:
     domain, name = site_domain(), settings.SITE_NAME
     site, created = Site.objects.get_or_create(
         pk=settings.SITE_ID, defaults={"domain": domain, "name": name}

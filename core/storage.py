@@ -7,8 +7,10 @@ expense receipt) goes to the storage named "private" in settings.STORAGES instea
 ``PRIVATE_MEDIA_ROOT``, which no server location maps, or a bucket of its own. Neither
 has an address: views stream the file after their permission check."""
 
+from typing import Any
+
 from django.conf import settings
-from django.core.files.storage import FileSystemStorage, storages
+from django.core.files.storage import FileSystemStorage, Storage, storages
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 from django.utils.functional import LazyObject, cached_property, empty
@@ -18,22 +20,22 @@ NO_ADDRESS = "A private file has no address: a view hands it out after checking 
 
 class PrivateStorage(FileSystemStorage):
     @cached_property
-    def base_location(self):
-        return settings.PRIVATE_MEDIA_ROOT
+    def base_location(self) -> str:
+        return str(settings.PRIVATE_MEDIA_ROOT)
 
     @cached_property
-    def base_url(self):
+    def base_url(self) -> None:  # type: ignore[override]  # no URL
         return None  # url() refuses: these files are reached through a view
 
-    def _clear_cached_properties(self, setting, **kwargs):
-        super()._clear_cached_properties(setting, **kwargs)
+    def _clear_cached_properties(self, setting: str, **kwargs: Any) -> None:
+        super()._clear_cached_properties(setting, **kwargs)  # type: ignore[arg-type]  # any setting
         if setting == "PRIVATE_MEDIA_ROOT":
             self.__dict__.pop("base_location", None)
             self.__dict__.pop("location", None)
 
 
 class _Private(LazyObject):
-    def _setup(self):
+    def _setup(self) -> None:
         self._wrapped = storages["private"]
 
 
@@ -41,11 +43,12 @@ private_storage = _Private()
 
 
 @receiver(setting_changed)
-def _follow_storages(setting, **kwargs):
+def _follow_storages(setting: str, **kwargs: Any) -> None:
     if setting == "STORAGES":
-        private_storage._wrapped = empty
+        private_storage._wrapped = empty  # type: ignore[assignment]  # LazyObject's reset
 
 
-def private():
+def private() -> Storage:
+    # The lazy object stands in for the storage it wraps.
     """For ``FileField(storage=private)``: a callable keeps the store out of migrations."""
-    return private_storage
+    return private_storage  # type: ignore[return-value]

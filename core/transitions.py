@@ -22,6 +22,11 @@ Every refusal is a ``TransitionRefused``, and a refused move changes nothing.
 """
 
 from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Field, Manager, Model, QuerySet
 
 
 class TransitionRefused(ValueError):
@@ -36,33 +41,36 @@ class Verb:
     targets: frozenset[str]
 
 
-def verb(*sources: str, to) -> Verb:
+def verb(*sources: str, to: str | tuple[str, ...]) -> Verb:
     """``verb(A, B, to=C)``; ``to`` is a tuple when the caller chooses the target."""
     return Verb(frozenset(sources), frozenset((to,) if isinstance(to, str) else to))
 
 
-def field(model) -> str:
-    return getattr(model, "STATUS_FIELD", "status")
+def field(model: type[Model]) -> str:
+    return str(getattr(model, "STATUS_FIELD", "status"))
 
 
-def _verb(model, name: str) -> Verb:
+def _verb(model: type[Model], name: str) -> Verb:
     try:
-        return model.VERBS[name]
+        verbs: dict[str, Verb] = model.VERBS  # type: ignore[attr-defined]  # each lifecycle's
+        return verbs[name]
     except KeyError:
         raise TransitionRefused(
             f"A {model._meta.verbose_name} has no move named {name!r}."
         ) from None
 
 
-def _label(model, status: str) -> str:
-    return dict(model._meta.get_field(field(model)).choices).get(status, status)
+def _label(model: type[Model], status: str | None) -> str:
+    status_field = model._meta.get_field(field(model))
+    choices = status_field.choices if isinstance(status_field, Field) else None
+    return str(dict(choices or ()).get(status, status))
 
 
-def may(obj, name: str) -> bool:
+def may(obj: Model, name: str) -> bool:
     return getattr(obj, field(type(obj))) in _verb(type(obj), name).sources
 
 
-def step(obj, name: str, *, to: str | None = None) -> str:
+def step(obj: Model, name: str, *, to: str | None = None) -> str:
     """Move ``obj`` by the verb ``name``, in memory: the caller saves it. ``to``: the
     target, for a verb with several. Returns the status it left; raises TransitionRefused,
     changing nothing, when the verb does not start from the object's status."""
@@ -76,19 +84,19 @@ def step(obj, name: str, *, to: str | None = None) -> str:
     if to not in move_by.targets:
         raise TransitionRefused(f"Cannot {what} to {_label(model, to)}.")
     setattr(obj, attribute, to)
-    return status
+    return str(status)
 
 
 def apply(
-    obj,
+    obj: Model,
     name: str,
     *,
-    actor=None,
+    actor: AbstractBaseUser | AnonymousUser | None = None,
     note: str = "",
     to: str | None = None,
     only: tuple[str, ...] | None = None,
-    **audit,
-):
+    **audit: object,
+) -> Any:
     """Move ``obj`` by the verb ``name``, save it and write its audit row (``audit``: more
     fields of the row). ``only``: save the status and these fields alone (an object the
     caller did not lock or read afresh). Raises TransitionRefused, changing nothing.
@@ -101,11 +109,19 @@ def apply(
     return record(obj, actor=actor, note=note, from_status=from_status, **audit)
 
 
-def record(obj, *, actor=None, note: str = "", from_status: str | None = None, **audit):
+def record(
+    obj: Model,
+    *,
+    actor: AbstractBaseUser | AnonymousUser | None = None,
+    note: str = "",
+    from_status: str | None = None,
+    **audit: object,
+) -> Any:
     """Write ``obj``'s audit row for its current status: left ``from_status`` (``""``: the
     object was just made; None: it stayed where it is). Returns the row."""
     to_status = getattr(obj, field(type(obj)))
-    return obj.events.create(
+    events: Manager[Any] = obj.events  # type: ignore[attr-defined]  # each lifecycle's audit rows
+    return events.create(
         from_status=to_status if from_status is None else from_status,
         to_status=to_status,
         actor=actor,
@@ -114,7 +130,7 @@ def record(obj, *, actor=None, note: str = "", from_status: str | None = None, *
     )
 
 
-def step_all(queryset, name: str, **changes) -> int:
+def step_all(queryset: QuerySet[Any], name: str, **changes: object) -> int:
     """Move every row of ``queryset`` that the verb ``name`` starts from, in one update
     (with ``changes`` to other fields); rows in any other status are left as they are.
     Returns how many moved."""

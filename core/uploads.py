@@ -11,9 +11,14 @@ Two layers (nginx's ``client_max_body_size`` in front of both, see deploy/):
    worker's memory; ``MaxUploadSize`` is the same rule as a form field validator.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse, UnreadablePostError
+from django.core.files import File
+from django.http import HttpRequest, HttpResponse, UnreadablePostError
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.utils.deconstruct import deconstructible
 
@@ -35,7 +40,7 @@ def human_size(size: int) -> str:
     return f"{-(-size // kib)} KiB"
 
 
-def check_upload_size(upload, max_bytes: int, *, what: str = "The file") -> None:
+def check_upload_size(upload: "File[Any]", max_bytes: int, *, what: str = "The file") -> None:
     """Raise ``UploadTooLarge`` if ``upload`` (a Django UploadedFile) exceeds ``max_bytes``.
 
     Reads nothing: ``upload.size`` was counted while Django streamed the file.
@@ -47,11 +52,11 @@ def check_upload_size(upload, max_bytes: int, *, what: str = "The file") -> None
         )
 
 
-def read_upload(upload, max_bytes: int, *, what: str = "The file") -> bytes:
+def read_upload(upload: "File[Any]", max_bytes: int, *, what: str = "The file") -> bytes:
     """The upload's bytes, after its size was checked; never more than ``max_bytes``."""
     check_upload_size(upload, max_bytes, what=what)
     upload.seek(0)
-    data = upload.read(max_bytes + 1)
+    data: bytes = upload.read(max_bytes + 1)
     if len(data) > max_bytes:  # a handler that under-reported its size
         raise UploadTooLarge(f"{what} is larger than {human_size(max_bytes)}.", code="too_large")
     return data
@@ -61,17 +66,17 @@ def read_upload(upload, max_bytes: int, *, what: str = "The file") -> bytes:
 class MaxUploadSize:
     """Form/model field validator: ``validators=[MaxUploadSize(1024 * 1024)]``."""
 
-    def __init__(self, max_bytes: int):
+    def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
 
-    def __call__(self, upload):
+    def __call__(self, upload: "File[Any]") -> None:
         check_upload_size(upload, self.max_bytes)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, MaxUploadSize) and other.max_bytes == self.max_bytes
 
 
-def declared_body_size(request) -> int:
+def declared_body_size(request: HttpRequest) -> int:
     """The Content-Length a request declares; 0 when it declares none in ASCII digits."""
     declared = request.META.get("CONTENT_LENGTH") or ""
     return int(declared) if numbers.is_ascii_integer(declared) else 0
@@ -80,10 +85,10 @@ def declared_body_size(request) -> int:
 class RequestBodyLimitMiddleware:
     """413 for a body larger than MAX_REQUEST_BODY_BYTES, before a byte of it is read."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         size = declared_body_size(request)
         if size > settings.MAX_REQUEST_BODY_BYTES:
             limit = settings.MAX_REQUEST_BODY_BYTES
@@ -97,7 +102,7 @@ class RequestBodyLimitMiddleware:
 DRAIN_CHUNK_BYTES = 64 * 1024
 
 
-def drain_body(request) -> None:
+def drain_body(request: HttpRequest) -> None:
     """Read what is left unread of ``request``'s body (see DrainRequestBodyMiddleware); a
     body declared larger than MAX_REQUEST_BODY_BYTES is left alone (it never comes
     through nginx)."""
@@ -124,10 +129,10 @@ class DrainRequestBodyMiddleware:
     First in MIDDLEWARE: it also covers answers given by the other middleware.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         response = self.get_response(request)
         drain_body(request)
         return response

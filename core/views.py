@@ -1,11 +1,12 @@
 from datetime import timedelta
+from typing import Any
 
 import redis
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import DatabaseError, connection
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -26,7 +27,7 @@ class HomeView(TemplateView):
 
     template_name = "core/home.html"
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return super().get_context_data(
             home_actions=navigation.home_actions(),
             home_highlights=navigation.home_highlights(),
@@ -37,14 +38,14 @@ class HomeView(TemplateView):
 class AccessibilityView(TemplateView):
     template_name = "core/accessibility.html"
 
-    def get_context_data(self, **kwargs):
+    def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         return super().get_context_data(contact_url=navigation.contact_url(), **kwargs)
 
 
 @login_required
-def profile(request):
+def profile(request: HttpRequest) -> HttpResponse:
     """The signed-in user's public profile: the display name shown with their comments."""
-    instance = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)
+    instance = Profile.objects.filter(user=request.user).first() or Profile(user=request.user)  # type: ignore[misc]  # signed in
     form = ProfileForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
         form.save()
@@ -77,7 +78,7 @@ def _redis_up(url: str, timeout: float) -> bool:
 
 
 @never_cache
-def healthz(request):
+def healthz(request: HttpRequest) -> HttpResponse:
     """200 while the database answers (the site can serve), 503 otherwise; every
     component is named, so a degraded Redis shows without failing the health check."""
     components = {"database": "up" if _database_up() else "down"}
@@ -102,7 +103,7 @@ def healthz(request):
 RATE_LIMIT_RETRY_AFTER = 60
 
 
-def rate_limited(request, exception=None):
+def rate_limited(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Shown by django-ratelimit when a client posts too often."""
     if wants_plain_text(request):
         response = HttpResponse(
@@ -117,14 +118,14 @@ def rate_limited(request, exception=None):
 
 
 @cache_control(public=True, max_age=3600)
-def robots_txt(request):
+def robots_txt(request: HttpRequest) -> HttpResponse:
     sitemap = settings.SITE_URL.rstrip("/") + reverse("sitemap")
     lines = ["User-agent: *", "Disallow: /admin/", "Disallow: /accounts/", f"Sitemap: {sitemap}"]
     return HttpResponse("\n".join(lines) + "\n", content_type="text/plain; charset=utf-8")
 
 
 @cache_control(public=True, max_age=3600)
-def security_txt(request):
+def security_txt(request: HttpRequest) -> HttpResponse:
     """RFC 9116; Expires moves with the calendar, so the file never goes stale."""
     site = settings.SITE_URL.rstrip("/")
     expires = (timezone.now() + SECURITY_TXT_VALIDITY).replace(microsecond=0)

@@ -25,7 +25,7 @@ class CommentsDisabled(Exception):
 
 
 def publish_news_post(
-    *, slug, title, body, category, summary="", author_name="", published_at=None
+    *, slug, title, body, category, summary: str = "", author_name: str = "", published_at=None
 ) -> NewsPost:
     """Create or update a published news post identified by its slug; it is live when this
     returns.

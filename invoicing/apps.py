@@ -5,7 +5,7 @@ class InvoicingConfig(AppConfig):
     name = "invoicing"
     verbose_name = "Invoices and receipts"
 
-    def ready(self):
+    def ready(self) -> None:
         from core import edge, logredact
         from invoicing import mail
         from outbox import registry

@@ -8,7 +8,7 @@ DEMO_NOTICE = (
 )
 
 
-def issuer() -> dict:
+def issuer() -> dict[str, object]:
     return {
         "name": settings.INVOICE_ISSUER_NAME,
         "address": settings.INVOICE_ISSUER_ADDRESS,
@@ -19,5 +19,5 @@ def issuer() -> dict:
     }
 
 
-def bank_account() -> dict:
+def bank_account() -> dict[str, str]:
     return {"iban": settings.INVOICE_BANK_IBAN, "bic": settings.INVOICE_BANK_BIC}

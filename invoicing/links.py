@@ -3,6 +3,7 @@ list of a subject's invoices and receipts (shown on the sponsorship's and the do
 admin pages)."""
 
 from django.conf import settings
+from django.db.models import Model
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
@@ -13,14 +14,14 @@ from invoicing.signing import document_token
 
 def public_url(doc: IssuedDocument) -> str:
     """The absolute signed address of the document's page (for mail)."""
-    return settings.SITE_URL + reverse("invoicing:document", args=[document_token(doc)])
+    return str(settings.SITE_URL) + reverse("invoicing:document", args=[document_token(doc)])
 
 
 def public_pdf_url(doc: IssuedDocument) -> str:
-    return settings.SITE_URL + reverse("invoicing:pdf", args=[document_token(doc)])
+    return str(settings.SITE_URL) + reverse("invoicing:pdf", args=[document_token(doc)])
 
 
-def admin_list(subject) -> str:
+def admin_list(subject: Model) -> str:
     documents = IssuedDocument.objects.about(subject).order_by("issued_on", "id")
     if not documents:
         return "None issued yet"

@@ -18,7 +18,7 @@ def send_fresh_link(document_id: int) -> None:
     """A fresh signed link to a document, to the address it was issued to."""
     document = IssuedDocument.objects.filter(pk=document_id).first()
     address = issued_to(document) if document else ""
-    if not address:
+    if document is None or not address:
         return
     send_templated_mail(
         "invoicing/email/fresh_link",

@@ -18,23 +18,23 @@ class Sequence(models.Model):
     kind = models.CharField(max_length=10, unique=True)
     last_number = models.PositiveIntegerField(default=0)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.kind}: {self.last_number}"
 
 
-class IssuedDocumentQuerySet(models.QuerySet):
-    def about(self, subject):
+class IssuedDocumentQuerySet(models.QuerySet["IssuedDocument"]):
+    def about(self, subject: models.Model) -> "IssuedDocumentQuerySet":
         return self.filter(
             subject_type=ContentType.objects.get_for_model(subject), subject_id=subject.pk
         )
 
-    def invoices(self):
+    def invoices(self) -> "IssuedDocumentQuerySet":
         return self.filter(kind=IssuedDocument.Kind.INVOICE)
 
-    def receipts(self):
+    def receipts(self) -> "IssuedDocumentQuerySet":
         return self.filter(kind=IssuedDocument.Kind.RECEIPT)
 
-    def unpaid(self):
+    def unpaid(self) -> "IssuedDocumentQuerySet":
         return self.invoices().filter(paid_on__isnull=True)
 
 
@@ -76,7 +76,7 @@ class IssuedDocument(models.Model):
         ]
         indexes = [models.Index(fields=["subject_type", "subject_id"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.number}"
 
     @property

@@ -1,11 +1,15 @@
 """An issued invoice or receipt as a PDF, drawn from what was issued (``content``)."""
 
 from datetime import date
+from typing import TYPE_CHECKING, Any
 
 from django.http import HttpResponse
 
 from core.formatting import long_date, money
 from core.pdf import document, heading, lines, text
+
+if TYPE_CHECKING:
+    from fpdf import FPDF
 from invoicing.issuer import DEMO_NOTICE
 from invoicing.models import IssuedDocument
 
@@ -13,13 +17,13 @@ COLUMN = 90
 ROW = 6
 
 
-def _day(value) -> str:
+def _day(value: str | date) -> str:
     if isinstance(value, str):
         value = date.fromisoformat(value)
     return long_date(value)
 
 
-def party_lines(party: dict) -> list[str]:
+def party_lines(party: dict[str, Any]) -> list[str]:
     rows = [party.get("name", ""), *party.get("address", "").splitlines()]
     if party.get("business_id"):
         rows.append(f"Business id: {party['business_id']}")
@@ -30,7 +34,7 @@ def party_lines(party: dict) -> list[str]:
     return [row for row in rows if row]
 
 
-def _side_by_side(pdf, left: list[str], right: list[str]):
+def _side_by_side(pdf: "FPDF", left: list[str], right: list[str]) -> None:
     top = pdf.get_y()
     pdf.multi_cell(COLUMN, ROW, text(pdf, "\n".join(left)), new_x="LMARGIN", new_y="NEXT")
     bottom = pdf.get_y()
@@ -39,13 +43,14 @@ def _side_by_side(pdf, left: list[str], right: list[str]):
     pdf.set_y(max(bottom, pdf.get_y()) + 4)
 
 
-def _row(pdf, label: str, amount: str, *, size: int = 11):
+def _row(pdf: "FPDF", label: str, amount: str, *, size: int = 11) -> None:
     """One row of the table: the label wraps onto as many lines as it needs (a line names
     the organisation and the term it pays for), the amount stays on its first line."""
     pdf.set_font(size=size)
     width, label = pdf.epw - 45, text(pdf, label)
     height = ROW + 1
-    lines = len(pdf.multi_cell(width, height, label, dry_run=True, output="LINES"))
+    found = pdf.multi_cell(width, height, label, dry_run=True, output="LINES")
+    lines = len(found)  # type: ignore[arg-type]  # a list for output="LINES"
     if pdf.will_page_break(lines * height):
         pdf.add_page()
     top = pdf.get_y()
@@ -118,11 +123,11 @@ def pdf_response(doc: IssuedDocument) -> HttpResponse:
     return response
 
 
-def parties(pdf, issuer: dict, buyer: dict):
+def parties(pdf: "FPDF", issuer: dict[str, Any], buyer: dict[str, Any]) -> None:
     """From and To, side by side (a donor's yearly statement opens with them too)."""
     _side_by_side(pdf, ["From:", *party_lines(issuer)], ["To:", *party_lines(buyer)])
 
 
-def row(pdf, label: str, amount: str, *, size: int = 11):
+def row(pdf: "FPDF", label: str, amount: str, *, size: int = 11) -> None:
     """One row of a document's table: a label that wraps, its amount on the right."""
     _row(pdf, label, amount, size=size)

@@ -4,10 +4,13 @@ so a replayed webhook or a retried outbox item finds the one already issued."""
 
 from dataclasses import asdict
 from datetime import date
+from decimal import Decimal
+from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Model
 from django.utils import timezone
 
 from invoicing import mail, vat
@@ -15,15 +18,18 @@ from invoicing.issuer import bank_account, issuer
 from invoicing.models import IssuedDocument, Sequence
 from outbox import queue
 
-PREFIXES = {IssuedDocument.Kind.INVOICE: "INV-", IssuedDocument.Kind.RECEIPT: "RCT-"}
+PREFIXES: dict[str, str] = {
+    IssuedDocument.Kind.INVOICE: "INV-",
+    IssuedDocument.Kind.RECEIPT: "RCT-",
+}
 K = IssuedDocument.Kind
 
 
-def find(kind: str, subject, occasion: str) -> IssuedDocument | None:
+def find(kind: str, subject: Model, occasion: str) -> IssuedDocument | None:
     return IssuedDocument.objects.about(subject).filter(kind=kind, occasion=occasion).first()
 
 
-def vat_block(treatment: vat.Treatment, total) -> dict:
+def vat_block(treatment: vat.Treatment, total: Decimal) -> dict[str, object]:
     net, tax = treatment.split(total)
     return {**asdict(treatment), "rate": str(treatment.rate), "net": str(net), "tax": str(tax)}
 
@@ -31,17 +37,17 @@ def vat_block(treatment: vat.Treatment, total) -> dict:
 @transaction.atomic
 def issue(
     kind: str,
-    subject,
+    subject: Model,
     occasion: str,
     *,
-    total,
+    total: Decimal,
     currency: str,
-    buyer: dict,
-    lines: list[dict],
+    buyer: dict[str, object],
+    lines: list[dict[str, Any]],
     treatment: vat.Treatment | None = None,
     no_vat_reason: str = "",
-    paid: dict | None = None,
-    online: dict | None = None,
+    paid: dict[str, object] | None = None,
+    online: dict[str, object] | None = None,
     due_on: date | None = None,
     issued_on: date | None = None,
     is_demo: bool = False,
@@ -63,7 +69,7 @@ def issue(
     sequence.last_number += 1
     sequence.save(update_fields=["last_number"])
     number = f"{PREFIXES[kind]}{sequence.last_number:06d}"
-    content = {
+    content: dict[str, object] = {
         "issuer": issuer(),
         "buyer": buyer,
         "lines": [{**line, "amount": str(line["amount"])} for line in lines],
@@ -89,7 +95,7 @@ def issue(
     )
 
 
-def mark_paid(invoice: IssuedDocument, paid_by: str, paid_on: date | None = None):
+def mark_paid(invoice: IssuedDocument, paid_by: str, paid_on: date | None = None) -> IssuedDocument:
     """Close an invoice (idempotent: the first payment recorded closes it)."""
     if invoice.paid_on is None:
         invoice.paid_on = paid_on or timezone.localdate()

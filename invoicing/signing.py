@@ -11,10 +11,12 @@ from datetime import timedelta
 from django.conf import settings
 from django.core import signing
 
+from invoicing.models import IssuedDocument
+
 SALT = "invoicing.document"
 
 
-def document_token(document) -> str:
+def document_token(document: IssuedDocument) -> str:
     return signing.dumps(document.pk, salt=SALT)
 
 

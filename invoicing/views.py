@@ -6,7 +6,7 @@ to the address the document was issued to."""
 from datetime import date
 
 from django.conf import settings
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -17,7 +17,7 @@ from invoicing.signing import document_id, expired_document_id
 
 
 class LinkExpired(Exception):
-    def __init__(self, document: IssuedDocument):
+    def __init__(self, document: IssuedDocument) -> None:
         self.document = document
 
 
@@ -31,7 +31,7 @@ def _document(token: str) -> IssuedDocument:
     raise LinkExpired(get_object_or_404(IssuedDocument, pk=expired))
 
 
-def _expired(request, token: str, document: IssuedDocument) -> HttpResponse:
+def _expired(request: HttpRequest, token: str, document: IssuedDocument) -> HttpResponse:
     """The expired link's page; its button (a POST) sends a fresh link."""
     can_send = bool(mail.issued_to(document))
     sent = can_send and request.method == "POST"
@@ -48,7 +48,7 @@ def _expired(request, token: str, document: IssuedDocument) -> HttpResponse:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
-def document_page(request, token):
+def document_page(request: HttpRequest, token: str) -> HttpResponse:
     try:
         doc = _document(token)
     except LinkExpired as expired:
@@ -67,7 +67,7 @@ def document_page(request, token):
 
 
 @require_http_methods(["GET", "HEAD"])
-def document_pdf(request, token):
+def document_pdf(request: HttpRequest, token: str) -> HttpResponse:
     try:
         return pdf.pdf_response(_document(token))
     except LinkExpired as expired:

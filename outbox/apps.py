@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from django.apps import AppConfig
 
 EDGE_PURGE = "edge.purge"
@@ -7,7 +9,7 @@ class OutboxConfig(AppConfig):
     name = "outbox"
     verbose_name = "Outbox (side effects after a commit)"
 
-    def ready(self):
+    def ready(self) -> None:
         from core import edge
         from outbox import files, queue, registry
 
@@ -16,7 +18,7 @@ class OutboxConfig(AppConfig):
         # it commits, retried until every nginx dropped the keys (core/edge.py).
         registry.register(EDGE_PURGE, edge.purge_noted)
 
-        def announce_purge(changes: list[str] | None):
+        def announce_purge(changes: list[str] | None) -> Callable[[list[str]], None]:
             """Record a purge of the pages that show ``changes`` (None: every page);
             return how to narrow it to what changed before it is delivered."""
             item = queue.enqueue(EDGE_PURGE, changes=changes)

@@ -73,7 +73,7 @@ def carry_out(item: OutboxItem) -> str | None:
 
 def _record(item: OutboxItem, error: Exception | None) -> str | None:
     now = timezone.now()
-    changes = {"leased_until": None}
+    changes: dict[str, object] = {"leased_until": None}
     if error is None:
         transitions.step(item, "finish")
         changes.update(done_at=now, last_error="")
@@ -111,7 +111,7 @@ def deliver(item_id: int) -> str | None:
 
 
 @shared_task
-def sweep() -> dict:
+def sweep() -> dict[str, int]:
     """Deliver one batch of the claimable items; a full batch first hands the rest to
     another sweep task, so idle workers take the next batch meanwhile. Returns how many
     of this batch ended in each status."""

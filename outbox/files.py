@@ -18,9 +18,11 @@ item can be carried out by any process.
 
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
-from django.core.files.storage import storages
+from django.core.files import File
+from django.core.files.storage import Storage, storages
 from django.utils import timezone
 from django.utils.functional import LazyObject, empty
 
@@ -36,7 +38,7 @@ def delete_file(storage: str, name: str) -> None:
     storages[storage].delete(name)
 
 
-def storage_alias(storage) -> str:
+def storage_alias(storage: Storage | LazyObject) -> str:
     """The alias in settings.STORAGES of ``storage`` (also behind a lazy object such as
     Django's default_storage or core.storage.private_storage)."""
     storage = _unwrapped(storage)
@@ -46,21 +48,22 @@ def storage_alias(storage) -> str:
     raise LookupError(f"{storage!r} is none of settings.STORAGES")
 
 
-def _unwrapped(storage):
+def _unwrapped(storage: Storage | LazyObject) -> Storage:
     if not isinstance(storage, LazyObject):
         return storage
-    if storage._wrapped is empty:
-        storage._setup()
-    return storage._wrapped
+    if storage._wrapped is empty:  # type: ignore[attr-defined]  # LazyObject's own
+        storage._setup()  # type: ignore[attr-defined]
+    wrapped: Storage = storage._wrapped  # type: ignore[attr-defined]
+    return wrapped
 
 
-def delete_after_commit(storage, name: str) -> None:
+def delete_after_commit(storage: Storage | LazyObject, name: str) -> None:
     """In the transaction that stops using the file: delete it once that commits."""
     if name:
         queue.enqueue(DELETE_FILE, storage=storage_alias(storage), name=name)
 
 
-def store_uncommitted(storage, name: str, content) -> str:
+def store_uncommitted(storage: Storage, name: str, content: "File[Any]") -> str:
     """Store ``content`` as a new file for a row not committed yet; the name stored under
     (``name`` in a folder of a random name, so no other file has it). Call it outside a
     transaction, then ``keep`` the name in the transaction that records the row."""
@@ -70,7 +73,7 @@ def store_uncommitted(storage, name: str, content) -> str:
     queue.enqueue(
         DELETE_FILE, not_before=timezone.now() + ORPHAN_FILE_GRACE, storage=alias, name=unique
     )
-    stored = storage.save(unique, content)
+    stored: str = storage.save(unique, content)
     if stored != unique:  # the store renamed it after all: that name is the one to delete
         queue.enqueue(
             DELETE_FILE, not_before=timezone.now() + ORPHAN_FILE_GRACE, storage=alias, name=stored
@@ -78,7 +81,7 @@ def store_uncommitted(storage, name: str, content) -> str:
     return stored
 
 
-def keep(storage, name: str) -> None:
+def keep(storage: Storage | LazyObject, name: str) -> None:
     """In the transaction that records the row naming the file: it is no orphan."""
     if name:
         queue.withdraw(DELETE_FILE, storage=storage_alias(storage), name=name)

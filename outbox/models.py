@@ -1,4 +1,5 @@
 import uuid
+from datetime import datetime
 
 from django.db import models
 from django.db.models import Q
@@ -7,14 +8,14 @@ from django.utils import timezone
 from core.transitions import verb
 
 
-class OutboxItemQuerySet(models.QuerySet):
-    def due(self, now=None):
+class OutboxItemQuerySet(models.QuerySet["OutboxItem"]):
+    def due(self, now: datetime | None = None) -> "OutboxItemQuerySet":
         """Pending items whose next attempt has come (leased or not)."""
         return self.filter(
             status=OutboxItem.Status.PENDING, next_attempt_at__lte=now or timezone.now()
         )
 
-    def claimable(self, now=None):
+    def claimable(self, now: datetime | None = None) -> "OutboxItemQuerySet":
         """Due items no delivery holds: never leased, or their lease has run out."""
         now = now or timezone.now()
         return self.due(now).filter(Q(leased_until__isnull=True) | Q(leased_until__lt=now))
@@ -60,5 +61,5 @@ class OutboxItem(models.Model):
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="outbox_due")]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.kind} #{self.pk} ({self.get_status_display()})"

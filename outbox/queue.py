@@ -10,7 +10,12 @@ every minute) delivers whatever is still pending, with a growing delay between a
 see it in the admin and retry it.
 """
 
+from datetime import datetime
+from functools import partial
+from typing import Any
+
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core import transitions
@@ -20,7 +25,7 @@ from outbox.models import OutboxItem
 S = OutboxItem.Status
 
 
-def enqueue(kind: str, *, not_before=None, **payload) -> OutboxItem:
+def enqueue(kind: str, *, not_before: datetime | None = None, **payload: Any) -> OutboxItem:
     """Record a side effect in the current transaction; it is delivered after the commit,
     or, with ``not_before`` (a datetime), by the sweep once that time has come: until
     then ``withdraw`` can take it back (an undo window). The payload is JSON."""
@@ -33,7 +38,7 @@ def enqueue(kind: str, *, not_before=None, **payload) -> OutboxItem:
     return item
 
 
-def withdraw(kind: str, **payload) -> bool:
+def withdraw(kind: str, **payload: Any) -> bool:
     """Take back the pending, never attempted items of ``kind`` with this payload; False
     when there was none (already delivered, being delivered, or never recorded)."""
     items = list(
@@ -47,7 +52,7 @@ def withdraw(kind: str, **payload) -> bool:
     return bool(items)
 
 
-def retry(items) -> int:
+def retry(items: QuerySet[OutboxItem]) -> int:
     """Staff send stuck items again from the first attempt; returns how many."""
     count = 0
     with transaction.atomic():
@@ -57,12 +62,12 @@ def retry(items) -> int:
             item.next_attempt_at = timezone.now()
             item.leased_until = None
             item.save(update_fields=["status", "attempts", "next_attempt_at", "leased_until"])
-            transaction.on_commit(lambda pk=item.pk: delivery.deliver.delay(pk))
+            transaction.on_commit(partial(delivery.deliver.delay, item.pk))
             count += 1
     return count
 
 
-def replace_payload(item: OutboxItem, **payload) -> None:
+def replace_payload(item: OutboxItem, **payload: Any) -> None:
     """Give an item not yet delivered another payload (core.edge narrows a purge to the
     tables its transaction wrote, right after the commit)."""
     OutboxItem.objects.filter(pk=item.pk, status=OutboxItem.Status.PENDING).update(payload=payload)

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class SideEffect:
-    function: Callable
+    function: Callable[..., object]
     keyed: bool  # called with idempotency_key=<the item's key>
 
 
 _registry: dict[str, SideEffect] = {}
 
 
-def register(kind: str, function: Callable, *, keyed: bool = False):
+def register(kind: str, function: Callable[..., object], *, keyed: bool = False) -> None:
     _registry[kind] = SideEffect(function, keyed)
 
 

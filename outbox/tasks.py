@@ -6,6 +6,6 @@ from outbox import delivery
 
 
 @shared_task
-def sweep_outbox():
+def sweep_outbox() -> dict[str, int]:
     """Every minute: deliver the side effects a lost enqueue or a failure left pending."""
     return delivery.sweep()

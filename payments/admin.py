@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.http import HttpRequest
 
 from payments.models import Dispute, Payment, Refund, StripeEvent
 
@@ -6,13 +7,13 @@ from payments.models import Dispute, Payment, Refund, StripeEvent
 class ReadOnlyAdmin(admin.ModelAdmin):
     """Rows Stripe's events write: staff read them, nobody edits them here."""
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
 
@@ -23,7 +24,7 @@ class StripeEventAdmin(admin.ModelAdmin):
     search_fields = ["event_id"]
     readonly_fields = ["event_id", "type", "outcome", "reason", "received_at"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
@@ -32,7 +33,7 @@ class RefundInline(admin.TabularInline):
     extra = 0
     fields = readonly_fields = ["stripe_charge_id", "amount", "currency", "refunded_at"]
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
 
@@ -41,7 +42,7 @@ class DisputeInline(admin.TabularInline):
     extra = 0
     fields = readonly_fields = ["stripe_id", "amount", "currency", "status", "opened_at"]
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
 
 

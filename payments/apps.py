@@ -5,7 +5,7 @@ class PaymentsConfig(AppConfig):
     name = "payments"
     verbose_name = "Payments"
 
-    def ready(self):
+    def ready(self) -> None:
         from core import edge
         from core import secrets as site_secrets
         from outbox import registry

@@ -3,6 +3,8 @@
 A test key is refused at start-up with the other secrets (core/secrets.py).
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.core.checks import Error, Tags, register
 
@@ -10,7 +12,7 @@ from payments import stripe_js
 
 
 @register(Tags.security, deploy=True)
-def check_real_stripe(app_configs, **kwargs):
+def check_real_stripe(app_configs, **kwargs: Any):
     if not settings.PRODUCTION:
         return []
     errors = []

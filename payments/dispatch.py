@@ -21,12 +21,12 @@ class Ignored(Exception):
     """A genuine event this handler has no use for; the reason is logged."""
 
 
-def register(event_type: str, handler: Handler):
+def register(event_type: str, handler: Handler) -> None:
     if handler not in _handlers[event_type]:
         _handlers[event_type].append(handler)
 
 
-def register_subscription_owner(knows: Callable[[str], bool]):
+def register_subscription_owner(knows: Callable[[str], bool]) -> None:
     """``knows(subscription_id)``: whether the app holds that subscription already (then
     an invoice of it needs no question to Stripe)."""
     if knows not in _subscription_owners:

@@ -254,7 +254,7 @@ def confirmed_card(setup_intent_id: str) -> ConfirmedCard:
     return ConfirmedCard(setup["customer"], method, dict(setup.get("metadata") or {}))
 
 
-def use_card(card: ConfirmedCard):
+def use_card(card: ConfirmedCard) -> None:
     """The card becomes the customer's default for invoices (a subscription charges it).
     Stripe attaches it when the SetupIntent succeeds; the fake leaves that to this call."""
     stripe = client().v1

@@ -45,7 +45,7 @@ _payers: dict[type, Describe] = {}
 _programmes: dict[str, str] = {}
 
 
-def register_payer(model: type, describe: Describe, programmes: dict[str, str]):
+def register_payer(model: type, describe: Describe, programmes: dict[str, str]) -> None:
     """Payments made for ``model`` objects count as income of the programme and
     contributor ``describe(ids)`` gives for each object id."""
     _payers[model] = describe

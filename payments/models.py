@@ -29,7 +29,7 @@ class StripeEvent(models.Model):
         ordering = ["-received_at"]
         verbose_name = "Stripe event"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.type} {self.event_id}"
 
 
@@ -116,7 +116,7 @@ class Payment(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.amount} {self.currency} ({self.stripe_id})"
 
     @property
@@ -175,7 +175,7 @@ class Refund(models.Model):
     class Meta:
         ordering = ["-refunded_at", "-id"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"refund of {self.amount} {self.currency} ({self.stripe_charge_id})"
 
     @property
@@ -206,7 +206,7 @@ class Dispute(models.Model):
     class Meta:
         ordering = ["-opened_at", "-id"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"dispute of {self.amount} {self.currency} ({self.stripe_id}, {self.status})"
 
     @property

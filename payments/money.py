@@ -67,7 +67,7 @@ def from_minor_units(value: int, currency: str) -> Decimal:
     return Decimal(int(value)).scaleb(-minor_unit_digits(currency))
 
 
-def register_currencies(source: Callable[[], Iterable[str]]):
+def register_currencies(source: Callable[[], Iterable[str]]) -> None:
     """``source()`` gives the currency codes an app sells in (read at each check)."""
     if source not in _sold:
         _sold.append(source)

@@ -130,7 +130,7 @@ def record_payment(
     return payment, False
 
 
-def _link_waiting(payment: Payment):
+def _link_waiting(payment: Payment) -> None:
     """Refunds and disputes that arrived before the payment they name."""
     intents = _ids(payment.stripe_id, payment.payment_intent_id)
     refunds = Q(payment_intent_id__in=intents) | Q(invoice_id=payment.stripe_id)
@@ -150,7 +150,9 @@ def _link_waiting(payment: Payment):
     Dispute.objects.filter(disputes, **waiting).update(payment=payment)
 
 
-def payment_named(*, charge_id="", payment_intent_id="", invoice_id="") -> Payment | None:
+def payment_named(
+    *, charge_id: str = "", payment_intent_id: str = "", invoice_id: str = ""
+) -> Payment | None:
     """The payment a charge, payment intent or invoice made, locked; None when unknown."""
     named = Q(stripe_id__in=_ids(payment_intent_id, invoice_id))
     if payment_intent_id:
@@ -161,7 +163,7 @@ def payment_named(*, charge_id="", payment_intent_id="", invoice_id="") -> Payme
 
 
 def check_within_paid(
-    payment: Payment, currency: str, amount_minor: int, *, refund_of="", dispute=""
+    payment: Payment, currency: str, amount_minor: int, *, refund_of: str = "", dispute: str = ""
 ):
     """Refuse a refund or dispute that would take back more than the payment paid, counting
     what the payment's other refunds and withdrawing disputes take (not the charge

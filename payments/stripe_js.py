@@ -8,6 +8,7 @@ refuses another, payments/checks.py) and the fake's copy under `make run` and in
 browser tests.
 """
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -65,7 +66,7 @@ def go_to(next_url: str) -> JsonResponse:
     return JsonResponse({"next": next_url})
 
 
-def refuse(message: str, status: int = 400, **extra) -> JsonResponse:
+def refuse(message: str, status: int = 400, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 

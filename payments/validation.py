@@ -104,7 +104,7 @@ def _check_strings(event):
             raise Invalid("a string holds an unpaired surrogate") from error
 
 
-def _check_id(where: str, value, *, required=False):
+def _check_id(where: str, value, *, required: bool = False):
     if isinstance(value, dict):  # an expanded object: its id is what is kept
         value = value.get("id")
     if value is None and not required:

@@ -1,4 +1,4 @@
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
@@ -11,7 +11,7 @@ WEBHOOK_MAX_BYTES = 1024 * 1024
 
 @csrf_exempt
 @require_POST
-def stripe_webhook(request):
+def stripe_webhook(request: HttpRequest):
     if declared_body_size(request) > WEBHOOK_MAX_BYTES:
         return HttpResponse("event too large\n", status=413, content_type="text/plain")
     try:

@@ -22,7 +22,7 @@ class SearchDocumentQuerySet(models.QuerySet):
             models.Q(visible_from__isnull=True) | models.Q(visible_from__lte=now or timezone.now())
         )
 
-    def fill_vectors(self):
+    def fill_vectors(self) -> int:
         """Compute the weighted vector of these rows from their stored text (PostgreSQL)."""
         return self.update(vector=weighted_vector())
 

@@ -9,6 +9,7 @@ fail. Only the length is limited, by ``MAX_QUERY_LENGTH``.
 import re
 from dataclasses import dataclass, field
 from datetime import date, timedelta
+from typing import Any
 
 from django.contrib.postgres.search import SearchHeadline, SearchQuery, SearchRank
 from django.core.paginator import Page, Paginator
@@ -36,8 +37,8 @@ RESULTS_PER_PAGE = 10
 RANK_WEIGHTS = [0.05, 0.2, 0.4, 1.0]
 # A small lift for recent entries: never enough to put a body match above a title match.
 RECENCY_BOOSTS = [(timedelta(days=365), 1.2), (timedelta(days=3 * 365), 1.1)]
-SELECTORS = {"start_sel": START, "stop_sel": STOP}
-HEADLINE_OPTIONS = {
+SELECTORS: dict[str, Any] = {"start_sel": START, "stop_sel": STOP}
+HEADLINE_OPTIONS: dict[str, Any] = {
     **SELECTORS,
     "max_words": 35,
     "min_words": 15,

@@ -2,9 +2,10 @@
 signals) or everything at once (``rebuild_search_index``, the end of ``load_demo``), the
 fixed pages (``search.sources.PAGES``) included."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.db import transaction
+from django.db.models import Model
 
 from core import edge
 from search.models import SearchDocument
@@ -13,7 +14,7 @@ from search.sources import DEPENDENTS, PAGES, SOURCE_FOR, SOURCES, Source, objec
 REBUILD_BATCH = 500
 
 
-def object_saved(instance) -> None:
+def object_saved(instance: Model) -> None:
     """Bring the index up to date after ``instance`` was saved."""
     if type(instance) in DEPENDENTS:
         model, pk = DEPENDENTS[type(instance)](instance)
@@ -22,7 +23,7 @@ def object_saved(instance) -> None:
         reindex(SOURCE_FOR[type(instance)], instance.pk)
 
 
-def object_deleted(instance) -> None:
+def object_deleted(instance: Model) -> None:
     """Drop ``instance`` from the index, or refresh the entry it belonged to."""
     if type(instance) in DEPENDENTS:
         model, pk = DEPENDENTS[type(instance)](instance)
@@ -31,7 +32,7 @@ def object_deleted(instance) -> None:
         SearchDocument.objects.filter(key=object_key(type(instance), instance.pk)).delete()
 
 
-def reindex(source: Source, pk) -> SearchDocument | None:
+def reindex(source: Source, pk: object) -> SearchDocument | None:
     """Write the entry of one object, or remove it when the public may no longer see it."""
     key = object_key(source.model, pk)
     obj = source.public().filter(pk=pk).first()
@@ -62,7 +63,7 @@ def reindex(source: Source, pk) -> SearchDocument | None:
     return document
 
 
-def index_many(model, pks) -> int:
+def index_many(model: type[Model], pks: Iterable[object]) -> int:
     """Write the entries of many objects of one indexed model at once (rows written in bulk
     send no post_save); returns how many are public and indexed."""
     source = SOURCE_FOR[model]

@@ -7,6 +7,7 @@ app. ``DEPENDENTS`` says which indexed object a save of another model changes (a
 version changes its governance document's entry).
 """
 
+import datetime
 import html
 import re
 from collections.abc import Callable
@@ -49,8 +50,8 @@ class Entry:
     url: str
     summary: str = ""
     body: str = ""
-    date: object = None
-    visible_from: object = None
+    date: datetime.date | None = None
+    visible_from: datetime.datetime | None = None
     exact_name: str = ""
 
 

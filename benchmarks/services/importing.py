@@ -7,6 +7,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.http import HttpRequest
 from django.utils import timezone
 
 from benchmarks.importers import ImportFailed
@@ -37,7 +38,7 @@ MAX_REQUEST_BYTES = MAX_UPLOAD_BYTES + 64 * 1024
 SIZE_MESSAGE = "The file is larger than 5 MiB."
 
 
-def declared_size_too_large(request) -> bool:
+def declared_size_too_large(request: HttpRequest) -> bool:
     """True when the request says it is larger than any acceptable upload: checked before
     a byte of the body is read (a missing or invalid length is left to the parser's limits)."""
     return declared_body_size(request) > MAX_REQUEST_BYTES
@@ -47,7 +48,7 @@ class OverAllowance(ImportFailed):
     """The upload would store more runs than its account may store now. ``wait``: seconds
     until it may, or None when the file holds more runs than the limit itself."""
 
-    def __init__(self, message, wait: int | None):
+    def __init__(self, message, wait: int | None) -> None:
         super().__init__(message)
         self.wait = wait
 

@@ -50,6 +50,6 @@ def portal_url(donation: Donation, return_url: str) -> str:
         raise PaymentServiceUnavailable from error
 
 
-def request_manage_links(email: str):
+def request_manage_links(email: str) -> None:
     """Mail the manage links of every gift made with this address (silently none)."""
     queue.enqueue(mail.MANAGE_LINKS, email=email)

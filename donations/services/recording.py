@@ -40,7 +40,7 @@ def one_off_paid(
     charge_id: str = "",
     created,
     email: str = "",
-):
+) -> None:
     """A one-off gift's payment intent succeeded: the donation is paid and its gift kept
     (a monthly gift's money arrives with each paid invoice instead, ``record_gift``)."""
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
@@ -118,7 +118,7 @@ def record_gift(
 
 
 @transaction.atomic
-def payment_failed(donation: Donation):
+def payment_failed(donation: Donation) -> None:
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
     if not transitions.may(donation, "fail_payment"):
         return
@@ -129,7 +129,7 @@ def payment_failed(donation: Donation):
 
 
 @transaction.atomic
-def subscription_cancelled(donation: Donation):
+def subscription_cancelled(donation: Donation) -> None:
     donation = Donation.objects.select_for_update().get(pk=donation.pk)
     if donation.status == D.CANCELLED:
         return  # a repeated event: the donor heard once
@@ -140,7 +140,11 @@ def subscription_cancelled(donation: Donation):
 
 
 def donation_for_stripe_ids(
-    *, subscription_id="", payment_intent_id="", customer_id="", invoice_id=""
+    *,
+    subscription_id: str = "",
+    payment_intent_id: str = "",
+    customer_id: str = "",
+    invoice_id: str = "",
 ) -> Donation | None:
     lookups = [
         ("stripe_subscription_id", subscription_id),

@@ -99,12 +99,12 @@ def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
     return result
 
 
-def _reject(raw: RawReport, reason: str):
+def _reject(raw: RawReport, reason: str) -> None:
     transitions.step(raw, "reject")
     raw.rejection_reason = reason.replace("\x00", "")[:500]
 
 
-def _write_reports(parsed: list[tuple[RawReport, ParsedReport]]):
+def _write_reports(parsed: list[tuple[RawReport, ParsedReport]]) -> None:
     servers = _upsert_servers(parsed)
     labels, uids = TestTrafficRule.objects.labels(), TestTrafficRule.objects.server_uids()
     Report.objects.bulk_create(

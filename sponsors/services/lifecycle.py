@@ -35,13 +35,13 @@ def approve(sponsorship: Sponsorship, actor):
 
 
 @transaction.atomic
-def reject(sponsorship: Sponsorship, actor, note=""):
+def reject(sponsorship: Sponsorship, actor, note: str = ""):
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     move(sponsorship, "reject", actor, note or "rejected by staff")
     return sponsorship
 
 
-def activate(sponsorship, actor=None):
+def activate(sponsorship, actor=None) -> None:
     """Active for the term its payment bought (``recording``); one marked paid with no
     term recorded runs for a year from today."""
     if sponsorship.starts_on is None:
@@ -52,7 +52,7 @@ def activate(sponsorship, actor=None):
 
 
 @transaction.atomic
-def cancel(sponsorship: Sponsorship, actor, note="cancelled", undoable_until=None):
+def cancel(sponsorship: Sponsorship, actor, note: str = "cancelled", undoable_until=None):
     """Cancel; Stripe is asked to end the subscription after the commit or, for a
     cancellation the sponsor may undo until ``undoable_until``, once that time has passed
     (``undo_cancel`` withdraws the request)."""
@@ -196,7 +196,7 @@ def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
 
 
 @transaction.atomic
-def subscription_ended(subscription_id: str):
+def subscription_ended(subscription_id: str) -> None:
     """Stripe deleted the subscription (cancelled there, or unpaid): lapse at the end of the paid period."""
     for sponsorship in Sponsorship.objects.select_for_update().filter(
         stripe_subscription_id=subscription_id

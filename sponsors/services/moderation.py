@@ -20,7 +20,7 @@ def propose_profile_change(organisation: Organisation, **changes) -> dict:
 
 
 @transaction.atomic
-def approve_profile_change(organisation: Organisation):
+def approve_profile_change(organisation: Organisation) -> None:
     for field, value in organisation.pending_changes.items():
         if field in ("name", "website", "description"):
             setattr(organisation, field, value)

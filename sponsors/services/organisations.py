@@ -4,6 +4,7 @@ and the invitations that make more people its managers."""
 import base64
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.core import signing
 from django.core.files.base import ContentFile
@@ -19,7 +20,7 @@ from sponsors.supporters_cache import invalidate_supporters_page
 
 
 def create_organisation(
-    user, *, logo_upload=None, logo_height=logos.THUMBNAIL_HEIGHT, **fields
+    user, *, logo_upload=None, logo_height=logos.THUMBNAIL_HEIGHT, **fields: Any
 ) -> Organisation:
     """Raises ValidationError (and creates nothing) when the logo is refused. Call it
     outside a transaction: the logo is stored before the organisation is recorded
@@ -33,7 +34,7 @@ def create_organisation(
     return organisation
 
 
-def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT):
+def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT) -> None:
     """Validate and store a logo and its thumbnail in place of the organisation's (whose
     files are deleted once this commits). Raises ValidationError, storing nothing."""
     logo = _stored_logo(upload, height)
@@ -62,7 +63,7 @@ def _stored_logo(upload, height) -> _Logo:
     return _Logo(*stored)
 
 
-def _use_logo(organisation: Organisation, logo: _Logo):
+def _use_logo(organisation: Organisation, logo: _Logo) -> None:
     replaced = [f.name for f in (organisation.logo, organisation.logo_thumbnail) if f]
     organisation.logo.name = logo.logo
     organisation.logo_thumbnail.name = logo.thumbnail
@@ -76,7 +77,7 @@ def _use_logo(organisation: Organisation, logo: _Logo):
 
 
 @transaction.atomic
-def remove_logo(organisation: Organisation):
+def remove_logo(organisation: Organisation) -> None:
     """The public pages show the organisation's name as a wordmark instead."""
     stored = [(f.storage, f.name) for f in (organisation.logo, organisation.logo_thumbnail) if f]
     organisation.logo = ""
@@ -122,7 +123,7 @@ class HeldLogo:
     preview: str  # a data: URL for the form's <img>
 
 
-def _prune_held_logos(now):
+def _prune_held_logos(now) -> None:
     try:
         _dirs, names = private_storage.listdir(HELD_LOGOS)
     except FileNotFoundError:

@@ -48,7 +48,7 @@ class PaymentFailed(SponsorshipError):
 class StripeUnavailable(PaymentFailed):
     """Stripe could not be reached; nothing was charged and the invoice remains possible."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(
             "Our payment provider cannot be reached just now, so nothing was charged. "
             "Please try again in a few minutes, or pay by invoice instead."
@@ -60,7 +60,7 @@ class NotPayable(PaymentFailed):
 
 
 class Busy(PaymentFailed):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(
             "A payment for this sponsorship is already under way. Wait a moment, then look "
             "at your dashboard before paying again."
@@ -203,7 +203,7 @@ def check(sponsorship: Sponsorship, renewal: bool = False) -> Attempt:
 
 
 @transaction.atomic
-def renew_term_by_term(sponsorship: Sponsorship):
+def renew_term_by_term(sponsorship: Sponsorship) -> None:
     """A yearly card renewal that was stopped (its subscription ends at Stripe) renews by
     card one term at a time from now on: nothing will charge it again on its own."""
     locked = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)

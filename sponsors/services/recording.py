@@ -11,6 +11,7 @@ full, or lost to a dispute, ends the term it bought (``money_returned``)."""
 from datetime import date
 from decimal import Decimal
 
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -35,7 +36,7 @@ def term_price_minor(sponsorship: Sponsorship) -> int:
     return minor_units(Decimal(str(terms["annual_price"])), str(terms["currency"]))
 
 
-def _note(sponsorship: Sponsorship, note: str, actor=None):
+def _note(sponsorship: Sponsorship, note: str, actor: AbstractBaseUser | None = None) -> None:
     transitions.record(sponsorship, actor=actor, note=note)
 
 
@@ -62,9 +63,9 @@ def record_payment(
     amount_minor: int,
     currency: str,
     paid_at,
-    receipt_url="",
-    payment_intent_id="",
-    charge_id="",
+    receipt_url: str = "",
+    payment_intent_id: str = "",
+    charge_id: str = "",
 ):
     """A payment arrived (from a verified webhook). Idempotent per Stripe object id.
 
@@ -114,7 +115,7 @@ def record_payment(
     return sponsorship
 
 
-def _buy(sponsorship: Sponsorship, payment: Payment, term: Term):
+def _buy(sponsorship: Sponsorship, payment: Payment, term: Term) -> None:
     """Record the term the payment bought, and what it does to the sponsorship."""
     PaidTerm.objects.create(
         sponsorship=sponsorship, payment=payment, starts_on=term.starts_on, ends_on=term.ends_on
@@ -144,13 +145,13 @@ def _buy(sponsorship: Sponsorship, payment: Payment, term: Term):
         _note(sponsorship, note)
 
 
-def payment_failed(sponsorship_id: int):
+def payment_failed(sponsorship_id: int) -> None:
     """Stripe reported a failed charge: tell the sponsor after the commit."""
     queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship_id, what="payment_failed")
 
 
 @transaction.atomic
-def money_returned(payment_id: int):
+def money_returned(payment_id: int) -> None:
     """A refund or dispute of a sponsorship's payment was recorded (or the payment was,
     after them): the term the payment bought follows the money kept. All of it gone
     (refunded, or lost to a dispute) ends that term: it ran until the day before, or not
@@ -181,7 +182,7 @@ def money_returned(payment_id: int):
         queue.enqueue(mail.MONEY_RETURNED, payment_id=payment.pk, ended=False)
 
 
-def _end_term(sponsorship: Sponsorship, row: PaidTerm, payment: Payment, what: str):
+def _end_term(sponsorship: Sponsorship, row: PaidTerm, payment: Payment, what: str) -> None:
     """The term's money went back in full: it ran until the day before, and the paid time
     loses it; a running sponsorship with no paid day left lapses."""
     row.money_returned_on = timezone.localdate()
@@ -215,7 +216,7 @@ def _end_term(sponsorship: Sponsorship, row: PaidTerm, payment: Payment, what: s
         _note(sponsorship, note)
 
 
-def _close_invoice(sponsorship: Sponsorship, payment: Payment):
+def _close_invoice(sponsorship: Sponsorship, payment: Payment) -> None:
     """The invoice this payment pays: Stripe's (paid on its page, same id), or the one a
     bank transfer names; a card payment of a sponsorship with an open invoice pays it too."""
     if payment.stripe_id.startswith(documents.TRANSFER_PREFIX):

@@ -36,10 +36,10 @@ def move(
     actor=None,
     note: str = "",
     *,
-    mail_it=True,
+    mail_it: bool = True,
     undoable_until=None,
     to=None,
-):
+) -> None:
     """Move by the verb ``name`` of ``Sponsorship.VERBS`` through ``core.transitions.apply``
     (saved, with its ``SponsorshipEvent``; ``to``: where an undo goes back to), renew the
     supporters page after the commit and (``mail_it``) mail the sponsor in the words the

@@ -8,9 +8,10 @@ follows.
 
 import importlib
 from datetime import date
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import timezone
 
@@ -21,7 +22,7 @@ from core.models import DemoContent
 class Command(BaseCommand):
     help = "Create or refresh the demo content (idempotent)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--only", nargs="*", help="Load only these modules, e.g. foundation.demo"
         )
@@ -30,7 +31,9 @@ class Command(BaseCommand):
             help="The day the demo is built around, as YYYY-MM-DD (default: today)",
         )
 
-    def handle(self, *args, only=None, day=None, **options):
+    def handle(
+        self, *args: Any, only: str | None = None, day: str | None = None, **options: Any
+    ) -> None:
         modules = [m for m in demo.ordered() if not only or m in only]
         try:
             built_around = date.fromisoformat(day) if day else timezone.localdate()
@@ -54,5 +57,5 @@ class Command(BaseCommand):
             )
         self.stdout.write(self.style.SUCCESS("Demo content loaded."))
 
-    def _log(self, message):
+    def _log(self, message: str) -> None:
         self.stdout.write(f"    {message}")

@@ -10,17 +10,19 @@ never deleted: remove the old folder or bucket once the site runs on the new pla
 """
 
 import hashlib
+from typing import Any
 
 from django.conf import settings
+from django.core.files.storage import Storage
 from django.core.files.storage.handler import StorageHandler
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 PLACES = {"object": "disk", "disk": "object"}  # destination: source
 KINDS = {"default": "public", "private": "private"}
 OBJECT_BUCKETS = ("OBJECT_STORAGE_PUBLIC_BUCKET", "OBJECT_STORAGE_PRIVATE_BUCKET")
 
 
-def stored_names(storage, folder=""):
+def stored_names(storage: Storage, folder: str = "") -> list[str]:
     """Every file under ``folder``, sorted, as names the storage accepts."""
     try:
         folders, files = storage.listdir(folder)
@@ -32,7 +34,7 @@ def stored_names(storage, folder=""):
     return names
 
 
-def fingerprint(storage, name) -> tuple[int, str]:
+def fingerprint(storage: Storage, name: str) -> tuple[int, str]:
     """(size in bytes, SHA-256) of the stored file, read back in full."""
     digest, size = hashlib.sha256(), 0
     with storage.open(name, "rb") as handle:
@@ -48,15 +50,15 @@ class Command(BaseCommand):
         "back (--to disk), checking each copy's size and SHA-256; safe to run again."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--to", required=True, choices=sorted(PLACES))
 
-    def handle(self, *args, to, **options):
+    def handle(self, *args: Any, to: str, **options: Any) -> None:
         missing = [name for name in OBJECT_BUCKETS if not getattr(settings, name)]
         if missing:
             raise CommandError(f"Set {' and '.join(missing)} first (docs/SCALING.md).")
-        sources = StorageHandler(settings.FILE_STORAGES[PLACES[to]])
-        destinations = StorageHandler(settings.FILE_STORAGES[to])
+        sources = StorageHandler(settings.FILE_STORAGES[PLACES[to]])  # type: ignore[arg-type]  # a STORAGES mapping
+        destinations = StorageHandler(settings.FILE_STORAGES[to])  # type: ignore[arg-type]  # a STORAGES mapping
         totals = {}
         for alias, kind in KINDS.items():
             source, destination = sources[alias], destinations[alias]
@@ -71,7 +73,7 @@ class Command(BaseCommand):
             summary = ", ".join(f"{count} {what}" for what, count in outcome.items())
             self.stdout.write(f"{kind} files to {to}: {summary}; every copy checked")
 
-    def copy(self, source, destination, name) -> str:
+    def copy(self, source: Storage, destination: Storage, name: str) -> str:
         expected = fingerprint(source, name)
         replacing = destination.exists(name)
         if replacing:

@@ -13,12 +13,14 @@ Refused under the production profile.
 import socket
 import time
 import urllib.parse
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import OperationalError, connection
 
 from core.demo import DEMO_STAFF_USERNAME
@@ -27,7 +29,7 @@ PREPARED_KEY = "devstack:prepared"
 WAIT_SECONDS = 120
 
 
-def wait_for(what: str, ready, seconds=WAIT_SECONDS):
+def wait_for(what: str, ready: Callable[[], object], seconds: float = WAIT_SECONDS) -> None:
     deadline = time.monotonic() + seconds
     while not ready():
         if time.monotonic() > deadline:
@@ -55,7 +57,7 @@ def stripe_fake_answers() -> bool:
 class Command(BaseCommand):
     help = "Prepare make run's database and Stripe fake once (or, with --wait, wait for that)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--wait", action="store_true", help="wait until another process has prepared"
         )
@@ -66,7 +68,9 @@ class Command(BaseCommand):
             help="demo modules a new database gets (default: all; with no name: none)",
         )
 
-    def handle(self, *args, wait=False, demo=None, **options):
+    def handle(
+        self, *args: Any, wait: bool = False, demo: list[str] | None = None, **options: Any
+    ) -> None:
         if settings.PRODUCTION:
             raise CommandError("Development only: refused under DJANGO_ENV=production.")
         if not settings.STRIPE_API_BASE:
@@ -85,5 +89,10 @@ class Command(BaseCommand):
         wait_for("the Stripe fake", stripe_fake_answers)
         call_command("forget_fake_stripe_ids")
         call_command("connect_stripe_fake")
-        wait_for("Redis", lambda: cache.set(PREPARED_KEY, True, None) or cache.get(PREPARED_KEY))
+
+        def redis_answers() -> object:
+            cache.set(PREPARED_KEY, True, None)
+            return cache.get(PREPARED_KEY)
+
+        wait_for("Redis", redis_answers)
         self.stdout.write(f"Prepared; the site starts at {settings.SITE_URL}")

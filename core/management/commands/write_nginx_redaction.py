@@ -6,6 +6,7 @@ one, and commit the file (tests/core/test_logging.py fails while it differs).
 """
 
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -18,6 +19,6 @@ NGINX_REDACTION_MAP = Path(settings.BASE_DIR) / "deploy" / "nginx" / "portal-red
 class Command(BaseCommand):
     help = "Write nginx's redaction map (deploy/nginx/portal-redact.conf) from the registry."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         NGINX_REDACTION_MAP.write_text(logredact.nginx_map())
         self.stdout.write(f"wrote {NGINX_REDACTION_MAP}")

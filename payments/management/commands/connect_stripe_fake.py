@@ -2,6 +2,8 @@
 webhook, signed with STRIPE_WEBHOOK_SECRET, as Stripe does for a configured endpoint.
 ``prepare_devstack`` runs it once the fake answers. Refused under the production profile."""
 
+from typing import Any
+
 import requests
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -13,7 +15,7 @@ WEBHOOK_ID = "devstack"
 class Command(BaseCommand):
     help = "Have the Stripe fake (STRIPE_API_BASE) post its signed events to /stripe/webhook/."
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if settings.PRODUCTION:
             raise CommandError("Development only: refused under DJANGO_ENV=production.")
         if not settings.STRIPE_API_BASE:
