@@ -19,7 +19,7 @@ from django.test.utils import setup_databases, teardown_databases
 from pytest_django import fixtures as pytest_django_fixtures
 from pytest_django.plugin import blocking_manager_key
 
-from tests import databases, shared_data
+from tests import beat, databases, shared_data
 from tests.artifacts import ARTIFACTS
 from tests.broker import publishing_to
 from tests.e2e import devstack as devstack_harness
@@ -90,6 +90,7 @@ def django_db_setup(
         shared_folder = tmp_path_factory.getbasetemp().parent  # the controller's basetemp
         with django_db_blocker.unblock():
             old_config = databases.worker_database_from_template(shared_folder, verbosity)
+            beat.take_snapshot()
         yield
         with django_db_blocker.unblock():
             teardown_databases(old_config, verbosity=verbosity)
@@ -107,10 +108,17 @@ def django_db_setup(
             serialized_aliases=serialized_aliases,
             keepdb=django_db_keepdb and not django_db_createdb,
         )
+        beat.take_snapshot()
     yield
     if not django_db_keepdb:
         with django_db_blocker.unblock():
             teardown_databases(old_config, verbosity=verbosity)
+
+
+@pytest.fixture
+def beat_schedules(db):
+    """The schedules the migrations stored, even after a transactional test emptied them."""
+    beat.restore_if_emptied()
 
 
 @pytest.fixture(scope="session")

@@ -66,7 +66,7 @@ def test_the_setting_says_when(settings):
     assert not Donation.objects.filter(pk=abandoned.pk).exists()
 
 
-def test_the_task_runs_every_hour():
+def test_the_task_runs_every_hour(beat_schedules):
     schedule = PeriodicTask.objects.get(task="donations.tasks.expire_abandoned_donations")
     assert schedule.enabled
     assert (schedule.interval.every, schedule.interval.period) == (1, "hours")

@@ -132,8 +132,7 @@ def test_concurrent_posts_are_each_committed_before_their_answer():
     assert RawReport.objects.filter(is_resend=False).count() == 2
 
 
-@pytest.mark.django_db
-def test_beat_schedules_are_stored_in_the_database():
+def test_beat_schedules_are_stored_in_the_database(beat_schedules):
     tasks = set(PeriodicTask.objects.values_list("task", flat=True))
     assert {
         "feedback.tasks.process_pending_reports",
