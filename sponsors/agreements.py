@@ -3,6 +3,8 @@
 ``{year}`` is the year of the tier's price list (``Tier.year``), never a term: terms are
 named by their dates (``sponsors.terms``), in the agreement's PDF beside the text."""
 
+from django.conf import settings
+
 from core.formatting import money
 from sponsors.models import tier_title
 
@@ -29,11 +31,14 @@ Between the **MariaDB Foundation** and **{organisation}** (the sponsor).
    refunded unless the foundation does not provide the benefits.
 """
 
-PAYMENT_WORDS = {
-    "card_annual": "by card, renewed every year until cancelled",
-    "card_once": "by card, once",
-    "invoice": "against an invoice due in 30 days",
-}
+
+def payment_words() -> dict[str, str]:
+    """How each payment method is worded in the agreement (and the forms that quote it)."""
+    return {
+        "card_annual": "by card, renewed every year until cancelled",
+        "card_once": "by card, once",
+        "invoice": f"against an invoice due in {settings.INVOICE_DUE_DAYS} days",
+    }
 
 
 def _programme_word(terms: dict) -> str:
@@ -56,7 +61,7 @@ def render(text: str, *, organisation: str, terms: dict, payment_method: str) ->
         programme=_programme_word(terms),
         year=terms["year"],
         price=money(terms["annual_price"], terms["currency"]),
-        payment=PAYMENT_WORDS.get(payment_method, payment_method),
+        payment=payment_words().get(payment_method, payment_method),
     )
     try:
         return text.format_map(values)
@@ -72,5 +77,5 @@ def previews(text: str, terms: dict) -> list[tuple[str, str]]:
             method,
             render(text, organisation="[your organisation]", terms=terms, payment_method=method),
         )
-        for method in PAYMENT_WORDS
+        for method in payment_words()
     ]

@@ -86,7 +86,7 @@ class ApplicationForm(forms.Form):
             self.add_error(
                 None,
                 "The agreement you read says the fee is paid "
-                f"{agreements.PAYMENT_WORDS.get(read, 'in another way')}; you chose "
+                f"{agreements.payment_words().get(read, 'in another way')}; you chose "
                 f"{Sponsorship.Payment(chosen).label.lower()}. Nothing was recorded: the "
                 "agreement below now says how you chose to pay; please read it and accept it.",
             )

@@ -258,7 +258,7 @@ def pay(request, pk):
         "sponsorship": sponsorship,
         "price": PriceConfirmationForm(sponsorship=sponsorship),
         "price_label": price_label(sponsorship),
-        "invoice_wording": agreements.PAYMENT_WORDS[Sponsorship.Payment.INVOICE],
+        "invoice_wording": agreements.payment_words()[Sponsorship.Payment.INVOICE],
         **stripe_js.page_context(),
     }
     return stripe_js.allow(render(request, "sponsors/pay.html", context))

@@ -228,7 +228,7 @@ def run_renewals(today: date | None = None) -> dict:
                 move(sponsorship, "lapse", note=f"not renewed within {GRACE_DAYS} days")
                 counts["lapsed"] += 1
                 continue
-            if sponsorship.status == S.ACTIVE and days_left <= 30:
+            if sponsorship.status == S.ACTIVE and days_left <= max(REMINDER_DAYS):
                 move(sponsorship, "renewal_due", note="renewal due")
                 counts["expiring"] += 1
             for days in REMINDER_DAYS:

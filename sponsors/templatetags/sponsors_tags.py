@@ -1,11 +1,25 @@
 from datetime import timedelta
 
 from django import template
+from django.conf import settings
 
 from sponsors import documents
 from sponsors.models import Payment, Sponsorship
+from sponsors.services.lifecycle import REMINDER_DAYS
 
 register = template.Library()
+
+
+@register.simple_tag
+def invoice_due_days() -> int:
+    """How many days an invoice gives (INVOICE_DUE_DAYS), as the pages say it."""
+    return settings.INVOICE_DUE_DAYS
+
+
+@register.simple_tag
+def first_renewal_reminder_days() -> int:
+    """How long before a term ends the first renewal reminder is sent."""
+    return max(REMINDER_DAYS)
 
 
 @register.inclusion_tag("sponsors/includes/sponsor_strip.html")

@@ -265,3 +265,16 @@ def test_paying_by_invoice_instead_accepts_the_agreement_with_the_invoice_wordin
     response = client.get(f"/sponsors/sponsorships/{sponsorship.pk}/pay/", follow=True)
     assertContains(response, "This sponsorship is paid by invoice")
     assertNotContains(response, "data-card-payment")
+
+
+def test_every_page_and_the_agreement_give_the_invoice_the_days_it_is_due_in(
+    client, applicant, settings
+):
+    settings.INVOICE_DUE_DAYS = 45
+    tier = TierFactory(name="Gold")
+    client.post(f"/sponsors/apply/{tier.pk}/", application(tier))
+    sponsorship = Sponsorship.objects.get()
+    assert "paid against an invoice due in 45 days" in sponsorship.agreement_text
+    page = client.get("/sponsors/dashboard/")
+    assertContains(page, "then an invoice, due in 45 days, is sent to")
+    assertNotContains(page, "30 days")
