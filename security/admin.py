@@ -4,11 +4,12 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 
 from releases.models import Release
 from security.forms import AttachForm
 from security.models import Advisory, AffectedRange
-from security.services import AttachRefused, attach_fix
+from security.services import AttachRefused, attach_fix, touch
 
 
 class AffectedRangeInline(admin.TabularInline):
@@ -25,6 +26,18 @@ class AdvisoryAdmin(admin.ModelAdmin):
     search_fields = ["advisory_id", "summary", "component"]
     date_hierarchy = "published"
     inlines = [AffectedRangeInline]
+    readonly_fields = ["modified"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.modified = timezone.now()
+        super().save_model(request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        """A change to the advisory or its ranges is its new ``modified`` (OSV)."""
+        super().save_related(request, form, formsets, change)
+        if change and (form.has_changed() or any(f.has_changed() for f in formsets)):
+            touch(form.instance)
 
     def get_urls(self):
         view = self.admin_site.admin_view

@@ -57,6 +57,9 @@ class AdvisoryRecord:
     sources: list
     note: str
     ranges: list[RangeRecord]
+    # When the file last stated these facts (its "compiled" day): the advisory's
+    # ``modified`` when the import creates it or changes it with them.
+    stated_on: date | None = None
 
 
 def _release(value, series: str, where: str) -> str | None:
@@ -86,7 +89,7 @@ def _range(raw: dict, where: str) -> RangeRecord:
     return RangeRecord(series, introduced, fixed, raw["basis"])
 
 
-def _advisory(raw: dict) -> AdvisoryRecord:
+def _advisory(raw: dict, stated_on: date | None = None) -> AdvisoryRecord:
     advisory_id = raw.get("id", "")
     if not isinstance(advisory_id, str) or not ADVISORY_ID.match(advisory_id):
         raise AdvisoryFileError(f"{advisory_id!r} is not an id like CVE-2026-44171")
@@ -128,13 +131,20 @@ def _advisory(raw: dict) -> AdvisoryRecord:
         sources=list(raw.get("sources") or []),
         note=raw.get("note") or "",
         ranges=ranges,
+        stated_on=stated_on,
     )
 
 
 def parse_advisories(data) -> list[AdvisoryRecord]:
     if not isinstance(data, dict) or not isinstance(data.get("advisories"), list):
         raise AdvisoryFileError("the file has no list of advisories")
-    records = [_advisory(raw) for raw in data["advisories"]]
+    try:
+        stated_on = date.fromisoformat(data["compiled"]) if data.get("compiled") else None
+    except (TypeError, ValueError):
+        raise AdvisoryFileError(
+            f"compiled: {data['compiled']!r} is not a day like 2026-11-27"
+        ) from None
+    records = [_advisory(raw, stated_on) for raw in data["advisories"]]
     ids = [record.advisory_id for record in records]
     if len(set(ids)) != len(ids):
         raise AdvisoryFileError("an advisory is listed twice")

@@ -110,6 +110,11 @@ class Advisory(models.Model):
     sources = models.JSONField(default=list, blank=True, help_text="Where the facts were read.")
     note = models.TextField(blank=True, help_text="Where sources disagreed and what was kept.")
     updated_at = models.DateTimeField(auto_now=True)
+    modified = models.DateTimeField(
+        editable=False,
+        help_text="When this advisory's facts last changed (its OSV modified): the day the "
+        "advisories file stated them, or when staff changed them.",
+    )
 
     objects = AdvisoryQuerySet.as_manager()
 

@@ -3,9 +3,10 @@ scanners read, and all of them in one ZIP.
 
 MariaDB Server has no OSV ecosystem, so there is no ``package`` and no ECOSYSTEM range:
 each record enumerates the affected upstream Git tags of MariaDB/server (``mariadb-X.Y.Z``,
-every published release a range includes) in ``affected[].versions``, and gives the
-ranges per series in ``affected[].database_specific.series_ranges``. A GIT range needs
-full-length fix commits, which the sources do not give.
+every published release a range includes) in ``affected[].versions``, and beside them
+gives ``affected[].ranges``: one SEMVER range per series (``semver_range``), so a tool can
+evaluate a version no list names. A GIT range needs full-length fix commits, which the
+sources do not give.
 """
 
 import io
@@ -65,6 +66,23 @@ def affected_tags(spans, releases: dict[str, list[Release]]) -> list[str]:
     return tags
 
 
+def semver_range(span, releases: list[Release]) -> dict:
+    """One series' range as OSV SEMVER events: introduced at the first affected release (the
+    series' ``X.Y.0`` when it is affected from its start), fixed at the first release with
+    the fix; a series no release fixes ends at ``last_affected``, its newest release, so
+    the range never runs on into the next series. One range per series: SEMVER compares
+    across series, and an open range would claim every later version."""
+    series = span.series.version
+    introduced = span.introduced.version if span.introduced_id else f"{series}.0"
+    events = [{"introduced": introduced}]
+    if span.fixed_id:
+        events.append({"fixed": span.fixed.version})
+    else:
+        newest = releases[-1].version if releases else introduced
+        events.append({"last_affected": newest})
+    return {"type": "SEMVER", "events": events, "database_specific": {"series": series}}
+
+
 def record(advisory: Advisory, releases: dict[str, list[Release]] | None = None) -> dict:
     """The OSV record of one advisory (ranges prefetched: ``Advisory.objects.with_ranges()``)."""
     spans = sorted(advisory.ranges.all(), key=lambda r: r.series.sort_key)
@@ -105,7 +123,7 @@ def record(advisory: Advisory, releases: dict[str, list[Release]] | None = None)
     return {
         "schema_version": SCHEMA_VERSION,
         "id": advisory.advisory_id,
-        "modified": _timestamp(advisory.updated_at),
+        "modified": _timestamp(advisory.modified),
         "published": _timestamp(datetime.combine(advisory.published, time(0), tzinfo=UTC)),
         "aliases": list(advisory.aliases),
         "summary": advisory.summary,
@@ -113,6 +131,7 @@ def record(advisory: Advisory, releases: dict[str, list[Release]] | None = None)
         "severity": severity,
         "affected": [
             {
+                "ranges": [semver_range(r, releases.get(r.series.version, [])) for r in spans],
                 "versions": affected_tags(spans, releases),
                 "database_specific": {
                     "product": "MariaDB Server",

@@ -2,9 +2,11 @@
 advisories a release fixes (the release publishing flow offers it)."""
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, time
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 
 from releases.models import Release, Series
 from security.advisory_file import AdvisoryRecord
@@ -82,6 +84,21 @@ def _checked(advisory: Advisory) -> Advisory:
     return advisory
 
 
+def stated_moment(record: AdvisoryRecord, after=None):
+    """When the record's facts were stated: midnight UTC of the file's day, or now when the
+    file gives none or its day is not after ``after`` (a change staff made since)."""
+    if record.stated_on is None:
+        return timezone.now()
+    moment = datetime.combine(record.stated_on, time(0), tzinfo=UTC)
+    return moment if after is None or moment > after else timezone.now()
+
+
+def touch(advisory: Advisory, when=None) -> None:
+    """Record that the advisory's facts changed (its OSV ``modified``)."""
+    advisory.modified = when or timezone.now()
+    Advisory.objects.filter(pk=advisory.pk).update(modified=advisory.modified)
+
+
 @transaction.atomic
 def import_advisories(records: list[AdvisoryRecord]) -> ImportReport:
     """Create or update every advisory of the file, and its ranges: the file's series are
@@ -94,7 +111,9 @@ def import_advisories(records: list[AdvisoryRecord]) -> ImportReport:
         values = {name: getattr(record, name) for name in ADVISORY_FIELDS}
         advisory = existing.get(record.advisory_id)
         if advisory is None:
-            advisory = _checked(Advisory(advisory_id=record.advisory_id, **values))
+            advisory = _checked(
+                Advisory(advisory_id=record.advisory_id, modified=stated_moment(record), **values)
+            )
             advisory.save()
             created, changed, current = True, True, {}
         else:
@@ -130,6 +149,7 @@ def import_advisories(records: list[AdvisoryRecord]) -> ImportReport:
         if created:
             report.created += 1
         elif changed:
+            touch(advisory, stated_moment(record, after=advisory.modified))
             report.updated += 1
         else:
             report.unchanged += 1
@@ -153,6 +173,7 @@ def attach_fix(release: Release, advisories) -> int:
             defaults={"fixed": release, "basis": AffectedRange.Basis.STAFF},
         )
         if created:
+            touch(advisory)
             changed += 1
             continue
         if span.fixed_id == release.pk:
@@ -164,6 +185,7 @@ def attach_fix(release: Release, advisories) -> int:
             )
         span.fixed = release
         span.save()
+        touch(advisory)
         changed += 1
     return changed
 

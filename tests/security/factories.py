@@ -1,4 +1,4 @@
-from datetime import date
+from datetime import UTC, date, datetime
 from decimal import Decimal
 
 import factory
@@ -18,6 +18,7 @@ class AdvisoryFactory(factory.django.DjangoModelFactory):
     rating = Severity.MEDIUM
     cvss_score = Decimal("6.5")
     cvss_vector = "CVSS:3.1/AV:N/AC:L/PR:L/UI:N/S:U/C:N/I:N/A:H"
+    modified = datetime(2026, 6, 12, 9, 0, tzinfo=UTC)
 
 
 class AffectedRangeFactory(factory.django.DjangoModelFactory):

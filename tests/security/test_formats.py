@@ -4,14 +4,18 @@ of them, the JSON API with its filters and the OpenAPI schema that documents the
 import io
 import json
 import zipfile
+from datetime import UTC
 from pathlib import Path
 
 import jsonschema
 import pytest
 import yaml
+from django.utils import timezone
 
 from releases.models import Release
+from security.advisory_file import IN_REPO_ADVISORIES, read_file
 from security.models import Advisory
+from security.services import attach_fix, import_advisories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("advisories")]
 OSV = Path(__file__).resolve().parent.parent / "fixtures" / "osv"
@@ -123,3 +127,74 @@ class TestFormats:
     def test_the_feed_links_each_advisory(self, client):
         body = client.get("/security/feed/").content.decode()
         assert 'href="http://testserver/security/CVE-' in body or "/security/CVE-" in body
+
+
+def semver_affected(ranges, version):
+    """An OSV SEMVER evaluator as a scanner runs it (versions MAJOR.MINOR.PATCH only): in a
+    range when at or after an introduced event and before its fixed (or at or before its
+    last_affected)."""
+    key = tuple(int(p) for p in version.split("."))
+    for item in ranges:
+        assert item["type"] == "SEMVER"
+        start = end = None
+        for event in item["events"]:
+            ((kind, value),) = event.items()
+            value_key = tuple(int(p) for p in value.split("."))
+            if kind == "introduced":
+                start = value_key
+            elif kind == "fixed":
+                end = ("fixed", value_key)
+            elif kind == "last_affected":
+                end = ("last", value_key)
+        if start is None or key < start:
+            continue
+        if (
+            end is None
+            or (end[0] == "fixed" and key < end[1])
+            or (end[0] == "last" and key <= end[1])
+        ):
+            return True
+    return False
+
+
+class TestSemverRanges:
+    def test_the_ranges_say_exactly_what_the_listed_versions_say(self, client):
+        """Issue 60: OSV records carried only `versions`; a scanner evaluating `ranges`
+        finds every listed tag affected and every other published release not."""
+        archive = zipfile.ZipFile(io.BytesIO(client.get("/security/osv/all.zip").content))
+        releases = list(Release.objects.published().values_list("version", flat=True))
+        for name in archive.namelist():
+            record = json.loads(archive.read(name))
+            (affected,) = record["affected"]
+            listed = {tag.removeprefix("mariadb-") for tag in affected["versions"]}
+            assert affected["ranges"], name
+            by_ranges = {v for v in releases if semver_affected(affected["ranges"], v)}
+            assert by_ranges == listed, name
+
+    def test_a_version_no_list_names_is_evaluated_by_its_series_range(self, client):
+        ranges = client.get("/security/osv/CVE-2026-47064.json").json()["affected"][0]["ranges"]
+        ten_six = next(r for r in ranges if r["database_specific"]["series"] == "10.6")
+        assert ten_six["events"] == [{"introduced": "10.6.0"}, {"fixed": "10.6.26"}]
+        assert semver_affected(ranges, "10.6.25") and not semver_affected(ranges, "10.6.27")
+        # a series' open range ends at its newest release, never running into the next
+        for item in ranges:
+            ((_, end),) = item["events"][-1].items()
+            assert end.startswith(item["database_specific"]["series"] + ".")
+
+    def test_modified_is_the_advisorys_own_last_change_not_the_load_time(
+        self, client, admin_client
+    ):
+        compiled = json.loads(IN_REPO_ADVISORIES.read_text())["compiled"]
+        record = client.get("/security/osv/CVE-2026-44171.json").json()
+        assert record["modified"] == f"{compiled}T00:00:00Z"
+        # loading again changes nothing, so nothing is modified
+        import_advisories(read_file(IN_REPO_ADVISORIES))
+        assert (
+            client.get("/security/osv/CVE-2026-44171.json").json()["modified"] == record["modified"]
+        )
+        # a staff change is a change
+        advisory = Advisory.objects.get(advisory_id="CVE-2026-44171")
+        before = timezone.now()
+        attach_fix(Release.objects.get(version="13.0.2"), [advisory])
+        changed = client.get("/security/osv/CVE-2026-44171.json").json()["modified"]
+        assert changed >= before.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") > record["modified"]
