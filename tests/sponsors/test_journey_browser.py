@@ -79,7 +79,7 @@ def test_sponsor_journey(live_server, browser, fake_stripe, django_user_model, s
     staff.check(f"input[name=_selected_action][value='{sponsorship.pk}']")
     staff.select_option("select[name=action]", "approve")
     staff.click("button[name=index]")
-    assert "1 sponsorships approved" in staff.locator(".messagelist").inner_text()
+    assert "1 sponsorship approved" in staff.locator(".messagelist").inner_text()
 
     page.goto(live_server.url + "/supporters/")
     gold = page.locator("section.tier-section", has_text="Gold sponsors")
