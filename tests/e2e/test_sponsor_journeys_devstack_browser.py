@@ -67,7 +67,7 @@ def staff_approve(stack, browser, organisation):
     row.locator("input[name=_selected_action]").check()
     staff.select_option("select[name=action]", "approve")
     staff.click("button[name=index]")
-    assert "1 sponsorships approved" in staff.locator(".messagelist").inner_text()
+    assert "1 sponsorship approved" in staff.locator(".messagelist").inner_text()
     return staff
 
 

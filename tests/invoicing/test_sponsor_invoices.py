@@ -149,7 +149,7 @@ def test_staff_record_a_bank_transfer_in_one_step_and_the_invoice_closes(
             {"action": "record_transfer", "_selected_action": [sponsorship.pk]},
             follow=True,
         )
-    assertContains(answer, "1 sponsorships paid by transfer.")
+    assertContains(answer, "1 sponsorship paid by transfer.")
     sponsorship.refresh_from_db()
     assert sponsorship.status == Sponsorship.Status.ACTIVE and sponsorship.starts_on
     invoice.refresh_from_db()
