@@ -30,6 +30,7 @@ def test_the_donor_pages_reflow_and_pass_axe(live_server, browser, settings, fak
         f"/donate/thanks/?gift={pending_token}",
         "/donate/thanks/",
         f"/donate/manage/{paid_token}/",
+        f"/donate/manage/{paid_token}/statement/{paid.gifts.get().paid_at.year}/",
     ]
     overflowing, violations, runs = [], [], 0
     for width in WIDTHS:
