@@ -16,6 +16,10 @@ Prints requests/s, p99 latency and the ratio to the static file; the target is a
 at least 0.5 and a p99 under 20 ms. Then gunicorn is stopped and every URL is asked again:
 each must still answer from nginx's copy. `uptime` is printed before and after: figures
 from a loaded machine decide nothing.
+
+``--origin``: the same URLs straight from gunicorn, without nginx (what the origin holds
+when the edge misses), over HTTP with 32 connections by default, against a static file
+whitenoise serves from the same gunicorn; the target is a ratio of at least 0.1.
 """
 
 import argparse
@@ -44,6 +48,7 @@ BASE = f"https://localhost:{HTTPS_PORT}"
 HEADERS: dict[str, str] = {"Accept-Encoding": "gzip, deflate, br"}
 TARGET_RATIO = 0.5
 TARGET_P99_MS = 20.0
+ORIGIN_TARGET_RATIO = 0.1  # issue 61: the origin holds when the edge misses
 # The one URL never kept by the edge: each download is counted (docs/caching.md).
 NOT_KEPT = {"download redirect (302)"}
 
@@ -264,7 +269,12 @@ def set_up(env: dict) -> None:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--duration", type=int, default=4, help="seconds of load per URL")
-    parser.add_argument("--connections", type=int, default=64)
+    parser.add_argument("--connections", type=int, default=None, help="64; 32 with --origin")
+    parser.add_argument(
+        "--origin",
+        action="store_true",
+        help="straight from gunicorn (no nginx), against a static file whitenoise serves",
+    )
     parser.add_argument(
         "--skip-setup", action="store_true", help="reuse the database and static files"
     )
@@ -279,6 +289,8 @@ def main():
         "--redis-db", default="5", help="the Redis database the bench uses (it is flushed)"
     )
     args = parser.parse_args()
+    if args.connections is None:
+        args.connections = 32 if args.origin else 64
     if shutil.which("wrk") is None:
         raise SystemExit("bench/pages.py needs wrk: apt-get install wrk")
     print(f"uptime before: {uptime()}", flush=True)
@@ -291,7 +303,10 @@ def main():
     found = json.loads(manage("shell", "-v0", "-c", URLS_SCRIPT, env=env, capture=True).stdout)
     manifest = json.loads((static_root / "staticfiles.json").read_text())["paths"]
     pages = [
-        ("static file (nginx)", "/static/" + manifest["css/site.css"]),
+        (
+            "static file (whitenoise)" if args.origin else "static file (nginx)",
+            "/static/" + manifest["css/site.css"],
+        ),
         ("home", "/"),
         ("news list", "/news/"),
         ("news post", found["post"]),
@@ -313,6 +328,9 @@ def main():
         check=True,
         capture_output=True,
     )
+    if args.origin:
+        origin(pages, env, args)
+        return
     work = Path(tempfile.mkdtemp(prefix="portal-bench-pages-"))
     nginx = start_nginx(work, static_root)
     gunicorn = start_gunicorn(env)
@@ -356,6 +374,40 @@ def main():
     print("\npaths:")
     for label, path, _ in results:
         print(f"  {label:30} {path}")
+
+
+def origin(pages, env, args) -> None:
+    """Every URL straight from gunicorn: the origin when the edge misses (issue 61)."""
+    global BASE
+    BASE = f"http://127.0.0.1:{PORT}"
+    gunicorn = start_gunicorn(env)
+    try:
+        results = measure(pages, args)
+    finally:
+        stop(gunicorn)
+    print(f"\nuptime after: {uptime()} ({os.cpu_count()} cores)")
+    print(
+        f"straight from gunicorn (config/gunicorn.py, DJANGO_ENV=production, no nginx), "
+        f"wrk -t2 -c{args.connections} -d{args.duration}s, anonymous visitor"
+    )
+    print(f"{'page':30} {'bytes':>7} {'req/s':>8} {'p99 ms':>8} {'ratio':>6}  target")
+    reference = results[0][2]["rps"]
+    missed = 0
+    for index, (label, _path, figures) in enumerate(results):
+        ratio = figures["rps"] / reference
+        if index == 0:
+            verdict = "reference"
+        elif label in NOT_KEPT:
+            verdict = "redirect"
+        else:
+            met = ratio >= ORIGIN_TARGET_RATIO and not figures["non2xx"]
+            verdict = "met" if met else "MISSED"
+            missed += not met
+        print(
+            f"{label:30} {figures['bytes']:>7} {figures['rps']:>8.0f} "
+            f"{figures['p99_ms']:>8.1f} {ratio:>6.2f}  {verdict}"
+        )
+    print(f"\ntargets missed (ratio >= {ORIGIN_TARGET_RATIO}): {missed}")
 
 
 def ask_without_app(pages) -> dict[str, str]:
@@ -412,12 +464,12 @@ def api_paths(found):
 def measure(pages, args):
     results = []
     for label, path in pages:
-        status, headers, body = fetch(path)  # the edge keeps it, and the page answers
+        status, headers, body = fetch(path, base=BASE)  # the edge keeps it; the page answers
         if status not in (200, 302):
             raise SystemExit(f"{path} answered {status}")
         if "Set-Cookie" in headers:
             print(f"warning: {path} sets a cookie for an anonymous visitor", flush=True)
-        kept = fetch(path)[1].get("X-Edge-Cache", "")
+        kept = fetch(path, base=BASE)[1].get("X-Edge-Cache", "")
         figures = {**run_wrk(path, args.connections, args.duration), "bytes": len(body)}
         results.append((label, path, figures))
         print(

@@ -114,6 +114,17 @@ class Donation(models.Model):
         )
 
     @property
+    def card_can_be_changed(self) -> bool:
+        """A running monthly gift, not being cancelled: what Stripe's page is offered for
+        (a card to update, an amount to change). A one-off or cancelled gift has none."""
+        return (
+            bool(self.stripe_customer_id)
+            and self.frequency == self.Frequency.MONTHLY
+            and self.status in (self.Status.ACTIVE, self.Status.PAST_DUE)
+            and self.cancel_requested_at is None
+        )
+
+    @property
     def pay_verb(self) -> str:
         """A payment makes a one-off gift paid and a monthly one active."""
         return "pay_monthly" if self.frequency == self.Frequency.MONTHLY else "pay"

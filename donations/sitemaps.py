@@ -10,7 +10,8 @@ search_pages = [
     Page(
         "donations:donate",
         "Donate: support MariaDB with a gift",
-        "A one-off or monthly gift to the foundation, paid on Stripe's secure page, with a "
+        "A one-off or monthly gift to the foundation, paid by card on this site (the card goes "
+        "straight to Stripe), with a "
         "receipt and a link to manage it.",
         f"{MONEY_WORDS} monthly one-off card receipt",
     ),

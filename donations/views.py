@@ -170,6 +170,11 @@ def manage(request, token):
                     "This page says “Cancelled” once Stripe confirms it.",
                 )
                 return redirect(request.path)
+    elif request.method == "POST" and not donation.card_can_be_changed:
+        messages.error(
+            request, "This gift has no card to change: it is not a running monthly gift."
+        )
+        status = 400
     elif request.method == "POST":
         return_url = request.build_absolute_uri(request.path)
         try:

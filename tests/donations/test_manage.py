@@ -5,7 +5,10 @@ from types import SimpleNamespace
 
 import pytest
 import stripe
+from django.utils import timezone
+from pytest_django.asserts import assertContains, assertNotContains
 
+from donations.models import Donation
 from donations.signing import manage_token, reference_from_token
 from tests.donations.factories import GiftFactory
 from tests.foundation.factories import UserFactory
@@ -26,16 +29,51 @@ def portal(monkeypatch):
     return opened
 
 
+RUNNING_MONTHLY = {
+    "donation__stripe_customer_id": "cus_donor_7",
+    "donation__frequency": Donation.Frequency.MONTHLY,
+    "donation__status": Donation.Status.ACTIVE,
+}
+
+
 def test_the_link_shows_the_gift_and_opens_stripes_portal(client, portal):
-    gift = GiftFactory(donation__stripe_customer_id="cus_donor_7")
+    gift = GiftFactory(**RUNNING_MONTHLY)
     url = f"/donate/manage/{manage_token(gift.donation.reference)}/"
     page = client.get(url)
     assert page.status_code == 200
-    assert "€25, one-off" in page.content.decode()
+    assert "€25, monthly" in page.content.decode()
+    assertContains(page, "Manage on Stripe's secure page")
     response = client.post(url)
     assert response.status_code == 302
     assert response["Location"] == PORTAL_URL
     assert portal == [{"customer": "cus_donor_7", "return_url": f"http://testserver{url}"}]
+
+
+@pytest.mark.parametrize(
+    "donation",
+    [
+        {"frequency": Donation.Frequency.ONCE, "status": Donation.Status.PAID},
+        {"frequency": Donation.Frequency.MONTHLY, "status": Donation.Status.CANCELLED},
+        {"frequency": Donation.Frequency.MONTHLY, "status": Donation.Status.PENDING},
+    ],
+    ids=["one-off", "cancelled", "not started"],
+)
+def test_stripes_page_is_offered_only_for_a_running_monthly_gift(client, portal, donation):
+    gift = GiftFactory(
+        donation__stripe_customer_id="cus_donor_7",
+        **{f"donation__{field}": value for field, value in donation.items()},
+    )
+    url = f"/donate/manage/{manage_token(gift.donation.reference)}/"
+    assertNotContains(client.get(url), "Stripe's secure page")
+    assert client.post(url).status_code == 400
+    assert portal == []
+
+
+def test_a_monthly_gift_being_cancelled_offers_no_card_change(client, portal):
+    gift = GiftFactory(**RUNNING_MONTHLY, donation__cancel_requested_at=timezone.now())
+    url = f"/donate/manage/{manage_token(gift.donation.reference)}/"
+    assertNotContains(client.get(url), "Stripe's secure page")
+    assert portal == []
 
 
 @pytest.mark.parametrize("token", ["nonsense", "a" * 300, "%00", "x:y:z"])
@@ -52,7 +90,7 @@ def test_stripe_unreachable_while_managing_is_a_plain_message(client, monkeypatc
         raise stripe.APIConnectionError("connection refused")
 
     monkeypatch.setattr(stripe.billing_portal.SessionService, "create", down)
-    gift = GiftFactory(donation__stripe_customer_id="cus_donor_7")
+    gift = GiftFactory(**RUNNING_MONTHLY)
     response = client.post(f"/donate/manage/{manage_token(gift.donation.reference)}/", follow=True)
     assert response.status_code == 200
     assert "cannot be reached right now" in response.content.decode()

@@ -6,6 +6,7 @@ from decimal import Decimal
 import pytest
 
 from donations.models import Donation, Gift
+from invoicing.issuer import DEMO_NOTICE
 from payments.models import Refund, StripeEvent
 from tests.donations import stripe_events
 from tests.donations.factories import DonationFactory
@@ -38,6 +39,17 @@ def test_a_one_off_gift_is_recorded_and_receipted_with_a_manage_link(deliver, ma
     assert mail.to == ["giver@example.org"]
     assert mail.subject == "Your gift to the MariaDB Foundation: receipt for €50"
     assert "http://127.0.0.1:8000/donate/manage/" in mail.body
+    assert DEMO_NOTICE in mail.body  # as on the receipt's PDF, while the issuer is the demo's
+
+
+@pytest.mark.parametrize("demo", [True, False])
+def test_the_receipt_mail_warns_of_a_demo_issuer_as_its_pdf_does(
+    deliver, mailoutbox, settings, demo
+):
+    settings.INVOICE_ISSUER_DEMO = demo
+    deliver(stripe_events.payment_intent_succeeded(DonationFactory(amount=Decimal("50"))))
+    [mail] = mailoutbox
+    assert (DEMO_NOTICE in mail.body) is demo
 
 
 def test_the_same_event_twice_records_one_gift_and_one_receipt(deliver, mailoutbox):
