@@ -9,6 +9,7 @@ snapshots all go through ``publish_counts``.
 """
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 
@@ -48,7 +49,7 @@ def publish_counts(counts: dict[str, int], dimension: str) -> dict[str, int]:
 def merge_small_buckets(
     counts: dict[str, int],
     minimum: int | None = None,
-    order: Callable[[str], object] | None = None,
+    order: Callable[[str], Any] | None = None,
 ) -> dict[str, int]:
     """Counts with the small buckets (and unknown, empty values) merged into "other".
 

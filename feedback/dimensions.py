@@ -7,6 +7,7 @@ values (they are copied in docs/usage-trends.md). Changing any of them changes
 
 import hashlib
 import re
+from typing import cast
 
 # Rolling windows of complete days the statistics can be read for (?window=).
 WINDOWS = {"30d": 30, "90d": 90, "365d": 365}
@@ -214,12 +215,12 @@ def bucket_range(dimension: str, first: int, last: int) -> str:
     if first == last:
         return buckets[first][1]
     if dimension == "cpu":
-        low = buckets[first - 1][0] + 1 if first else 1
+        low = cast(int, buckets[first - 1][0]) + 1 if first else 1  # only the last is open
         high = buckets[last][0]
         if high is None:
             return "any number" if low == 1 else f"more than {low - 1}"
         return f"{low}–{high}"
-    low = buckets[first - 1][0] if first else 0
+    low = cast(int, buckets[first - 1][0]) if first else 0  # only the last is open
     high = buckets[last][0]
     if high is None:
         return "any amount" if low == 0 else f"more than {low} GiB"

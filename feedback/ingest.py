@@ -27,6 +27,7 @@ import logging
 import threading
 from collections.abc import Callable
 from contextlib import contextmanager
+from functools import partial
 
 import psycopg
 from django.conf import settings
@@ -163,9 +164,9 @@ def _hand_over(batch: list[_Slot]) -> None:
     """Give the committed reports' ids to their handovers (waking processing), once the
     batch's requests are answered and the next batch has its writer: a handover that
     waits (a frozen broker) then holds up its own request alone."""
-    for handover in {slot.handover for slot in batch} - {None}:
+    for handover in {slot.handover for slot in batch if slot.handover is not None}:
         ids = [slot.report.pk for slot in batch if slot.handover is handover]
-        transaction.on_commit(lambda handover=handover, ids=ids: handover(ids))
+        transaction.on_commit(partial(handover, ids))
 
 
 def _write_batch(slots: list[_Slot]) -> None:

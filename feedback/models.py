@@ -32,7 +32,7 @@ class RawReportQuerySet(models.QuerySet):
         """Stored but not yet processed (the partial index feedback_raw_pending covers it)."""
         return self.filter(status=RawReport.Status.PENDING)
 
-    def resent(self):
+    def resent(self) -> "RawReportQuerySet":
         """Reports with the same content as an earlier one (a lower id; the sha256 index)."""
         earlier = RawReport.objects.filter(sha256=OuterRef("sha256"), pk__lt=OuterRef("pk"))
         return self.filter(Exists(earlier))

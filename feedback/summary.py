@@ -151,7 +151,7 @@ def build_summary(
             "month": month.strftime("%Y-%m") if month else None,
             # Never before the reports begin: a window covers only days with reports.
             "window_from": max(since.date(), begin.date() if begin else since.date()).isoformat()
-            if window or month
+            if since is not None and (window or month)
             else None,
             "window_to": (until - timedelta(days=1)).date().isoformat() if until else None,
         },

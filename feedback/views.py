@@ -4,7 +4,7 @@ import hashlib
 import logging
 import time
 from contextlib import suppress
-from ipaddress import ip_address, ip_network
+from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
@@ -95,9 +95,10 @@ def too_many_reports(request) -> bool:
     (docs/PERFORMANCE.md). Fails open, as django-ratelimit does with
     ``RATELIMIT_FAIL_OPEN``: a report is worth more than the limit."""
     limit, period = parse_rate(settings.FEEDBACK_RATE_LIMIT)
-    address = client_address(request)
+    client = client_address(request)
+    address: str | IPv4Network | IPv6Network = client
     with suppress(ValueError):  # not an address (a Unix socket's empty one): as it is
-        if (parsed := ip_address(address)).version == 6:
+        if (parsed := ip_address(client)).version == 6:
             address = ip_network(f"{parsed}/{settings.RATELIMIT_IPV6_MASK}", strict=False)
     window = int(time.time()) // period
     digest = hashlib.sha256(f"{RATE_LIMIT_GROUP}:{address}".encode()).hexdigest()

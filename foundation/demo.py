@@ -138,13 +138,13 @@ def load(log):
             "is_demo": True,
         },
     )
-    for order, (title, name, description) in enumerate(STAFF):
+    for order, (title, holder, description) in enumerate(STAFF):
         Role.objects.update_or_create(
             kind=Role.Kind.STAFF,
             order=order,
             defaults={
                 "title": title,
-                "person": people.get(name),
+                "person": people.get(holder) if holder else None,
                 "description": description,
                 "is_demo": True,
             },
@@ -210,12 +210,12 @@ def load(log):
     meeting.attendees.set([people[name] for name, _ in BOARD] + [people["Mike Milinkovich"]])
 
     loaded = []
-    for file_name, title, author, categories, tags, published in POSTS:
+    for file_name, given_title, author, categories, tags, published in POSTS:
         text = (SEEDS / file_name).read_text()
         first_line, _, rest = text.strip().partition("\n")
-        source = text if title else rest
+        source = text if given_title else rest
         body = to_markdown(source)
-        title = title or first_line.strip()
+        title = given_title or first_line.strip()
         summary = excerpt(first_paragraph(source), SUMMARY_LENGTH)
         post, _ = NewsPost.objects.update_or_create(
             slug=slugify(title)[:200],

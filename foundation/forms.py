@@ -1,3 +1,5 @@
+from typing import cast
+
 from django import forms
 
 from core.markdown import has_visible_text, render_comment
@@ -55,6 +57,7 @@ class DocumentCommentForm(CommentForm):
 
     def __init__(self, *args, sections=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["section"].choices = [("", "The whole document"), *sections]
+        section = cast(forms.ChoiceField, self.fields["section"])
+        section.choices = [("", "The whole document"), *sections]
         # The section first, then the comment.
         self.order_fields(["section", "body"])

@@ -1,3 +1,5 @@
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -185,7 +187,7 @@ class DocumentVersion(models.Model):
     def is_public(self):
         return self.status != self.Status.DRAFT
 
-    def discussion_is_open(self, now=None):
+    def discussion_is_open(self, now: datetime | None = None) -> bool:
         now = now or timezone.now()
         return (
             self.status == self.Status.DISCUSSION

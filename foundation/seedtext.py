@@ -188,6 +188,7 @@ def _list(lines: list[str], i: int) -> tuple[str, int]:
             items.append("    " * depth + "- " + _inline(bullet.group(2)))
         else:
             ordered = ORDERED.match(line)
+            assert ordered is not None  # the loop takes only bullet or numbered lines
             items.append(f"{ordered.group(2)}. " + _inline(ordered.group(3)))
     return "\n".join(items), i
 

@@ -1,5 +1,9 @@
 """Workflows of the foundation app. Other apps publish news through here."""
 
+from datetime import datetime
+
+from django import forms
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -25,7 +29,14 @@ class CommentsDisabled(Exception):
 
 
 def publish_news_post(
-    *, slug, title, body, category, summary: str = "", author_name: str = "", published_at=None
+    *,
+    slug: str,
+    title: str,
+    body: str,
+    category: str,
+    summary: str = "",
+    author_name: str = "",
+    published_at: datetime | None = None,
 ) -> NewsPost:
     """Create or update a published news post identified by its slug; it is live when this
     returns.
@@ -58,21 +69,21 @@ def publish_news_post(
 
 
 def comment_on_document(
-    version: DocumentVersion, user, body: str, section: str = ""
+    version: DocumentVersion, user: User, body: str, section: str = ""
 ) -> DocumentComment:
     if not version.discussion_is_open():
         raise DiscussionClosed("The public discussion of this version is closed.")
     return DocumentComment.objects.create(version=version, author=user, body=body, section=section)
 
 
-def comment_on_post(post: NewsPost, user, body: str) -> NewsComment:
+def comment_on_post(post: NewsPost, user: User, body: str) -> NewsComment:
     if not post.comments_enabled:
         raise CommentsDisabled("Comments are closed for this post.")
     return NewsComment.objects.create(post=post, author=user, body=body)
 
 
 @transaction.atomic
-def receive_contact_message(form) -> ContactMessage:
+def receive_contact_message(form: "forms.ModelForm[ContactMessage]") -> ContactMessage:
     """Store the enquiry and, in the same transaction, the outbox items that mail staff
     and acknowledge it to the sender."""
     message = form.save()

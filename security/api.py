@@ -8,6 +8,7 @@ from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
     extend_schema,
+    extend_schema_field,
     inline_serializer,
 )
 from rest_framework import serializers
@@ -53,15 +54,17 @@ class AdvisorySerializer(serializers.Serializer):
     url = serializers.SerializerMethodField()
     osv = serializers.SerializerMethodField()
 
-    def get_severity(self, advisory) -> SeveritySerializer:
+    @extend_schema_field(SeveritySerializer)
+    def get_severity(self, advisory: Advisory) -> dict[str, object]:
         return _severity(advisory)
 
-    def get_affected(self, advisory) -> RangeSerializer(many=True):
+    @extend_schema_field(RangeSerializer(many=True))
+    def get_affected(self, advisory: Advisory) -> list[dict[str, str | None]]:
         return [
             {
                 "series": r.series.version,
-                "introduced": r.introduced.version if r.introduced_id else "0",
-                "fixed": r.fixed.version if r.fixed_id else None,
+                "introduced": r.introduced.version if r.introduced is not None else "0",
+                "fixed": r.fixed.version if r.fixed is not None else None,
             }
             for r in sorted(advisory.ranges.all(), key=lambda r: r.series.sort_key, reverse=True)
         ]
@@ -184,7 +187,7 @@ class AffectedAPI(APIView):
                         "id": r.advisory.advisory_id,
                         "severity": _severity(r.advisory),
                         "summary": r.advisory.summary,
-                        "fixed": r.fixed.version if r.fixed_id else None,
+                        "fixed": r.fixed.version if r.fixed is not None else None,
                         "url": url(r.advisory.get_absolute_url()),
                     }
                     for r in check.affecting

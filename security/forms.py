@@ -1,6 +1,8 @@
 """What visitors type: the advisory list's filters and the "Am I affected?" version
 string; and staff's choice of advisories when a release is published."""
 
+from typing import cast
+
 from django import forms
 from django.core.exceptions import ValidationError
 
@@ -25,8 +27,10 @@ class AdvisoryFilter(forms.Form):
 
     def __init__(self, *args, series_versions=(), years=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["series"].choices = [("", "Any")] + [(v, v) for v in series_versions]
-        self.fields["year"].choices = [("", "Any")] + [(str(y), str(y)) for y in years]
+        series = cast(forms.ChoiceField, self.fields["series"])
+        series.choices = [("", "Any")] + [(v, v) for v in series_versions]
+        year = cast(forms.TypedChoiceField, self.fields["year"])
+        year.choices = [("", "Any")] + [(str(y), str(y)) for y in years]
 
     @classmethod
     def for_data(cls, data):
@@ -73,4 +77,4 @@ class AttachForm(forms.Form):
 
     def __init__(self, *args, candidates, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["advisories"].queryset = candidates
+        cast(forms.ModelMultipleChoiceField, self.fields["advisories"]).queryset = candidates

@@ -166,8 +166,8 @@ class AffectedRange(models.Model):
         ]
 
     def __str__(self):
-        start = self.introduced.version if self.introduced_id else "the start"
-        end = f"before {self.fixed.version}" if self.fixed_id else "with no fix"
+        start = self.introduced.version if self.introduced is not None else "the start"
+        end = f"before {self.fixed.version}" if self.fixed is not None else "with no fix"
         return f"{self.advisory}: {self.series.version} from {start}, {end}"
 
     def clean(self):

@@ -96,8 +96,8 @@ def record(advisory: Advisory, releases: dict[str, list[Release]] | None = None)
     ranges = [
         {
             "series": r.series.version,
-            "introduced": r.introduced.version if r.introduced_id else "0",
-            "fixed": r.fixed.version if r.fixed_id else None,
+            "introduced": r.introduced.version if r.introduced is not None else "0",
+            "fixed": r.fixed.version if r.fixed is not None else None,
         }
         for r in spans
     ]

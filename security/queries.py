@@ -98,7 +98,10 @@ def fixed_by(release: Release) -> list[AffectedRange]:
 def maintained_series(today: date, series: Iterable[Series]) -> list[Series]:
     """Of ``series`` (read ``with_release_facts``), those with a stable release and
     before their end of life, oldest first."""
-    return sorted((s for s in series if s.has_ga and not s.is_eol(today)), key=lambda s: s.sort_key)
+    return sorted(
+        (s for s in series if s.has_ga and not s.is_eol(today)),  # type: ignore[attr-defined]  # with_release_facts adds it
+        key=lambda s: s.sort_key,
+    )
 
 
 @dataclass(frozen=True)

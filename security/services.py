@@ -1,6 +1,7 @@
 """Workflows that change advisories: importing the advisories file, and attaching the
 advisories a release fixes (the release publishing flow offers it)."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
 
@@ -53,7 +54,9 @@ ADVISORY_FIELDS = [
 ]
 
 
-def _release_lookup(records: list[AdvisoryRecord]):
+def _release_lookup(
+    records: list[AdvisoryRecord],
+) -> tuple[dict[str, Series], dict[str, Release]]:
     series = {s.version: s for s in Series.objects.all()}
     wanted = {v for r in records for span in r.ranges for v in (span.introduced, span.fixed) if v}
     releases = {r.version: r for r in Release.objects.filter(version__in=wanted)}
@@ -84,7 +87,7 @@ def _checked(advisory: Advisory) -> Advisory:
     return advisory
 
 
-def stated_moment(record: AdvisoryRecord, after=None):
+def stated_moment(record: AdvisoryRecord, after: datetime | None = None) -> datetime:
     """When the record's facts were stated: midnight UTC of the file's day, or now when the
     file gives none or its day is not after ``after`` (a change staff made since)."""
     if record.stated_on is None:
@@ -93,7 +96,7 @@ def stated_moment(record: AdvisoryRecord, after=None):
     return moment if after is None or moment > after else timezone.now()
 
 
-def touch(advisory: Advisory, when=None) -> None:
+def touch(advisory: Advisory, when: datetime | None = None) -> None:
     """Record that the advisory's facts changed (its OSV ``modified``)."""
     advisory.modified = when or timezone.now()
     Advisory.objects.filter(pk=advisory.pk).update(modified=advisory.modified)
@@ -118,16 +121,17 @@ def import_advisories(records: list[AdvisoryRecord]) -> ImportReport:
             created, changed, current = True, True, {}
         else:
             created = False
-            changed = [n for n, v in values.items() if getattr(advisory, n) != v]
-            for name in changed:
+            changed_fields = [n for n, v in values.items() if getattr(advisory, n) != v]
+            for name in changed_fields:
                 setattr(advisory, name, values[name])
+            changed = bool(changed_fields)
             if changed:
                 _checked(advisory).save()
             current = {r.series.version: r for r in advisory.ranges.all()}
         for span in record.ranges:
             wanted = {
-                "introduced": releases.get(span.introduced),
-                "fixed": releases.get(span.fixed),
+                "introduced": releases.get(span.introduced) if span.introduced else None,
+                "fixed": releases.get(span.fixed) if span.fixed else None,
                 "basis": span.basis,
             }
             stored = current.pop(span.series, None)
@@ -161,7 +165,7 @@ class AttachRefused(ValueError):
 
 
 @transaction.atomic
-def attach_fix(release: Release, advisories) -> int:
+def attach_fix(release: Release, advisories: Iterable[Advisory]) -> int:
     """Record ``release`` as the fix of each advisory in its series: a range of that series
     without a fix (or with a later one) ends at ``release``; an advisory without a range
     for the series gets one, from the start of the series. Returns how many changed."""
@@ -190,5 +194,5 @@ def attach_fix(release: Release, advisories) -> int:
     return changed
 
 
-def _key(release: Release):
+def _key(release: Release) -> tuple[int, int, int]:
     return (release.version_major, release.version_minor, release.version_patch)

@@ -2,7 +2,10 @@
 parser fix, and marking test traffic by the rules staff keep."""
 
 import logging
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from django.db import DatabaseError, transaction
 from django.db.models import Q
@@ -23,11 +26,11 @@ class ProcessingResult:
     rejected: int = 0
 
     @property
-    def total(self):
+    def total(self) -> int:
         return self.processed + self.rejected
 
 
-def process_pending(batch_size: int = 500, ids=None) -> ProcessingResult:
+def process_pending(batch_size: int = 500, ids: Iterable[int] | None = None) -> ProcessingResult:
     """Parse pending raw reports into Report rows, one batch in one transaction.
 
     Rows are claimed with SELECT ... FOR UPDATE SKIP LOCKED, so any number of
@@ -124,7 +127,9 @@ def _write_reports(parsed: list[tuple[RawReport, ParsedReport]]) -> None:
     )
 
 
-def process_all_pending(batch_size: int = 500, progress=None) -> ProcessingResult:
+def process_all_pending(
+    batch_size: int = 500, progress: Callable[[int], object] | None = None
+) -> ProcessingResult:
     total = ProcessingResult()
     while True:
         result = process_pending(batch_size)
@@ -139,7 +144,7 @@ def process_all_pending(batch_size: int = 500, progress=None) -> ProcessingResul
 def _upsert_servers(parsed: list[tuple[RawReport, ParsedReport]]) -> dict[str, Server]:
     if not parsed:
         return {}
-    seen: dict[str, dict] = {}
+    seen: dict[str, dict[str, Any]] = {}
     for raw, report in parsed:
         entry = seen.setdefault(
             report.server_uid,
@@ -173,7 +178,13 @@ def _upsert_servers(parsed: list[tuple[RawReport, ParsedReport]]) -> dict[str, S
 
 
 def report_row(
-    report: ParsedReport, *, server, received_at, is_test: bool, country: str = "", raw=None
+    report: ParsedReport,
+    *,
+    server: Server,
+    received_at: datetime,
+    is_test: bool,
+    country: str = "",
+    raw: RawReport | None = None,
 ) -> Report:
     """The Report row for a parsed report (unsaved)."""
     return Report(
@@ -204,7 +215,7 @@ def report_row(
     )
 
 
-def reprocess(raw_ids) -> ProcessingResult:
+def reprocess(raw_ids: Collection[int]) -> ProcessingResult:
     """Parse stored reports again (after a parser fix): staff action in the admin."""
     with transaction.atomic():
         Report.objects.filter(raw_id__in=raw_ids).delete()

@@ -1,6 +1,8 @@
 """How long raw reports are kept: the monthly partitions made ahead of time, and pruning."""
 
 import logging
+from collections.abc import Callable
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import connection
@@ -11,14 +13,16 @@ from feedback import partitions
 logger = logging.getLogger(__name__)
 
 
-def prepare_partitions() -> list:
+def prepare_partitions() -> list[date]:
     """Make this month's partition of the raw reports and the next
     ``FEEDBACK_PARTITIONS_AHEAD`` months' (the daily task)."""
     months = partitions.months_from(timezone.now(), 1 + settings.FEEDBACK_PARTITIONS_AHEAD)
     return partitions.create_partitions(connection, months)
 
 
-def prune_raw_reports(older_than_days: int | None = None, progress=None):
+def prune_raw_reports(
+    older_than_days: int | None = None, progress: Callable[[int], object] | None = None
+) -> int:
     """Drop the raw bytes of processed or rejected reports older than the retention age;
     returns how many raw reports went.
 
@@ -28,7 +32,7 @@ def prune_raw_reports(older_than_days: int | None = None, progress=None):
     pruned, so nothing unprocessed is lost.
     """
     days = older_than_days or settings.FEEDBACK_RAW_RETENTION_DAYS
-    cutoff = timezone.now() - timezone.timedelta(days=days)
+    cutoff = timezone.now() - timedelta(days=days)
     _dropped, rows, kept = partitions.drop_partitions_before(connection, cutoff)
     for month in kept:
         logger.warning("feedback: raw reports of %s kept: some are still pending", month)

@@ -2,6 +2,7 @@
 table beside it and the CSV and JSON downloads, so the three always show the same
 figures. Charts of type "table" are tables only (no canvas)."""
 
+from typing import Any
 from urllib.parse import urlencode
 
 from django.urls import reverse
@@ -65,7 +66,9 @@ def line_style(index: int) -> dict:
 
 def sections(charts: list[dict]) -> list[dict]:
     """The charts grouped under their headings (empty sections left out)."""
-    grouped = [{"id": section_id, "title": title, "charts": []} for section_id, title in SECTIONS]
+    grouped: list[dict[str, Any]] = [
+        {"id": section_id, "title": title, "charts": []} for section_id, title in SECTIONS
+    ]
     by_id = {section["id"]: section for section in grouped}
     for chart in charts:
         by_id[SECTION_OF.get(chart["id"], "features")]["charts"].append(chart)

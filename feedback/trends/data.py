@@ -9,6 +9,7 @@ incomplete, only at the end of the charts over time.
 
 from collections import defaultdict
 from datetime import date, timedelta
+from typing import Any
 
 from django.core.cache import cache
 from django.utils import timezone
@@ -147,7 +148,8 @@ def _split_pairs(counts: dict[str, int]) -> dict[str, dict[str, int]]:
 
 def eol_by_distribution(pair_counts: dict[str, int], eol_series: set[str]) -> list[dict]:
     """Per distribution family: servers, servers on an end-of-life series, share."""
-    rows, other_total, other_eol = [], 0, 0
+    rows: list[dict[str, Any]] = []
+    other_total, other_eol = 0, 0
     for family, by_series in sorted(_split_pairs(pair_counts).items()):
         total = sum(by_series.values())
         on_eol = sum(n for series, n in by_series.items() if series in eol_series)
@@ -270,7 +272,7 @@ def upgrade_lag(releases, adoption, families: list[str], first_day=None):
     result = []
     for release in releases:
         if first_day is None or release.release_date < first_day:
-            lags = dict.fromkeys(families, BEFORE_DATA)
+            lags: dict[str, object] = dict.fromkeys(families, BEFORE_DATA)
             result.append({"version": release.version, "lags": lags})
             continue
         series = release.series.version
@@ -329,7 +331,7 @@ def _dashboard(period: str, window: str | None, today: date) -> dict:
 
     if window:
         window_end, counts = load_window(window)
-        selected = {
+        selected: dict[str, Any] = {
             "kind": "window",
             "name": window,
             "from": shown_begin(window, window_end, first_day).isoformat() if window_end else None,

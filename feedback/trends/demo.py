@@ -9,7 +9,7 @@ countries are simulated too (no address comes with a simulated report). Every co
 month is then published as a snapshot, as the beat task does.
 """
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 from core import demo
 from feedback.ingest import build_raw_report, store_reports
@@ -70,7 +70,7 @@ def _simulate(log):
 
 def _releases_by_series():
     """Published (release date, version) pairs per series, oldest first."""
-    catalogue = {}
+    catalogue: dict[str, list[tuple[date, str]]] = {}
     for version, series, released in (
         Release.objects.published()
         .order_by("release_date")

@@ -65,4 +65,5 @@ def default_period(
     one, else the latest."""
     complete = [start for start in starts if is_complete(period, start, today)]
     whole = [start for start in complete if first_day is None or start >= first_day]
-    return (whole or complete or starts or [None])[-1]
+    chosen = whole or complete or starts
+    return chosen[-1] if chosen else None

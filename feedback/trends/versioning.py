@@ -1,5 +1,7 @@
 """A version number for everything cached from the rollups: bumped when they change."""
 
+from typing import cast
+
 from django.core.cache import cache
 
 CACHE_VERSION_KEY = "trends:version"
@@ -13,4 +15,4 @@ def bump_cache_version():
 
 
 def cache_version() -> int:
-    return cache.get_or_set(CACHE_VERSION_KEY, 1, timeout=None)
+    return cast(int, cache.get_or_set(CACHE_VERSION_KEY, 1, timeout=None))

@@ -63,6 +63,7 @@ def _csv(filename: str, export: dict | None = None, text: str | None = None) -> 
     """A typed CSV (``core.opendata``): a withheld figure is an empty cell with its
     ``<field>_withheld`` column true, never 0 and never text."""
     if text is None:
+        assert export is not None  # a CSV is made from an export or given as text
         return _licensed(opendata.csv_response(filename, export["fields"], export["rows"]))
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
