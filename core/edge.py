@@ -31,7 +31,7 @@ import math
 import time
 from collections.abc import Callable, Iterable, Iterator, MutableMapping
 from functools import wraps
-from typing import Any
+from typing import Any, overload
 from urllib.parse import urlsplit
 
 from celery import shared_task
@@ -562,6 +562,12 @@ def _shareable_answer(request: HttpRequest, response: HttpResponseBase) -> bool:
     return not (session is not None and session.accessed)
 
 
+@overload
+def shared_response(view: View, *, max_age: int = 0, live: bool = False) -> View: ...
+@overload
+def shared_response(
+    view: None = None, *, max_age: int = 0, live: bool = False
+) -> Callable[[View], View]: ...
 def shared_response(
     view: View | None = None, *, max_age: int = 0, live: bool = False
 ) -> Callable[[View], View] | View:
