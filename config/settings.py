@@ -32,6 +32,9 @@ PRODUCTION = DJANGO_ENV == "production"
 # placeholder value, naming the variable.
 _secrets = (site_secrets.DJANGO_SECRET_KEY, *payment_secrets.STRIPE_SECRETS)
 vars().update({s.name: env.str(s.name, default=s.development_default) for s in _secrets})
+# The names just set, for the type checker (which cannot read vars().update()).
+STRIPE_SECRET_KEY: str
+STRIPE_WEBHOOK_SECRET: str
 # A Stripe test key (sk_test_…) is refused in production unless this says test mode is meant.
 STRIPE_TEST_MODE = env.bool("STRIPE_TEST_MODE", default=not PRODUCTION)
 if PRODUCTION and (
@@ -418,7 +421,7 @@ STRIPE_API_BASE = env.str("STRIPE_API_BASE", default="")
 # accepts (check --deploy refuses another); `make run` and the browser tests point it at
 # the fake's copy (<localstripe>/js.stripe.com/v3/). The card typed into its card element
 # goes from the browser to this address's origin only, never to this site.
-STRIPE_JS_URL = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
+STRIPE_JS_URL: str = env.str("STRIPE_JS_URL", default="https://js.stripe.com/v3/")
 # The publishable key Stripe.js is started with (pk_live_… in production; the fake takes any).
 STRIPE_PUBLISHABLE_KEY = env.str("STRIPE_PUBLISHABLE_KEY", default="pk_test_local")
 # Seconds the SDK waits for Stripe before the sponsor is offered the invoice instead.

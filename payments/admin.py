@@ -1,24 +1,25 @@
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from payments.models import Dispute, Payment, Refund, StripeEvent
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # not subscriptable at run time
     """Rows Stripe's events write: staff read them, nobody edits them here."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
 @admin.register(StripeEvent)
-class StripeEventAdmin(admin.ModelAdmin):
+class StripeEventAdmin(admin.ModelAdmin):  # type: ignore[type-arg]  # not subscriptable at run time
     list_display = ["event_id", "type", "outcome", "received_at"]
     list_filter = ["type", "outcome"]
     search_fields = ["event_id"]
@@ -28,21 +29,21 @@ class StripeEventAdmin(admin.ModelAdmin):
         return False
 
 
-class RefundInline(admin.TabularInline):
+class RefundInline(admin.TabularInline):  # type: ignore[type-arg]  # not subscriptable at run time
     model = Refund
     extra = 0
-    fields = readonly_fields = ["stripe_charge_id", "amount", "currency", "refunded_at"]
+    fields = readonly_fields = ("stripe_charge_id", "amount", "currency", "refunded_at")
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Payment | None = None) -> bool:
         return False
 
 
-class DisputeInline(admin.TabularInline):
+class DisputeInline(admin.TabularInline):  # type: ignore[type-arg]  # not subscriptable at run time
     model = Dispute
     extra = 0
-    fields = readonly_fields = ["stripe_id", "amount", "currency", "status", "opened_at"]
+    fields = readonly_fields = ("stripe_id", "amount", "currency", "status", "opened_at")
 
-    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Payment | None = None) -> bool:
         return False
 
 

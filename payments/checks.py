@@ -3,19 +3,21 @@
 A test key is refused at start-up with the other secrets (core/secrets.py).
 """
 
+from collections.abc import Sequence
 from typing import Any
 
+from django.apps import AppConfig
 from django.conf import settings
-from django.core.checks import Error, Tags, register
+from django.core.checks import CheckMessage, Error, Tags, register
 
 from payments import stripe_js
 
 
 @register(Tags.security, deploy=True)
-def check_real_stripe(app_configs, **kwargs: Any):
+def check_real_stripe(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[CheckMessage]:
     if not settings.PRODUCTION:
         return []
-    errors = []
+    errors: list[CheckMessage] = []
     if settings.STRIPE_API_BASE:
         errors.append(
             Error(

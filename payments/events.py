@@ -8,7 +8,7 @@ handler needs and the event lacks rejects the event (``Rejected``), it is never 
 """
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -53,12 +53,17 @@ class StripeEventData:
     subscription_metadata: Mapping[str, str] = field(default_factory=lambda: NO_METADATA)
     line_metadata: tuple[Mapping[str, str], ...] = ()
 
+    def required_amount(self) -> int:
+        if self.amount is None:
+            raise Rejected("it names no amount")
+        return self.amount
+
     def required_currency(self) -> str:
         if not self.currency:
             raise Rejected("it names no currency")
         return self.currency
 
-    def _metadata_values(self, key: str, lines: bool):
+    def _metadata_values(self, key: str, lines: bool) -> Iterator[str]:
         sources = (
             self.metadata,
             self.subscription_metadata,

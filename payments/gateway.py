@@ -9,9 +9,17 @@ import json
 import time
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
+from typing import Any, Literal
 
 import stripe
 from django.conf import settings
+from stripe.params import (
+    CustomerCreateParams,
+    PaymentIntentCreateParams,
+    PlanCreateParams,
+    SetupIntentCreateParams,
+    SubscriptionCreateParams,
+)
 
 from core.numbers import parse_int
 
@@ -26,7 +34,7 @@ CardError = stripe.CardError
 # PaymentsConfig.ready()): sponsorships and monthly gifts alike.
 CANCEL_SUBSCRIPTION = "payments.cancel_subscription"
 
-_clients: dict[tuple, stripe.StripeClient] = {}
+_clients: dict[tuple[str, str, int], stripe.StripeClient] = {}
 
 
 def client() -> stripe.StripeClient:
@@ -43,11 +51,11 @@ def client() -> stripe.StripeClient:
     return _clients[config]
 
 
-def options(idempotency_key: str = "") -> dict:
+def options(idempotency_key: str = "") -> stripe.RequestOptions:
     return {"idempotency_key": idempotency_key} if idempotency_key else {}
 
 
-def idempotency_key(local: str, *asked) -> str:
+def idempotency_key(local: str, *asked: object) -> str:
     """A key for a create call, derived from the local object (``local``, e.g.
     "organisation-7-customer") and what is asked of Stripe: the same request made twice (a
     double click, two workers) makes one object; a changed one (a corrected billing
@@ -56,7 +64,7 @@ def idempotency_key(local: str, *asked) -> str:
     return f"{local}-{digest[:16]}"
 
 
-def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
+def cancel_subscription(subscription_id: str, idempotency_key: str = "") -> None:
     """Ends the subscription now; one Stripe no longer knows is already ended."""
     try:
         client().v1.subscriptions.cancel(subscription_id, options=options(idempotency_key))
@@ -65,10 +73,10 @@ def cancel_subscription(subscription_id: str, idempotency_key: str = ""):
             raise
 
 
-def create_customer(local: str, *, email: str, name: str = "", metadata: dict) -> str:
+def create_customer(local: str, *, email: str, name: str = "", metadata: dict[str, str]) -> str:
     """A Stripe customer; returns its id (the caller stores it). ``local`` names the
     local object it is made for (see ``idempotency_key``)."""
-    params: dict = {"metadata": metadata}
+    params: CustomerCreateParams = {"metadata": metadata}
     if email:
         params["email"] = email
     if name:
@@ -76,14 +84,21 @@ def create_customer(local: str, *, email: str, name: str = "", metadata: dict) -
     return client().v1.customers.create(params, options(idempotency_key(local, params))).id
 
 
-def create_plan(local: str, *, product_name: str, amount: int, currency: str, interval: str) -> str:
+def create_plan(
+    local: str,
+    *,
+    product_name: str,
+    amount: int,
+    currency: str,
+    interval: Literal["month", "year"],
+) -> str:
     """A plan (with its product) charging ``amount`` (minor units) every ``interval``
     ("month" or "year"); returns the plan's id."""
     stripe = client().v1
     product = stripe.products.create(
         {"name": product_name}, options(idempotency_key(f"{local}-product", product_name))
     )
-    params = {
+    params: PlanCreateParams = {
         "product": product.id,
         "amount": amount,
         "currency": currency.lower(),
@@ -93,14 +108,19 @@ def create_plan(local: str, *, product_name: str, amount: int, currency: str, in
 
 
 def subscribe(
-    local: str, *, customer_id: str, plan_id: str, metadata: dict, payment_method_id: str
+    local: str,
+    *,
+    customer_id: str,
+    plan_id: str,
+    metadata: dict[str, str],
+    payment_method_id: str,
 ) -> str:
     """A subscription to the plan, charged to the customer's default card (``use_card``);
     its first invoice is paid at once or waits for 3-D Secure (``allow_incomplete``).
     The metadata is set on the subscription and on its item, which is what an invoice
     line carries: the first invoice's event names what it pays for even before this call
     has returned. Returns its id."""
-    params = {
+    params: SubscriptionCreateParams = {
         "customer": customer_id,
         "items": [{"plan": plan_id, "metadata": metadata}],
         "metadata": metadata,
@@ -119,7 +139,13 @@ class IssuedInvoice:
 
 
 def send_invoice(
-    key: str, *, customer_id: str, amount: int, currency: str, description: str, metadata: dict
+    key: str,
+    *,
+    customer_id: str,
+    amount: int,
+    currency: str,
+    description: str,
+    metadata: dict[str, str],
 ) -> IssuedInvoice:
     """An invoice of one line, ``amount`` in minor units, that Stripe emails to the
     customer, due in INVOICE_DUE_DAYS days, paid by transfer or on Stripe's hosted page.
@@ -158,7 +184,7 @@ def send_invoice(
     )
 
 
-def mark_invoice_paid_out_of_band(invoice_id: str, idempotency_key: str = ""):
+def mark_invoice_paid_out_of_band(invoice_id: str, idempotency_key: str = "") -> None:
     """A bank transfer paid it: Stripe stops asking the customer for the money."""
     client().v1.invoices.pay(
         invoice_id,
@@ -175,8 +201,13 @@ def customer_portal_url(customer_id: str, return_url: str) -> str:
     return session.url
 
 
-def subscription_metadata(subscription_id: str) -> dict:
+def subscription_metadata(subscription_id: str) -> dict[str, str]:
     return client().v1.subscriptions.retrieve(subscription_id).to_dict().get("metadata") or {}
+
+
+def _refused_signature(message: str, signature: str, text: str) -> SignatureVerificationError:
+    # The SDK's error classes have unannotated constructors.
+    return SignatureVerificationError(message, signature, text)  # type: ignore[no-untyped-call]
 
 
 def verify_webhook(payload: bytes, signature: str) -> str:
@@ -195,13 +226,13 @@ def verify_webhook(payload: bytes, signature: str) -> str:
     # one, and a header with several is refused (a later t= must not hide a future first).
     timestamps = [part[2:] for part in signature.split(",") if part.startswith("t=")]
     if len(timestamps) != 1:
-        raise SignatureVerificationError("Several timestamps in the header", signature, text)
+        raise _refused_signature("Several timestamps in the header", signature, text)
     try:
         signed_at = parse_int(timestamps[0], "t")  # ASCII digits only (issue 58)
     except ValueError as error:
-        raise SignatureVerificationError("Unreadable timestamp", signature, text) from error
+        raise _refused_signature("Unreadable timestamp", signature, text) from error
     if signed_at > time.time() + tolerance:
-        raise SignatureVerificationError(
+        raise _refused_signature(
             "Timestamp in the future, outside the tolerance zone", signature, text
         )
     return text
@@ -212,18 +243,21 @@ def verify_webhook(payload: bytes, signature: str) -> str:
 # with the payment method Stripe attached to it, and the browser answers 3-D Secure.
 
 
-def create_setup_intent(customer_id: str, metadata: dict, *, recurring: bool) -> dict:
+def create_setup_intent(
+    customer_id: str, metadata: dict[str, str], *, recurring: bool
+) -> dict[str, str | None]:
     """A SetupIntent of the customer, for the browser to confirm with the card:
     ``{"id", "client_secret"}``. ``recurring``: the card is kept for later charges made
     while the payer is away (renewals, monthly gifts)."""
-    setup = client().v1.setup_intents.create(
-        {
-            "customer": customer_id,
-            "payment_method_types": ["card"],
-            "usage": "off_session" if recurring else "on_session",
-            "metadata": metadata,
-        }
-    )
+    # The SDK's types know only allowed_payment_method_types (API 2026-10-28); the
+    # fake and the site send payment_method_types.
+    params: SetupIntentCreateParams = {  # type: ignore[typeddict-unknown-key]
+        "customer": customer_id,
+        "payment_method_types": ["card"],
+        "usage": "off_session" if recurring else "on_session",
+        "metadata": metadata,
+    }
+    setup = client().v1.setup_intents.create(params)
     return {"id": setup.id, "client_secret": setup.client_secret}
 
 
@@ -231,7 +265,7 @@ def create_setup_intent(customer_id: str, metadata: dict, *, recurring: bool) ->
 class ConfirmedCard:
     customer_id: str
     payment_method_id: str
-    metadata: dict
+    metadata: dict[str, str]
 
 
 class NotConfirmed(Exception):
@@ -267,9 +301,13 @@ def use_card(card: ConfirmedCard) -> None:
     )
 
 
-def charge(card: ConfirmedCard, amount: int, currency: str, metadata: dict, key: str) -> str:
+def charge(
+    card: ConfirmedCard, amount: int, currency: str, metadata: dict[str, str], key: str
+) -> str:
     """A PaymentIntent of ``amount`` (minor units) confirmed now with the card; its id."""
-    params = {
+    # The SDK's types know only allowed_payment_method_types (API 2026-10-28); the
+    # fake and the site send payment_method_types.
+    params: PaymentIntentCreateParams = {  # type: ignore[typeddict-unknown-key]
         "amount": amount,
         "currency": currency.lower(),
         "customer": card.customer_id,
@@ -300,7 +338,7 @@ class Attempt:
 NOTHING = Attempt("none")
 
 
-def _attempt_of(intent: dict | None) -> Attempt:
+def _attempt_of(intent: dict[str, Any] | None) -> Attempt:
     if not intent:
         return Attempt("failed", message="Stripe made no payment.")
     status = intent.get("status")
@@ -350,7 +388,7 @@ def subscription_attempt(subscription_id: str) -> Attempt:
     return _attempt_of(intent if isinstance(intent, dict) else None)
 
 
-def cancel_payment_intent(payment_intent_id: str):
+def cancel_payment_intent(payment_intent_id: str) -> None:
     """A payment left waiting for 3-D Secure can no longer be completed."""
     try:
         client().v1.payment_intents.cancel(payment_intent_id)

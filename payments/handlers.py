@@ -14,7 +14,7 @@ def _time(timestamp: int | None) -> datetime | None:
     return None if timestamp is None else datetime.fromtimestamp(timestamp, tz=UTC)
 
 
-def charge_refunded(event: StripeEventData):
+def charge_refunded(event: StripeEventData) -> None:
     """Stripe's charge.refunded: ``amount_refunded`` is the charge's refunded total; the
     refund happened when the event was made (the charge's own ``created`` is its
     payment's date, not the refund's), or, with no such date, when it arrived."""
@@ -26,13 +26,13 @@ def charge_refunded(event: StripeEventData):
         payment_intent_id=event.payment_intent,
         invoice_id=event.invoice,
         customer_id=event.customer,
-        amount_minor=event.amount,
+        amount_minor=event.required_amount(),
         currency=currency,
         refunded_at=_time(event.occurred),
     )
 
 
-def dispute_changed(event: StripeEventData):
+def dispute_changed(event: StripeEventData) -> None:
     if not event.object_id:
         raise Ignored("dispute without id")
     if not (event.charge or event.payment_intent):
@@ -41,7 +41,7 @@ def dispute_changed(event: StripeEventData):
         dispute_id=event.object_id,
         charge_id=event.charge,
         payment_intent_id=event.payment_intent,
-        amount_minor=event.amount,
+        amount_minor=event.required_amount(),
         currency=event.required_currency(),
         status=event.status or "needs_response",
         opened_at=_time(event.created),

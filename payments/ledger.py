@@ -8,9 +8,12 @@ refund that arrived before its payment can push a figure below nothing.
 """
 
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from datetime import datetime
+from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
+from django.db.models import Manager, QuerySet
 from django.db.models.functions import ExtractYear
 from django.utils import timezone
 
@@ -19,18 +22,18 @@ from payments.models import Dispute, Payment, Refund
 from payments.money import from_minor_units
 
 
-def _taken_back(payment_ids) -> dict[int, list[tuple[datetime, int, str]]]:
+def _taken_back(payment_ids: Iterable[int]) -> dict[int, list[tuple[datetime, int, str]]]:
     """Per payment, (when, minor units, REFUND or DISPUTE) of each refund and withdrawing
     dispute, oldest first, capped so that their sum never exceeds the payment."""
     paid = dict(Payment.objects.filter(pk__in=payment_ids).values_list("pk", "amount_minor"))
-    moves = defaultdict(list)
+    moves: defaultdict[int, list[tuple[datetime, int, str]]] = defaultdict(list)
     refunds = Refund.objects.filter(payment_id__in=paid).values_list(
         "payment_id", "refunded_at", "amount_minor"
     )
     for payment, when, amount in refunds:
         moves[payment].append((when, amount, REFUND))
     for dispute in Dispute.objects.filter(payment_id__in=paid):
-        if dispute.withdraws:
+        if dispute.withdraws and dispute.payment_id is not None:  # never None: filtered
             moves[dispute.payment_id].append((dispute.opened_at, dispute.amount_minor, DISPUTE))
     capped = {}
     for payment, items in moves.items():
@@ -44,7 +47,7 @@ def _taken_back(payment_ids) -> dict[int, list[tuple[datetime, int, str]]]:
     return capped
 
 
-def _movements(year: int):
+def _movements(year: int) -> Iterator[tuple[tuple[Any, ...], datetime, int, str]]:
     """(payment row, when, signed minor units, REFUND, DISPUTE or "") of every payment and
     taking back in ``year``."""
     fields = ("pk", "content_type_id", "object_id", "currency", "is_demo")
@@ -111,8 +114,11 @@ def income_in(year: int) -> list[Income]:
 def years_with_income() -> set[int]:
     """Every year a payment, or a refund or dispute of a known payment, happened in."""
 
-    def years(queryset, field):
-        return queryset.order_by().annotate(year=ExtractYear(field)).values_list("year", flat=True)
+    def years(queryset: QuerySet[Any] | Manager[Any], field: str) -> QuerySet[Any, int]:
+        found: QuerySet[Any, int] = (
+            queryset.order_by().annotate(year=ExtractYear(field)).values_list("year", flat=True)
+        )
+        return found
 
     return set(
         years(Payment.objects, "paid_at").union(

@@ -1,4 +1,5 @@
 from decimal import Decimal
+from typing import Any, Self
 
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.contrib.contenttypes.models import ContentType
@@ -37,12 +38,12 @@ def _scaled(minor_units: int, currency: str) -> Decimal:
     return from_minor_units(minor_units, currency)
 
 
-class PaymentQuerySet(models.QuerySet):
-    def demo(self):
+class PaymentQuerySet(models.QuerySet["Payment"]):
+    def demo(self) -> Self:
         """Payments ``load_demo`` recorded: no money moved."""
         return self.filter(is_demo=True)
 
-    def for_outer(self, model):
+    def for_outer(self, model: type[models.Model] | models.Model) -> Self:
         """The payments of the outer query's row (a sponsorship, a donation): for
         ``Exists`` and ``Subquery``."""
         return self.filter(
@@ -50,22 +51,22 @@ class PaymentQuerySet(models.QuerySet):
             object_id=OuterRef("pk"),
         )
 
-    def _with_returned(self):
+    def _with_returned(self) -> Self:
         """Each payment with ``returned_minor``: what refunds and withdrawing disputes
         took back (the database's count of ``Payment.taken_back_minor``, uncapped)."""
 
-        def total(queryset):
+        def total(queryset: models.QuerySet[Any] | models.Manager[Any]) -> Coalesce:
             sums = queryset.filter(payment=OuterRef("pk")).order_by().values("payment")
             return Coalesce(Subquery(sums.annotate(t=Sum("amount_minor")).values("t")), Value(0))
 
         withdrawing = Dispute.objects.exclude(status__in=Dispute.KEEPS_THE_MONEY)
         return self.annotate(returned_minor=total(Refund.objects) + total(withdrawing))
 
-    def returned_in_full(self):
+    def returned_in_full(self) -> Self:
         """Payments whose whole amount went back (refunded, or taken by a dispute)."""
         return self._with_returned().filter(returned_minor__gte=F("amount_minor"))
 
-    def keeping_money(self):
+    def keeping_money(self) -> Self:
         """Payments of which the foundation still keeps something."""
         return self._with_returned().filter(returned_minor__lt=F("amount_minor"))
 

@@ -53,7 +53,7 @@ def minor_unit_digits(currency: str) -> int:
 
 
 def minor_unit_factor(currency: str) -> int:
-    return 10 ** minor_unit_digits(currency)
+    return int(10 ** minor_unit_digits(currency))  # int ** int is typed Any
 
 
 def minor_units(amount: Decimal, currency: str) -> int:

@@ -13,7 +13,7 @@ from hashlib import blake2b
 
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection, transaction
-from django.db.models import Q
+from django.db.models import Model, Q
 from django.utils import timezone
 
 from payments.events import Rejected
@@ -36,7 +36,7 @@ def _ids(*values: str) -> list[str]:
     return [value for value in values if value]
 
 
-def _lock(*stripe_ids: str):
+def _lock(*stripe_ids: str) -> None:
     """Hold, until the transaction ends, a PostgreSQL advisory lock on each Stripe id (in
     one order, so two events never wait on each other): two events reporting the same
     charge, delivered at once, are recorded one after the other. The partial unique
@@ -55,7 +55,9 @@ def _lock(*stripe_ids: str):
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
-def payment_reported(*, stripe_id: str, payment_intent_id="", charge_id="") -> Payment | None:
+def payment_reported(
+    *, stripe_id: str, payment_intent_id: str = "", charge_id: str = ""
+) -> Payment | None:
     """The payment already recorded for any of these ids, locked: an invoice, its payment
     intent and its charge are one payment, whichever event named which of them first."""
     intents = _ids(stripe_id, payment_intent_id)
@@ -67,7 +69,7 @@ def payment_reported(*, stripe_id: str, payment_intent_id="", charge_id="") -> P
 
 @transaction.atomic
 def record_payment(
-    paid_for,
+    paid_for: Model,
     *,
     stripe_id: str,
     amount_minor: int,
@@ -164,7 +166,7 @@ def payment_named(
 
 def check_within_paid(
     payment: Payment, currency: str, amount_minor: int, *, refund_of: str = "", dispute: str = ""
-):
+) -> None:
     """Refuse a refund or dispute that would take back more than the payment paid, counting
     what the payment's other refunds and withdrawing disputes take (not the charge
     ``refund_of``'s earlier total, nor the dispute ``dispute``'s earlier state)."""

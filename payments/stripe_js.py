@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpResponse, JsonResponse
 
 from payments.gateway import Attempt
 
@@ -44,13 +44,13 @@ def csp_sources() -> dict[str, list[str]]:
     return {"script-src": [origin], "connect-src": [origin]}
 
 
-def allow(response):
+def allow(response: HttpResponse) -> HttpResponse:
     """Let the page's response load and run Stripe.js (django-csp's per-response update)."""
-    response._csp_update = csp_sources()
+    response._csp_update = csp_sources()  # type: ignore[attr-defined]  # django-csp reads it
     return response
 
 
-def page_context() -> dict:
+def page_context() -> dict[str, object]:
     return {
         "stripe_js_url": settings.STRIPE_JS_URL,
         "stripe_publishable_key": settings.STRIPE_PUBLISHABLE_KEY,

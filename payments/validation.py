@@ -15,7 +15,9 @@ with the reason and acknowledged (200), so Stripe stops resending it.
 
 import re
 import time
+from collections.abc import Iterator, Mapping
 from types import MappingProxyType
+from typing import Any
 
 import ada_url
 from django.conf import settings
@@ -76,10 +78,10 @@ class Invalid(Exception):
     """The event cannot be used as it is; the message says why (sent back with the 400)."""
 
 
-def _walk(value):
+def _walk(value: object) -> Iterator[str]:
     """Every string in the body (keys too), refusing a body nested too deep. Iterative, so
     no depth can exhaust the stack."""
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
         if depth > MAX_DEPTH:
@@ -94,7 +96,7 @@ def _walk(value):
             yield item
 
 
-def _check_strings(event):
+def _check_strings(event: object) -> None:
     for text in _walk(event):
         if "\x00" in text:
             raise Invalid("a string holds a NUL character")
@@ -104,7 +106,7 @@ def _check_strings(event):
             raise Invalid("a string holds an unpaired surrogate") from error
 
 
-def _check_id(where: str, value, *, required: bool = False):
+def _check_id(where: str, value: object, *, required: bool = False) -> None:
     if isinstance(value, dict):  # an expanded object: its id is what is kept
         value = value.get("id")
     if value is None and not required:
@@ -115,7 +117,7 @@ def _check_id(where: str, value, *, required: bool = False):
         raise Invalid(f"{where} is longer than {STRIPE_ID_MAX_LENGTH} characters")
 
 
-def check_metadata(where: str, metadata):
+def check_metadata(where: str, metadata: object) -> None:
     if metadata is None:
         return
     if not isinstance(metadata, dict):
@@ -127,7 +129,7 @@ def check_metadata(where: str, metadata):
             raise Invalid(f"{where}.{key} is not a text of at most {METADATA_VALUE_MAX_LENGTH}")
 
 
-def _check_object(obj: dict):
+def _check_object(obj: dict[str, Any]) -> None:
     for field in ID_FIELDS:
         _check_id(f"data.object.{field}", obj.get(field))
     for field in URL_FIELDS:
@@ -177,13 +179,15 @@ def _check_object(obj: dict):
             check_metadata(f"{where}.metadata", details.get("metadata"))
 
 
-def check_event(event) -> StripeEventData:
+def check_event(event: object) -> StripeEventData:
     """The usable event, read into one object; raises Invalid with the reason."""
     if not isinstance(event, dict):
         raise Invalid("the body is not a Stripe event object")
     _check_strings(event)
     event_id, event_type = event.get("id"), event.get("type")
     _check_id("id", event_id, required=True)
+    if not isinstance(event_id, str):  # _check_id takes an expanded object; an event has none
+        raise Invalid("id is not a Stripe id")
     if not (
         isinstance(event_type, str)
         and EVENT_TYPE.fullmatch(event_type)
@@ -201,18 +205,18 @@ def check_event(event) -> StripeEventData:
     return _read(event_id, event_type, obj, occurred)
 
 
-def _stripe_id(value) -> str:
+def _stripe_id(value: object) -> str:
     """An id as checked by ``_check_id``: an expanded object gives its id."""
     if isinstance(value, dict):
         value = value.get("id")
     return value if isinstance(value, str) else ""
 
 
-def _metadata(value) -> MappingProxyType:
+def _metadata(value: object) -> Mapping[str, str]:
     return MappingProxyType(dict(value)) if isinstance(value, dict) else NO_METADATA
 
 
-def _subscription_details(obj: dict) -> dict:
+def _subscription_details(obj: dict[str, Any]) -> dict[str, Any]:
     """An invoice's subscription details: top level until 2025 (``subscription_details``,
     which is null on one-off invoices), under ``parent.subscription_details`` since."""
     parent = obj.get("parent")
@@ -221,7 +225,7 @@ def _subscription_details(obj: dict) -> dict:
     return details if isinstance(details, dict) else {}
 
 
-def _email(obj: dict) -> str:
+def _email(obj: dict[str, Any]) -> str:
     """The payer's address the object gives (an invoice's customer_email, a payment's
     receipt_email)."""
     for field in (*EMAIL_FIELDS, "receipt_email"):
@@ -231,7 +235,7 @@ def _email(obj: dict) -> str:
     return ""
 
 
-def _amounts(event_type: str, obj: dict) -> tuple[int | None, int | None]:
+def _amounts(event_type: str, obj: dict[str, Any]) -> tuple[int | None, int | None]:
     """(what the event pays, takes or refunds; the refunded charge's amount)."""
     if event_type in PAYMENT_TYPES:
         return paid_amount(obj), None
@@ -242,14 +246,16 @@ def _amounts(event_type: str, obj: dict) -> tuple[int | None, int | None]:
     return None, None
 
 
-def _charge(event_type: str, obj: dict) -> str:
+def _charge(event_type: str, obj: dict[str, Any]) -> str:
     """The charge the object names; a charge's event names its own."""
     if event_type.startswith("charge.") and not event_type.startswith("charge.dispute."):
         return _stripe_id(obj.get("id"))
     return _stripe_id(obj.get("charge")) or _stripe_id(obj.get("latest_charge"))
 
 
-def _read(event_id: str, event_type: str, obj: dict, occurred=None) -> StripeEventData:
+def _read(
+    event_id: str, event_type: str, obj: dict[str, Any], occurred: int | None = None
+) -> StripeEventData:
     details = _subscription_details(obj)
     lines = obj.get("lines")
     data = lines.get("data") if isinstance(lines, dict) else None
@@ -315,11 +321,12 @@ def is_stripe_url(url: str) -> bool:
     return False
 
 
-def paid_amount(obj: dict):
+def paid_amount(obj: dict[str, Any]) -> int | None:
     """What a payment object paid, in minor units: the first of PAID_AMOUNT_FIELDS present."""
     for field in PAID_AMOUNT_FIELDS:
         if obj.get(field) is not None:
-            return obj[field]
+            amount: int = obj[field]  # a whole number: checked by _check_object
+            return amount
     return None
 
 
@@ -331,21 +338,22 @@ def _check_currency(event: StripeEventData) -> str:
     return code
 
 
-def _check_positive(field: str, value, currency: str):
+def _check_positive(field: str, value: int | None, currency: str) -> int:
     if value is None or value <= 0:
         raise Rejected(f"{field} is not a positive amount")
     if from_minor_units(value, currency) > LARGEST_AMOUNT:
         raise Rejected(f"{field} is more than {LARGEST_AMOUNT} {currency}")
+    return value
 
 
-def _check_created(event: StripeEventData):
+def _check_created(event: StripeEventData) -> None:
     if event.created is None:
         raise Rejected("it does not say when it happened (no created)")
     if not EARLIEST_TIMESTAMP <= event.created <= time.time() + CLOCK_SKEW_SECONDS:
         raise Rejected("its created date is before 2010 or in the future")
 
 
-def check_acceptable(event: StripeEventData):
+def check_acceptable(event: StripeEventData) -> None:
     """The site's rules for what an event may say: receipt links on Stripe's hosts, and the
     money rules of an event that pays or refunds. Raises Rejected with the reason.
 
@@ -360,9 +368,9 @@ def check_acceptable(event: StripeEventData):
         _check_created(event)
     elif event.type == CHARGE_REFUNDED:
         currency = _check_currency(event)
-        _check_positive("amount_refunded", event.amount, currency)
-        _check_positive("the charge's amount", event.charge_amount, currency)
-        if event.amount > event.charge_amount:
+        refunded = _check_positive("amount_refunded", event.amount, currency)
+        charged = _check_positive("the charge's amount", event.charge_amount, currency)
+        if refunded > charged:
             raise Rejected("amount_refunded is more than the charge's amount")
         _check_created(event)
     elif event.type in DISPUTE_TYPES:

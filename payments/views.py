@@ -11,7 +11,7 @@ WEBHOOK_MAX_BYTES = 1024 * 1024
 
 @csrf_exempt
 @require_POST
-def stripe_webhook(request: HttpRequest):
+def stripe_webhook(request: HttpRequest) -> HttpResponse:
     if declared_body_size(request) > WEBHOOK_MAX_BYTES:
         return HttpResponse("event too large\n", status=413, content_type="text/plain")
     try:

@@ -42,7 +42,7 @@ def receive(payload: bytes, signature: str) -> str:
     return process(event)
 
 
-def process(event) -> str:
+def process(event: object) -> str:
     """Returns "processed", "duplicate", "ignored" or "rejected"; raises Refused for an
     unusable event."""
     try:

@@ -207,8 +207,21 @@ def test_signed_events_of_any_shape_answer_200_or_400_and_a_refusal_changes_noth
             ),
             "URL of at most 500",
         ),
+        (
+            # an object's id may be an expanded object; the event's own never is
+            json.dumps(
+                {"id": {"id": "evt_1"}, "type": "invoice.paid", "data": {"object": {"id": "in_1"}}}
+            ),
+            "id is not a Stripe id",
+        ),
     ],
-    ids=["3000-arrays-deep", "nul-in-id", "300-char-invoice-id", "600-char-url"],
+    ids=[
+        "3000-arrays-deep",
+        "nul-in-id",
+        "300-char-invoice-id",
+        "600-char-url",
+        "event-id-an-object",
+    ],
 )
 def test_the_probes_reproductions_are_refused_with_a_reason(client, world, payload, reason):
     before = state()
