@@ -88,7 +88,7 @@ class PaidTermInline(admin.TabularInline):
 
     model = PaidTerm
     extra = 0
-    fields = readonly_fields = ["starts_on", "ends_on", "payment", "money_returned_on"]
+    fields = readonly_fields = ("starts_on", "ends_on", "payment", "money_returned_on")
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
@@ -100,14 +100,14 @@ class PaymentInline(GenericTabularInline):
 
     model = Payment
     extra = 0
-    fields = readonly_fields = [
+    fields = readonly_fields = (
         "stripe_id",
         "amount",
         "taken_back",
         "currency",
         "paid_at",
         "receipt_url",
-    ]
+    )
     can_delete = False
 
     def has_add_permission(self, request, obj=None):

@@ -82,7 +82,7 @@ def term_lines(sponsorship: Sponsorship) -> list[str]:
     lines = []
     for row in rows:
         paid = f"paid {long_date(timezone.localtime(row.payment.paid_at).date())}"
-        if row.kept:
+        if row.money_returned_on is None:  # kept
             lines.append(f"Term: {row.term} ({paid})")
         else:
             ran = f"ran {row.ran}" if row.ran else "never started"
@@ -176,7 +176,7 @@ def issue_invoice(
     organisation = sponsorship.organisation
     line = _line(sponsorship, term, renewal=term is not None)
     if hosted_url:
-        online = {"hosted_url": hosted_url}
+        online: dict[str, object] = {"hosted_url": hosted_url}
     else:
         # STRIPE_API_BASE names a fake Stripe (refused in production by check --deploy).
         fake = bool(settings.STRIPE_API_BASE)
@@ -288,8 +288,9 @@ def listing(sponsorship: Sponsorship) -> list[Listed]:
     other invoices and the receipts, newest first (``attach_documents`` first; its
     payments prefetched with their refunds and disputes)."""
     payments = {p.stripe_id: p for p in sponsorship.payments.all()}
-    receipted = {doc.occasion for doc in sponsorship.issued if doc.kind == RECEIPT}
-    rows = [_listed(sponsorship, doc, payments.get(doc.occasion)) for doc in sponsorship.issued]
+    issued: list[IssuedDocument] = sponsorship.issued  # type: ignore[attr-defined]  # attach_documents gives it
+    receipted = {doc.occasion for doc in issued if doc.kind == RECEIPT}
+    rows = [_listed(sponsorship, doc, payments.get(doc.occasion)) for doc in issued]
     for payment in payments.values():  # recorded before receipts were issued with payments
         if payment.stripe_id not in receipted:
             paid_on = timezone.localtime(payment.paid_at).date()
@@ -341,4 +342,5 @@ def _taken_back(payment: Payment | None) -> str:
 
 def open_invoices(sponsorship: Sponsorship) -> list[IssuedDocument]:
     """Its unpaid invoices, newest first (``attach_documents`` first)."""
-    return [doc for doc in sponsorship.issued if doc.kind == INVOICE and doc.paid_on is None]
+    issued: list[IssuedDocument] = sponsorship.issued  # type: ignore[attr-defined]  # attach_documents gives it
+    return [doc for doc in issued if doc.kind == INVOICE and doc.paid_on is None]

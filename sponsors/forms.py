@@ -1,4 +1,6 @@
+from collections.abc import Mapping
 from decimal import Decimal
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -65,7 +67,8 @@ class ApplicationForm(forms.Form):
 
     def __init__(self, *args, user, agreement_version: int, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["organisation"].queryset = Organisation.objects.managed_by(user)
+        organisation = cast(forms.ModelChoiceField, self.fields["organisation"])
+        organisation.queryset = Organisation.objects.managed_by(user)
         self.fields["agreement_version"].initial = agreement_version
         self.current_version = agreement_version
 
@@ -79,9 +82,10 @@ class ApplicationForm(forms.Form):
             )
         return version
 
-    def clean(self):
-        cleaned = super().clean()
-        chosen, read = cleaned.get("payment_method"), cleaned.get("agreement_payment")
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
+        chosen, read = cleaned.get("payment_method"), cleaned.get("agreement_payment", "")
         if chosen and read != chosen:
             self.add_error(
                 None,
@@ -170,7 +174,14 @@ class PriceConfirmationForm(forms.Form):
     currency = forms.CharField(widget=forms.HiddenInput)
     payment_method = forms.CharField(widget=forms.HiddenInput)
 
-    def __init__(self, *args, sponsorship: Sponsorship, renewal: bool = False, **kwargs):
+    def __init__(
+        self,
+        data: Mapping[str, Any] | None = None,
+        *,
+        sponsorship: Sponsorship,
+        renewal: bool = False,
+        **kwargs: Any,
+    ):
         self.sponsorship = sponsorship
         self.renewal = renewal
         terms = sponsorship.terms
@@ -179,10 +190,11 @@ class PriceConfirmationForm(forms.Form):
             "currency": terms["currency"],
             "payment_method": paid_as(sponsorship, renewal),
         }
-        super().__init__(*args, initial=initial, **kwargs)
+        super().__init__(data, initial=initial, **kwargs)
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         terms = self.sponsorship.terms
         try:  # the digits 0-9 only: Decimal() reads every script's digits
             amount = numbers.parse_decimal(data.get("amount", ""), "amount")

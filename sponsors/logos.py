@@ -3,11 +3,12 @@
 import io
 import re
 import warnings
+from typing import Any
 from xml.etree.ElementTree import register_namespace, tostring
 
 from defusedxml import ElementTree
 from django.core.exceptions import ValidationError
-from django.core.files.base import ContentFile
+from django.core.files.base import ContentFile, File
 from PIL import Image, UnidentifiedImageError
 
 from core.uploads import read_upload
@@ -142,15 +143,18 @@ def sanitise_svg(data: bytes) -> bytes:
     return tostring(root, encoding="utf-8")
 
 
-def process_logo(upload, height=THUMBNAIL_HEIGHT):
+def process_logo(
+    upload: "File[Any]", height: int = THUMBNAIL_HEIGHT
+) -> "tuple[ContentFile[bytes], ContentFile[bytes] | None]":
     """Validate an uploaded logo; return (clean file, thumbnail or None). Raises ValidationError.
 
     The size is checked before a byte is read (Django has streamed a large upload to a
     temporary file, not to memory), and no more than the limit is ever read.
     """
     data = read_upload(upload, MAX_BYTES, what="The logo")
-    stem = re.sub(r"[^A-Za-z0-9_-]", "-", upload.name.rsplit(".", 1)[0])[:50] or "logo"
-    if data.lstrip()[:5] in (b"<?xml", b"<svg ") or upload.name.lower().endswith(".svg"):
+    uploaded_name = upload.name or ""
+    stem = re.sub(r"[^A-Za-z0-9_-]", "-", uploaded_name.rsplit(".", 1)[0])[:50] or "logo"
+    if data.lstrip()[:5] in (b"<?xml", b"<svg ") or uploaded_name.lower().endswith(".svg"):
         return ContentFile(sanitise_svg(data), name=f"{stem}.svg"), None
     try:
         with warnings.catch_warnings():

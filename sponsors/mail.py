@@ -65,7 +65,9 @@ def send_sponsorship_mail(
     if what not in STATUS_MAILS:
         return
     sponsorship = Sponsorship.objects.select_related("organisation").get(pk=sponsorship_id)
-    ended = PaidTerm.objects.select_related("payment").filter(pk=paid_term_id).first()
+    ended = None
+    if paid_term_id is not None:
+        ended = PaidTerm.objects.select_related("payment").filter(pk=paid_term_id).first()
     context = _context(
         sponsorship,
         what=what,

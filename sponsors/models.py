@@ -1,5 +1,6 @@
 import secrets
 from dataclasses import dataclass
+from typing import Any, ClassVar, cast
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -103,7 +104,7 @@ class Tier(models.Model):
         """The heading over its supporters: "Gold sponsors", "Corporate members"."""
         return tier_title(self.name, self.programme.kind) + "s"
 
-    def terms(self):
+    def terms(self) -> dict[str, Any]:
         """What a sponsorship copies when it is applied for."""
         return {
             "programme": self.programme.kind,
@@ -353,7 +354,8 @@ class Sponsorship(models.Model):
         today = timezone.localdate()
         running = [term for term in kept if today in term]
         upcoming = [term for term in kept if term.starts_on > today]
-        return (running or upcoming or kept[-1:] or [None])[0]
+        chosen = running or upcoming or kept[-1:]
+        return chosen[0] if chosen else None
 
     @property
     def terms_ahead(self) -> list[Term]:
@@ -441,7 +443,7 @@ class Sponsorship(models.Model):
         return self.payment_method == self.Payment.CARD_ANNUAL and not self.renewal_stopped_at
 
     # How it is paid, as a sentence says it after "paid": one phrase for pages and mails.
-    PAID_HOW = {
+    PAID_HOW: ClassVar[dict[str, str]] = {
         Payment.CARD_ANNUAL: "by card, renewed every year",
         Payment.CARD_ONCE: "by card, one year at a time",
         Payment.INVOICE: "by invoice to the billing contact",
@@ -496,7 +498,7 @@ class PaidTerm(models.Model):
     @property
     def ran(self) -> Term | None:
         """What of the term ran: all of it, the part before its money went back, or None."""
-        if self.kept:
+        if self.money_returned_on is None:
             return self.term
         last = min(self.ends_on, self.money_returned_on - ONE_DAY)
         return Term(self.starts_on, last) if last >= self.starts_on else None
@@ -526,7 +528,10 @@ class SponsorshipEvent(models.Model):
         return f"{self.from_status or 'new'} → {self.to_status}"
 
 
-class PaymentManager(models.Manager.from_queryset(PaymentQuerySet)):
+_PaymentManagerBase = models.Manager.from_queryset(PaymentQuerySet)
+
+
+class PaymentManager(_PaymentManagerBase):
     def get_queryset(self):
         return (
             super()
@@ -575,14 +580,15 @@ class Payment(LedgerPayment):
     """A sponsorship's payment: the payments app's record (``payments.models.Payment``),
     seen from sponsors. Made by ``payments.recording`` only."""
 
-    objects = PaymentManager()
+    objects: ClassVar[PaymentManager] = PaymentManager()
 
     class Meta:
         proxy = True
 
     @property
-    def sponsorship(self) -> "Sponsorship":
-        return self.paid_for
+    def sponsorship(self) -> "Sponsorship":  # type: ignore[override]  # the stubs take the query name for an attribute
+        # Deleting a sponsorship deletes its payments (GenericRelation): never None.
+        return cast("Sponsorship", self.paid_for)
 
     def money_back(self) -> MoneyBack:
         """What was taken back of it: refunded, lost to disputes, held by open ones."""

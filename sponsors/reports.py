@@ -11,7 +11,7 @@ PROGRAMME_LABELS = {
 }
 
 
-def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, str, str]]:
+def describe_sponsorships(ids: Iterable[int]) -> dict[int, tuple[str, ...]]:
     """Per sponsorship id: its programme, its contributor (the organisation) and the public
     line of the funding page's list ("Gold sponsor: Acme": the supporters page thanks
     sponsors by name; each payment is dated on its own line)."""

@@ -96,7 +96,7 @@ def supporters(request):
         active = Sponsorship.objects.on_supporters_page().select_related(
             "organisation", "tier__programme"
         )
-        groups = {}
+        groups: dict[Tier, list[Sponsorship]] = {}
         for sponsorship in active:
             groups.setdefault(sponsorship.tier, []).append(sponsorship)
         html = render(
@@ -281,7 +281,7 @@ def _card_step(request, sponsorship, *, renewal: bool):
     dashboard = reverse("sponsors:dashboard")
     price = PriceConfirmationForm(request.POST, sponsorship=sponsorship, renewal=renewal)
     if not price.is_valid():
-        return stripe_js.refuse(" ".join(price.non_field_errors()), status=409)
+        return stripe_js.refuse(" ".join(price.non_field_errors()), status=409)  # type: ignore[arg-type]  # ErrorList yields its messages
     stage = request.POST.get("stage")
     try:
         if stage == "setup":

@@ -11,13 +11,14 @@ Refunds and disputes of a sponsorship's payment are the payments app's to record
 """
 
 from datetime import UTC, datetime
+from typing import cast
 
 from payments.dispatch import Ignored
 from payments.events import StripeEventData
 from sponsors.models import Payment, Sponsorship, Tier
 from sponsors.services import lifecycle, recording
 
-RECEIPT_URL_LENGTH = Payment._meta.get_field("receipt_url").max_length
+RECEIPT_URL_LENGTH = cast(int, Payment._meta.get_field("receipt_url").max_length)
 
 
 def sold_currencies():

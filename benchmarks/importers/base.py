@@ -5,7 +5,7 @@ from core.numbers import stray_character
 
 
 class ImportFailed(ValueError):
-    def __init__(self, message, line=None):
+    def __init__(self, message: str, line: int | None = None) -> None:
         self.line = line
         super().__init__(f"line {line}: {message}" if line else message)
 

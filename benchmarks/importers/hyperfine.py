@@ -113,7 +113,7 @@ def parse(text: str, parameters: dict | None = None) -> list[Point]:
 def metadata(text: str) -> dict:
     results = _load(text)
     failed = sum(1 for r in results for code in r.get("exit_codes") or [] if code)
-    meta = {"tool": "hyperfine", "commands": [r.get("command") for r in results]}
+    meta: dict[str, object] = {"tool": "hyperfine", "commands": [r.get("command") for r in results]}
     if failed:
         meta["failed runs"] = failed
     return meta

@@ -2,15 +2,17 @@
 file, atomically."""
 
 import re
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
 
-from benchmarks.importers import ImportFailed
+from benchmarks.importers import ImportFailed, Point
 from benchmarks.models import Attachment, Measurement, Run, Suite
 from benchmarks.services.limits import (
     RUN_FIELDS,
@@ -48,7 +50,7 @@ class OverAllowance(ImportFailed):
     """The upload would store more runs than its account may store now. ``wait``: seconds
     until it may, or None when the file holds more runs than the limit itself."""
 
-    def __init__(self, message, wait: int | None) -> None:
+    def __init__(self, message: str, wait: int | None) -> None:
         super().__init__(message)
         self.wait = wait
 
@@ -70,7 +72,7 @@ def over_allowance(allowance: Allowance, runs: int) -> OverAllowance:
     )
 
 
-def submit_run(*, user, **upload) -> Run:
+def submit_run(*, user: User, **upload: Any) -> Run:
     """import_run for a contributor: an account without publish_run stores at most
     BENCHMARK_SUBMIT_RATE runs (not uploads: one file may hold many series) and is refused
     with OverAllowance, storing nothing, beyond it. Counted first before the file is read,
@@ -84,7 +86,9 @@ def submit_run(*, user, **upload) -> Run:
     return import_run(user=user, allowance=allowance, **upload)
 
 
-def _check_row_limits(groups: dict, points: int, allowance: Allowance | None) -> None:
+def _check_row_limits(
+    groups: dict[str, list[Point]], points: int, allowance: Allowance | None
+) -> None:
     """Refuse, before anything is written, a file that would make more rows than an upload
     may (one run per labelled series, one measurement per point)."""
     most_runs = settings.BENCHMARK_MAX_RUNS_PER_UPLOAD
@@ -106,7 +110,7 @@ def _check_allowance(allowance: Allowance | None, runs: int) -> None:
         raise over_allowance(allowance, runs)
 
 
-def _describe(run: Run, file_name: str, version: str, metadata: dict) -> None:
+def _describe(run: Run, file_name: str, version: str, metadata: dict[str, Any]) -> None:
     run.details = {
         **run.details,
         "files": [
@@ -128,11 +132,11 @@ def import_run(
     raw: bytes,
     file_name: str,
     importer: str = "",
-    parameters=None,
-    variant=None,
-    user=None,
+    parameters: object = None,
+    variant: object = None,
+    user: User | None = None,
     allowance: Allowance | None = None,
-    **environment,
+    **environment: Any,
 ) -> Run:
     """Parse raw output and store it as a run with its measurements and the raw file.
 
@@ -160,7 +164,7 @@ def import_run(
     if problem:
         raise ImportFailed(f"label: {problem}")
     parsed = read_output(raw, importer, parameters)
-    groups: dict[str, list] = {}
+    groups: dict[str, list[Point]] = {}
     for point in parsed.points:
         groups.setdefault(point.label, []).append(point)
     _check_row_limits(groups, len(parsed.points), allowance)
@@ -189,7 +193,7 @@ def import_run(
         runs.append(run)
     stored = _store_raw(raw, file_name)
     with transaction.atomic():
-        if allowance is not None:  # counted again, with the account's row locked
+        if allowance is not None and user is not None:  # again, the account's row locked
             get_user_model().objects.select_for_update().get(pk=user.pk)
             _check_allowance(submission_allowance(user), len(runs))
         # In bulk: one INSERT per batch, not a save (and a search re-index) per run.
@@ -212,7 +216,7 @@ def _store_raw(raw: bytes, file_name: str) -> str:
     return files.store_uncommitted(field.storage, name, ContentFile(raw))
 
 
-def _attach_raw(suite, run, parser: str, file_name: str, stored: str) -> None:
+def _attach_raw(suite: Suite, run: Run, parser: str, file_name: str, stored: str) -> None:
     attachment = Attachment(
         suite=suite,
         run=run,
@@ -233,7 +237,9 @@ def _storable_name(file_name: str) -> str:
     return name or "output.txt"
 
 
-def add_raw_output(run: Run, *, raw: bytes, file_name: str, importer: str = "", parameters=None):
+def add_raw_output(
+    run: Run, *, raw: bytes, file_name: str, importer: str = "", parameters: object = None
+) -> int:
     """Add one more raw file's points to an existing run: one sysbench file per thread
     count, or another repetition of a point the run already has."""
     parsed = read_output(raw, importer, check_tags("parameters", parameters))

@@ -4,7 +4,9 @@ tags nested no deeper than the database takes)."""
 
 import json
 import math
+from typing import Any
 
+from django.db.models import Field, Model
 from django.utils import timezone
 
 from benchmarks.importers import ImportFailed
@@ -32,10 +34,11 @@ TEXT_LIMITS = {"hardware": 2000, "server_config": 10000, "notes": 10000}
 LARGEST_INTEGER = 2**53
 
 
-def field_limit(model, name: str) -> int | None:
+def field_limit(model: type[Model], name: str) -> int | None:
     """The most characters a text field holds: its column's, or the review bound above."""
     field = model._meta.get_field(name)
-    return field.max_length or TEXT_LIMITS.get(name)
+    column = field.max_length if isinstance(field, Field) else None
+    return column or TEXT_LIMITS.get(name)
 
 
 def text_problem(text: str, limit: int | None) -> str | None:
@@ -50,7 +53,7 @@ def text_problem(text: str, limit: int | None) -> str | None:
     return None
 
 
-def number_problem(value) -> str | None:
+def number_problem(value: object) -> str | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int) and abs(value) > LARGEST_INTEGER:
@@ -60,7 +63,7 @@ def number_problem(value) -> str | None:
     return None
 
 
-def check_storable(where: str, value, depth: int = 0) -> None:
+def check_storable(where: str, value: object, depth: int = 0) -> None:
     """Tool metadata (options, versions) as JSON the database holds: finite, bounded
     numbers, text without control characters, nesting at most 20 deep."""
     if depth > 20:
@@ -82,7 +85,7 @@ def check_storable(where: str, value, depth: int = 0) -> None:
             raise ImportFailed(f"{where}: {problem}")
 
 
-def check_tags(name: str, value) -> dict:
+def check_tags(name: str, value: object) -> dict[str, Any]:
     """``parameters`` and ``variant``: a JSON object of names to numbers, strings or booleans."""
     if isinstance(value, str | bytes):
         try:
@@ -112,7 +115,7 @@ def check_tags(name: str, value) -> dict:
     return value
 
 
-def check_environment(environment: dict) -> dict:
+def check_environment(environment: dict[str, Any]) -> dict[str, Any]:
     """The run's environment and provenance as the columns hold them, the server version
     as the release it names (``models.server_version_fields``); raises ImportFailed naming
     the field."""

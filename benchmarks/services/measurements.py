@@ -4,8 +4,11 @@ the columns hold, become Measurement rows; a point a run already has joins its s
 import json
 import math
 import statistics
+from collections.abc import Iterable
+from typing import Any
 
-from benchmarks.importers import ImportFailed, parse
+from benchmarks.importers import ImportFailed, Point, parse
+from benchmarks.importers.base import Parsed
 from benchmarks.models import Measurement, Run
 from benchmarks.services.limits import check_storable, check_tags, field_limit, text_problem
 
@@ -19,7 +22,7 @@ def _decode(raw: bytes) -> str:
         raise ImportFailed("the file is not UTF-8 text") from error
 
 
-def read_output(raw: bytes, importer: str, parameters: dict):
+def read_output(raw: bytes, importer: str, parameters: dict[str, Any]) -> Parsed:
     """The importer's reading of a file, with every point and the tool's metadata checked
     against what the columns hold (a refusal names the metric or the field)."""
     text = _decode(raw)
@@ -38,7 +41,7 @@ def read_output(raw: bytes, importer: str, parameters: dict):
     return parsed
 
 
-def _check_point(point) -> None:
+def _check_point(point: Point) -> None:
     for name in ("metric", "unit"):
         problem = text_problem(
             point.metric if name == "metric" else point.unit, field_limit(Measurement, name)
@@ -60,7 +63,7 @@ def _check_point(point) -> None:
             raise ImportFailed(f"{point.metric[:60]}: a sample is {problem}")
 
 
-def _figure_problem(value) -> str | None:
+def _figure_problem(value: Any) -> str | None:
     try:
         finite = math.isfinite(float(value))
     except (TypeError, ValueError, OverflowError):
@@ -68,7 +71,7 @@ def _figure_problem(value) -> str | None:
     return None if finite else "not a finite number a chart can show"
 
 
-def _key(metric, parameters):
+def _key(metric: str, parameters: dict[str, Any]) -> tuple[str, str]:
     return metric, json.dumps(parameters, sort_keys=True)
 
 
@@ -84,11 +87,14 @@ def _summarise(measurement: Measurement) -> None:
     measurement.stddev = statistics.stdev(samples) if len(samples) > 1 else None
 
 
-def from_points(run: Run, points, existing: dict) -> tuple[list, dict]:
+def from_points(
+    run: Run, points: Iterable[Point], existing: dict[tuple[str, str], Measurement]
+) -> tuple[list[Measurement], dict[int, Measurement]]:
     """New points become measurements (returned unsaved); a point ``existing`` already has
     (same metric and parameters: another repetition) joins that measurement's samples
     (returned by pk when it is stored)."""
-    new, repeated = [], {}
+    new: list[Measurement] = []
+    repeated: dict[int, Measurement] = {}
     for p in points:
         known = existing.get(_key(p.metric, p.parameters))
         if known is None:
@@ -116,7 +122,7 @@ def from_points(run: Run, points, existing: dict) -> tuple[list, dict]:
     return new, repeated
 
 
-def add_points(run: Run, points) -> None:
+def add_points(run: Run, points: Iterable[Point]) -> None:
     """Add points to a stored run (see ``from_points``)."""
     existing = {_key(m.metric, m.parameters): m for m in run.measurements.all()}
     new, repeated = from_points(run, points, existing)

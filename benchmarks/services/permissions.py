@@ -7,27 +7,31 @@ from datetime import datetime, timedelta
 
 from allauth.account.models import EmailAddress
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.exceptions import ImproperlyConfigured
 from django.utils import timezone
 
 from benchmarks.models import Run, Suite
 
 PUBLISH_PERMISSION = "benchmarks.publish_run"
+# Whoever asks: an account, a visitor not signed in, or no one (a request without a user).
+Someone = User | AnonymousUser | None
 
 
-def may_publish(user) -> bool:
+def may_publish(user: Someone) -> bool:
     """The foundation's own benchmark machines publish directly; everyone else is reviewed."""
     return user is not None and user.has_perm(PUBLISH_PERMISSION)
 
 
-def may_submit(user) -> bool:
+def may_submit(user: Someone) -> bool:
     """Who may submit a run (as a draft, unless they may publish): any active account with
     a verified e-mail address, and staff."""
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     if user.is_staff or may_publish(user):
         return True
-    return EmailAddress.objects.filter(user=user, verified=True).exists()
+    verified: bool = EmailAddress.objects.filter(user=user, verified=True).exists()
+    return verified
 
 
 RATE_RE = re.compile(r"(?P<count>[0-9]+)/(?P<multiple>[0-9]*)(?P<unit>[smhd])")
@@ -67,7 +71,7 @@ class Allowance:
         return max(1, math.ceil((self.counted[expiring - 1] - timezone.now()).total_seconds()))
 
 
-def submission_allowance(user) -> Allowance:
+def submission_allowance(user: User) -> Allowance:
     limit, period = submit_rate()
     since = timezone.now() - period
     created = Run.objects.filter(uploaded_by=user, created_at__gt=since).values_list(
@@ -76,7 +80,7 @@ def submission_allowance(user) -> Allowance:
     return Allowance(limit, tuple(sorted(moment + period for moment in created)))
 
 
-def submittable_suite(user, slug: str) -> Suite | None:
+def submittable_suite(user: User | AnonymousUser, slug: str) -> Suite | None:
     """The suite ``user`` may submit a run to: a published one; any for staff."""
     suites = (
         Suite.objects.all() if user.is_staff or may_publish(user) else Suite.objects.published()

@@ -1,6 +1,7 @@
 """Staff review of a drafted run: publishing it, or rejecting it with a reason the
 uploader reads; each is a recorded status change and a mail to the uploader."""
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,7 +24,7 @@ def _tell_uploader(run: Run, what: str) -> None:
 
 
 @transaction.atomic
-def publish_run(run: Run, reviewer) -> Run:
+def publish_run(run: Run, reviewer: User) -> Run:
     """Staff publish a reviewed run; refused, with what is missing, without provenance."""
     run = Run.objects.select_for_update().get(pk=run.pk)
     if run.status == Run.Status.PUBLISHED:
@@ -39,7 +40,7 @@ def publish_run(run: Run, reviewer) -> Run:
 
 
 @transaction.atomic
-def reject_run(run: Run, reviewer, reason: str) -> Run:
+def reject_run(run: Run, reviewer: User, reason: str) -> Run:
     """Staff turn a draft down; the reason is what the uploader reads. A published run
     stays published, and a rejected one keeps the reason it was given (TransitionRefused)."""
     reason = (reason or "").strip()

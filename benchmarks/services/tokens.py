@@ -4,6 +4,7 @@ import hashlib
 import secrets
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -24,7 +25,7 @@ def _token_hash(key: str) -> str:
 
 
 @transaction.atomic
-def create_token(user, name: str) -> tuple[SubmissionToken, str]:
+def create_token(user: User, name: str) -> tuple[SubmissionToken, str]:
     """A new personal token for ``user``, named ``name``; returns it with its key, which is
     never stored and so can be shown only now."""
     name = (name or "").strip()
@@ -49,7 +50,7 @@ def create_token(user, name: str) -> tuple[SubmissionToken, str]:
     return token, key
 
 
-def revoke_token(user, token_id) -> bool:
+def revoke_token(user: User, token_id: int) -> bool:
     """Revoke one of ``user``'s tokens at once; False when they hold no such active token."""
     return bool(
         SubmissionToken.objects.active()
@@ -58,7 +59,7 @@ def revoke_token(user, token_id) -> bool:
     )
 
 
-def token_user(key: str):
+def token_user(key: str) -> User | None:
     """The account an active personal token belongs to (None for an unknown or revoked
     key, or an inactive account); records when the token was last used."""
     token = (
@@ -70,4 +71,5 @@ def token_user(key: str):
     if token is None or not token.user.is_active:
         return None
     SubmissionToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
-    return token.user
+    user: User = token.user
+    return user

@@ -1,3 +1,6 @@
+from datetime import timedelta
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.http import FileResponse, Http404
@@ -29,7 +32,7 @@ class OverdueFilter(admin.SimpleListFilter):
         if self.value() == "overdue":
             return queryset.outstanding().filter(due_on__lt=today)
         if self.value() == "30":
-            return queryset.due_by(today + timezone.timedelta(days=30))
+            return queryset.due_by(today + timedelta(days=30))
         return queryset
 
 
@@ -53,9 +56,10 @@ class DeliveryForm(forms.ModelForm):
         url = reverse("admin:benefits_delivery_evidence", args=[self.instance.pk or 0])
         self.fields["evidence_file"].widget = PrivateFileInput(url=url)
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """A state changes here only as one of ``Delivery.VERBS`` would move it."""
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         before, after = self.instance.state, cleaned.get("state")
         moves = {(s, t) for v in Delivery.VERBS.values() for s in v.sources for t in v.targets}
         if self.instance.pk and after and after != before and (before, after) not in moves:

@@ -14,8 +14,9 @@ class AssetForm(forms.Form):
 
     @staticmethod
     def field_for(benefit: Benefit) -> str:
-        return {
+        fields: dict[str, str] = {
             Benefit.Asset.LOGO: "logo",
             Benefit.Asset.TEXT: "text",
             Benefit.Asset.LINK: "url",
-        }.get(benefit.asset, "")
+        }
+        return fields.get(benefit.asset, "")

@@ -5,6 +5,8 @@ text, a link); its delivery then waits for the sponsor until they upload it on t
 dashboard, and for staff until it is delivered.
 """
 
+from datetime import date
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -47,13 +49,13 @@ class Benefit(models.Model):
 
 
 class DeliveryQuerySet(models.QuerySet):
-    def outstanding(self):
+    def outstanding(self) -> "DeliveryQuerySet":
         return self.exclude(state=Delivery.State.DELIVERED)
 
-    def due_by(self, day):
+    def due_by(self, day: date) -> "DeliveryQuerySet":
         return self.outstanding().filter(due_on__lte=day)
 
-    def not_reminded_since(self, day):
+    def not_reminded_since(self, day: date) -> "DeliveryQuerySet":
         return self.filter(Q(reminded_on__isnull=True) | Q(reminded_on__lt=day))
 
 

@@ -1,10 +1,14 @@
 """Benefit delivery workflows: create the items a sponsorship is owed, take the sponsor's
 assets, mark items delivered, and remind both sides before things are due."""
 
-from datetime import timedelta
+from collections.abc import Iterable
+from datetime import date, timedelta
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile, File
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.db.models import Q
@@ -21,7 +25,7 @@ OWED_STATUSES = (Sponsorship.Status.ACTIVE, Sponsorship.Status.EXPIRING)
 REMIND_AGAIN_AFTER_DAYS = 7
 
 
-def ensure_deliveries(sponsorships) -> int:
+def ensure_deliveries(sponsorships: Iterable[Sponsorship]) -> int:
     """Create the missing delivery items of active sponsorships; returns how many."""
     created = 0
     for sponsorship in sponsorships:
@@ -47,9 +51,9 @@ def ensure_all_deliveries() -> int:
     return ensure_deliveries(owed.prefetch_related("tier__benefit_items"))
 
 
-def _validated_logo(delivery: Delivery, upload):
+def _validated_logo(delivery: Delivery, upload: "File[Any]") -> "ContentFile[bytes]":
     clean, _thumbnail = logos.process_logo(upload)
-    extension = clean.name.rsplit(".", 1)[-1].lower()
+    extension = (clean.name or "").rsplit(".", 1)[-1].lower()
     accepted = delivery.benefit.formats
     if accepted and extension not in accepted and not (extension == "jpg" and "jpeg" in accepted):
         names = ", ".join(f.upper() for f in accepted)
@@ -59,7 +63,9 @@ def _validated_logo(delivery: Delivery, upload):
     return clean
 
 
-def submit(delivery: Delivery, *, upload=None, text: str = "", url: str = "") -> Delivery:
+def submit(
+    delivery: Delivery, *, upload: "File[Any] | None" = None, text: str = "", url: str = ""
+) -> Delivery:
     """The sponsor hands over what the benefit needs. Raises ValidationError and changes nothing."""
     benefit = delivery.benefit
     if not transitions.may(delivery, "submit"):
@@ -91,7 +97,7 @@ WITH_EVIDENCE = Q(evidence_url__gt="") | Q(evidence_file__gt="")
 
 
 @transaction.atomic
-def mark_delivered(deliveries, staff_user) -> tuple[int, int]:
+def mark_delivered(deliveries: Iterable[Delivery], staff_user: User) -> tuple[int, int]:
     """Mark delivered those that show how (a link or a file); answers (marked, refused)."""
     outstanding = Delivery.objects.filter(pk__in=[d.pk for d in deliveries]).outstanding()
     refused = outstanding.exclude(WITH_EVIDENCE).count()
@@ -104,7 +110,7 @@ def mark_delivered(deliveries, staff_user) -> tuple[int, int]:
     return marked, refused
 
 
-def send_reminders(today=None) -> tuple[int, int]:
+def send_reminders(today: date | None = None) -> tuple[int, int]:
     """Remind sponsors of what they owe and staff of what they owe; returns both counts.
 
     Items due within BENEFIT_REMINDER_DAYS (or overdue) are reminded once a week at most.

@@ -56,7 +56,7 @@ def sponsorship_benefits(request, pk):
                 return redirect("benefits:sponsorship", pk=sponsorship.pk)
         else:
             status = 400
-            errors[None] = [m for field in form.errors.values() for m in field]
+            errors[None] = [m for field in form.errors.values() for m in field]  # type: ignore[misc]  # ErrorList yields its messages
     deliveries = sponsorship.benefit_deliveries.select_related("benefit")
     items = [
         (delivery, AssetForm.field_for(delivery.benefit), errors.get(delivery.pk, []))

@@ -1,5 +1,6 @@
 """Applying for a tier: the agreement versions offered, and the application that accepts one."""
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -24,7 +25,7 @@ def current_agreement(tier: Tier) -> AgreementTemplate:
     return latest
 
 
-def save_agreement_version(agreement: AgreementTemplate, actor) -> AgreementTemplate:
+def save_agreement_version(agreement: AgreementTemplate, actor: User | None) -> AgreementTemplate:
     """Staff's edit becomes a new version; versions already offered never change."""
     with transaction.atomic():
         Tier.objects.select_for_update().get(pk=agreement.tier_id)
@@ -41,7 +42,7 @@ def apply(
     organisation: Organisation,
     tier: Tier,
     payment_method: str,
-    actor,
+    actor: User | None,
     agreement_version: int | None = None,
 ) -> Sponsorship:
     """Record the application and, when a version is given, its acceptance of that

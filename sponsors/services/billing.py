@@ -4,6 +4,7 @@
 
 import logging
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -13,13 +14,13 @@ from outbox import queue
 from sponsors import agreements, documents, stripe_tasks
 from sponsors.models import Sponsorship
 from sponsors.services import lifecycle
-from sponsors.services.transitions import PAYABLE, S
+from sponsors.services.transitions import PAYABLE, Actor, S
 
 logger = logging.getLogger(__name__)
 
 
 @transaction.atomic
-def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
+def pay_by_invoice_instead(sponsorship: Sponsorship, actor: User | None) -> Sponsorship:
     """The sponsor gives up on the card (Stripe unreachable, or no card at hand).
 
     Before approval the invoice goes out when staff approve; after approval it goes out now.
@@ -31,7 +32,7 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
         return sponsorship
     sponsorship.payment_method = Sponsorship.Payment.INVOICE
     changed, note = ["payment_method"], "payment by invoice instead of card"
-    if sponsorship.agreement_id is not None:
+    if sponsorship.agreement is not None:
         # The accepted text names the way to pay: the pay page showed the invoice wording,
         # and pressing its button accepts the agreement with it.
         sponsorship.agreement_text = agreements.render(
@@ -51,7 +52,7 @@ def pay_by_invoice_instead(sponsorship: Sponsorship, actor) -> Sponsorship:
 
 
 @transaction.atomic
-def renew(sponsorship: Sponsorship, actor) -> Sponsorship:
+def renew(sponsorship: Sponsorship, actor: Actor) -> Sponsorship:
     """Renew a running sponsorship by invoice: an invoice for the next term (the year after
     the paid one, named by its dates) is issued after the commit, paid by bank transfer or
     on Stripe's invoice page where Stripe gives one. Its payment buys that term, whatever
@@ -62,6 +63,8 @@ def renew(sponsorship: Sponsorship, actor) -> Sponsorship:
     if documents.open_invoice(sponsorship) or sponsorship.renewal_invoice_requested_for:
         raise TransitionRefused("An invoice is already open: pay it to renew.")
     term = sponsorship.next_term
+    if term is None:  # renewable: running, so it has a next term
+        raise TransitionRefused("This sponsorship cannot be renewed now.")
     sponsorship.renewal_invoice_requested_for = term.starts_on
     changed, note = ["renewal_invoice_requested_for"], ""
     if sponsorship.payment_method != Sponsorship.Payment.INVOICE:

@@ -1,7 +1,7 @@
 """A sponsorship's life after the application: approval or rejection, activation,
 cancellation and its undo window, the end of a Stripe subscription, and renewals."""
 
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -13,7 +13,7 @@ from outbox import queue
 from payments import gateway
 from sponsors import mail, stripe_tasks
 from sponsors.models import Sponsorship, SponsorshipEvent, Tier
-from sponsors.services.transitions import PAYABLE, S, TierFull, move
+from sponsors.services.transitions import PAYABLE, Actor, S, TierFull, move
 from sponsors.terms import Term, long_date
 
 GRACE_DAYS = 14
@@ -21,7 +21,7 @@ REMINDER_DAYS = (30, 7)
 
 
 @transaction.atomic
-def approve(sponsorship: Sponsorship, actor):
+def approve(sponsorship: Sponsorship, actor: Actor) -> Sponsorship:
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     # One mail for the approval: the state it leads to (active, or awaiting payment) says it.
     move(sponsorship, "approve", actor, "approved by staff", mail_it=False)
@@ -35,13 +35,13 @@ def approve(sponsorship: Sponsorship, actor):
 
 
 @transaction.atomic
-def reject(sponsorship: Sponsorship, actor, note: str = ""):
+def reject(sponsorship: Sponsorship, actor: Actor, note: str = "") -> Sponsorship:
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
     move(sponsorship, "reject", actor, note or "rejected by staff")
     return sponsorship
 
 
-def activate(sponsorship, actor=None) -> None:
+def activate(sponsorship: Sponsorship, actor: Actor = None) -> None:
     """Active for the term its payment bought (``recording``); one marked paid with no
     term recorded runs for a year from today."""
     if sponsorship.starts_on is None:
@@ -52,7 +52,12 @@ def activate(sponsorship, actor=None) -> None:
 
 
 @transaction.atomic
-def cancel(sponsorship: Sponsorship, actor, note: str = "cancelled", undoable_until=None):
+def cancel(
+    sponsorship: Sponsorship,
+    actor: Actor,
+    note: str = "cancelled",
+    undoable_until: datetime | None = None,
+) -> Sponsorship:
     """Cancel; Stripe is asked to end the subscription after the commit or, for a
     cancellation the sponsor may undo until ``undoable_until``, once that time has passed
     (``undo_cancel`` withdraws the request)."""
@@ -70,12 +75,12 @@ def cancel(sponsorship: Sponsorship, actor, note: str = "cancelled", undoable_un
 
 
 @transaction.atomic
-def stop_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
+def stop_renewal(sponsorship: Sponsorship, actor: Actor) -> Sponsorship:
     """The sponsor's "cancel" of a paid year: nothing is renewed, and the organisation
     stays listed with every benefit until the paid term ends (then the daily renewal run
     closes it). A card renewal is stopped at Stripe once the undo window has passed."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
-    if not sponsorship.in_term:
+    if not sponsorship.in_term or sponsorship.ends_on is None:
         raise TransitionRefused("Only a running sponsorship has a renewal to stop.")
     if sponsorship.renewal_stopped_at:
         raise TransitionRefused("The renewal is already stopped.")
@@ -98,11 +103,11 @@ def stop_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
 
 
 @transaction.atomic
-def resume_renewal(sponsorship: Sponsorship, actor) -> Sponsorship:
+def resume_renewal(sponsorship: Sponsorship, actor: Actor) -> Sponsorship:
     """Take back a stopped renewal while the term runs. A card renewal Stripe has already
     ended cannot come back: the sponsor renews from the dashboard instead."""
     sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship.pk)
-    if not (sponsorship.in_term and sponsorship.renewal_stopped_at):
+    if not (sponsorship.in_term and sponsorship.renewal_stopped_at and sponsorship.ends_on):
         raise TransitionRefused("There is no stopped renewal to take back.")
     if sponsorship.stripe_subscription_id and not queue.withdraw(
         gateway.CANCEL_SUBSCRIPTION, subscription_id=sponsorship.stripe_subscription_id
@@ -131,7 +136,7 @@ def is_withdrawal(sponsorship: Sponsorship) -> bool:
 
 
 @transaction.atomic
-def cancel_by_sponsor(sponsorship: Sponsorship, actor) -> bool:
+def cancel_by_sponsor(sponsorship: Sponsorship, actor: Actor) -> bool:
     """Cancel (or withdraw) on the sponsor's confirmed request. Either can be undone for
     SPONSORSHIP_UNDO_MINUTES (the event records until when): Stripe is asked to end a
     subscription only once that window has passed. Answers whether it was a withdrawal
@@ -159,14 +164,14 @@ def _undoable_cancellation(sponsorship: Sponsorship) -> SponsorshipEvent | None:
     return cancelled if timezone.now() < cancelled.undoable_until else None
 
 
-def undo_deadline(sponsorship: Sponsorship):
+def undo_deadline(sponsorship: Sponsorship) -> datetime | None:
     """When the sponsor's cancellation or withdrawal stops being reversible, or None."""
     cancelled = _undoable_cancellation(sponsorship)
     return cancelled.undoable_until if cancelled else None
 
 
 @transaction.atomic
-def undo_cancel(sponsorship: Sponsorship, actor) -> Sponsorship:
+def undo_cancel(sponsorship: Sponsorship, actor: Actor) -> Sponsorship:
     """Put back a sponsorship cancelled (or an application withdrawn) a moment ago, in the
     state its cancellation event recorded: the request to Stripe that was waiting for the
     window to pass is withdrawn."""
@@ -211,7 +216,7 @@ def subscription_ended(subscription_id: str) -> None:
             move(sponsorship, "cancel", note="subscription ended before payment")
 
 
-def run_renewals(today: date | None = None) -> dict:
+def run_renewals(today: date | None = None) -> dict[str, int]:
     """Daily: reminders 30 and 7 days before the end, expiring state, lapse after the grace period."""
     today = today or timezone.localdate()
     counts = {"reminders": 0, "expiring": 0, "lapsed": 0, "ended": 0}

@@ -4,14 +4,17 @@ and the invitations that make more people its managers."""
 import base64
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, cast
 
+from django.contrib.auth.models import User
 from django.core import signing
-from django.core.files.base import ContentFile
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile, File
+from django.db import models, transaction
 from django.utils import timezone
 
-from core.storage import private_storage
+from core.storage import private
 from outbox import files, queue
 from sponsors import logos, mail
 from sponsors.models import Invitation, Organisation
@@ -20,7 +23,11 @@ from sponsors.supporters_cache import invalidate_supporters_page
 
 
 def create_organisation(
-    user, *, logo_upload=None, logo_height=logos.THUMBNAIL_HEIGHT, **fields: Any
+    user: User,
+    *,
+    logo_upload: "File[Any] | None" = None,
+    logo_height: int = logos.THUMBNAIL_HEIGHT,
+    **fields: Any,
 ) -> Organisation:
     """Raises ValidationError (and creates nothing) when the logo is refused. Call it
     outside a transaction: the logo is stored before the organisation is recorded
@@ -34,7 +41,9 @@ def create_organisation(
     return organisation
 
 
-def store_logo(organisation: Organisation, upload, height=logos.THUMBNAIL_HEIGHT) -> None:
+def store_logo(
+    organisation: Organisation, upload: "File[Any]", height: int = logos.THUMBNAIL_HEIGHT
+) -> None:
     """Validate and store a logo and its thumbnail in place of the organisation's (whose
     files are deleted once this commits). Raises ValidationError, storing nothing."""
     logo = _stored_logo(upload, height)
@@ -48,17 +57,17 @@ class _Logo:
     thumbnail: str
 
 
-def _stored_logo(upload, height) -> _Logo:
+def _stored_logo(upload: "File[Any]", height: int) -> _Logo:
     """The validated logo and its thumbnail, stored before their row commits (each with
     an outbox item that deletes it unless the row's transaction keeps it)."""
     clean, thumbnail = logos.process_logo(upload, height)
-    stored = []
-    for field, content in (("logo", clean), ("logo_thumbnail", thumbnail)):
+    stored: list[str] = []
+    for field_name, content in (("logo", clean), ("logo_thumbnail", thumbnail)):
         if not content:
             stored.append("")
             continue
-        field = Organisation._meta.get_field(field)
-        name = field.generate_filename(None, content.name)
+        field = cast(models.FileField, Organisation._meta.get_field(field_name))
+        name = field.generate_filename(None, content.name or "")
         stored.append(files.store_uncommitted(field.storage, name, content))
     return _Logo(*stored)
 
@@ -89,7 +98,7 @@ def remove_logo(organisation: Organisation) -> None:
 
 
 @transaction.atomic
-def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
+def invite(organisation: Organisation, email: str, invited_by: User) -> Invitation:
     if organisation.managers.filter(email__iexact=email).exists():
         raise SponsorshipError(f"{email} already manages {organisation.name}: nothing was sent.")
     invitation = Invitation.objects.create(
@@ -100,7 +109,7 @@ def invite(organisation: Organisation, email: str, invited_by) -> Invitation:
 
 
 @transaction.atomic
-def accept_invitation(invitation, user):
+def accept_invitation(invitation: Invitation, user: User) -> None:
     if invitation.accepted_at or invitation.email.lower() != (user.email or "").lower():
         raise SponsorshipError("This invitation is for another address, or was already used.")
     invitation.organisation.managers.add(user)
@@ -123,28 +132,31 @@ class HeldLogo:
     preview: str  # a data: URL for the form's <img>
 
 
-def _prune_held_logos(now) -> None:
+def _prune_held_logos(now: datetime) -> None:
     try:
-        _dirs, names = private_storage.listdir(HELD_LOGOS)
+        _dirs, names = private().listdir(HELD_LOGOS)
     except FileNotFoundError:
         return
     for name in names:
         path = f"{HELD_LOGOS}/{name}"
-        if (now - private_storage.get_modified_time(path)).total_seconds() > HELD_LOGO_SECONDS:
-            private_storage.delete(path)
+        if (now - private().get_modified_time(path)).total_seconds() > HELD_LOGO_SECONDS:
+            private().delete(path)
 
 
-def hold_logo(user, upload) -> HeldLogo:
+def hold_logo(user: User, upload: "File[Any]") -> HeldLogo:
     """Validate ``upload`` (logos.process_logo, as when it is stored) and keep it for the
     re-rendered form. Raises ValidationError, keeping nothing."""
     clean, _thumbnail = logos.process_logo(upload)
     _prune_held_logos(timezone.now())
-    stored = private_storage.save(f"{HELD_LOGOS}/{secrets.token_hex(12)}-{clean.name}", clean)
+    stored = private().save(f"{HELD_LOGOS}/{secrets.token_hex(12)}-{clean.name}", clean)
     token = signing.dumps({"user": user.pk, "path": stored}, salt=HELD_LOGO_SALT)
-    return held_logo(user, token)
+    held = held_logo(user, token)
+    if held is None:  # gone the moment it was stored
+        raise ValidationError("The logo could not be kept: please choose it again.")
+    return held
 
 
-def held_logo(user, token: str) -> HeldLogo | None:
+def held_logo(user: User, token: str) -> HeldLogo | None:
     """The logo kept for ``user`` under ``token``, or None (tampered, someone else's,
     expired or already used)."""
     try:
@@ -154,9 +166,9 @@ def held_logo(user, token: str) -> HeldLogo | None:
     path = kept.get("path", "")
     if kept.get("user") != user.pk or not path.startswith(HELD_LOGOS + "/"):
         return None
-    if not private_storage.exists(path):
+    if not private().exists(path):
         return None
-    with private_storage.open(path, "rb") as handle:
+    with private().open(path, "rb") as handle:
         data = handle.read()
     name = path.rpartition("/")[2].partition("-")[2]
     kind = "svg+xml" if name.endswith(".svg") else name.rpartition(".")[2].replace("jpg", "jpeg")
@@ -164,11 +176,11 @@ def held_logo(user, token: str) -> HeldLogo | None:
     return HeldLogo(token=token, name=name, preview=preview)
 
 
-def use_held_logo(held: HeldLogo) -> ContentFile:
+def use_held_logo(held: HeldLogo) -> "ContentFile[bytes]":
     """The kept file as an upload for create_organisation; it is deleted through the
     outbox (no sooner than a refused form's would be pruned)."""
     path = signing.loads(held.token, salt=HELD_LOGO_SALT)["path"]
-    with private_storage.open(path, "rb") as handle:
+    with private().open(path, "rb") as handle:
         upload = ContentFile(handle.read(), name=held.name)
-    files.delete_after_commit(private_storage, path)
+    files.delete_after_commit(private(), path)
     return upload

@@ -20,6 +20,7 @@ the same sponsorship at the same moment are refused (a short lock in the cache).
 
 import logging
 from decimal import Decimal
+from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
@@ -67,7 +68,7 @@ class Busy(PaymentFailed):
         )
 
 
-def _stripe_failure(error) -> PaymentFailed:
+def _stripe_failure(error: stripe_gateway.StripeError) -> PaymentFailed:
     if isinstance(error, stripe_gateway.UNREACHABLE) or (error.http_status or 500) >= 500:
         logger.warning("Stripe unreachable or failing: %s", type(error).__name__)
         return StripeUnavailable()
@@ -80,7 +81,7 @@ def _annual(sponsorship: Sponsorship, renewal: bool = False) -> bool:
     return not renewal and sponsorship.payment_method == Sponsorship.Payment.CARD_ANNUAL
 
 
-def _check_payable(sponsorship: Sponsorship, renewal: bool = False):
+def _check_payable(sponsorship: Sponsorship, renewal: bool = False) -> None:
     if renewal:
         if not lifecycle.renewable(sponsorship):
             raise NotPayable("This sponsorship cannot be renewed now.")
@@ -94,9 +95,10 @@ def _check_payable(sponsorship: Sponsorship, renewal: bool = False):
 
 
 def _recorded(sponsorship: Sponsorship, payment_intent_id: str) -> bool:
-    return sponsorship.payments.filter(
+    recorded: bool = sponsorship.payments.filter(
         Q(stripe_id=payment_intent_id) | Q(payment_intent_id=payment_intent_id)
     ).exists()
+    return recorded
 
 
 def current(sponsorship: Sponsorship, renewal: bool = False) -> Attempt:
@@ -115,7 +117,7 @@ def current(sponsorship: Sponsorship, renewal: bool = False) -> Attempt:
     return gateway.NOTHING
 
 
-def start(sponsorship: Sponsorship, renewal: bool = False) -> dict:
+def start(sponsorship: Sponsorship, renewal: bool = False) -> dict[str, Any]:
     """A SetupIntent for the card: ``{"id", "client_secret"}`` for the browser. Raises
     NotPayable when a payment was already made (or is waiting for 3-D Secure).
     ``renewal``: the card pays the next term of a running sponsorship, once."""
@@ -216,7 +218,7 @@ def renew_term_by_term(sponsorship: Sponsorship) -> None:
     )
 
 
-def _let_go(sponsorship: Sponsorship, renewal: bool = False):
+def _let_go(sponsorship: Sponsorship, renewal: bool = False) -> None:
     """Forget the failed or abandoned attempt first, so that Stripe's event about its
     cancellation matches no sponsorship and ends nothing; then cancel it at Stripe: a
     subscription through the outbox once this commits, a payment left waiting for 3-D

@@ -8,10 +8,9 @@ term's price (in the term's currency) buys a term: a signed event for one cent i
 cent, not a year. The term follows the money the sponsorship kept: a payment refunded in
 full, or lost to a dispute, ends the term it bought (``money_returned``)."""
 
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
-from django.contrib.auth.base_user import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
@@ -26,7 +25,7 @@ from payments.money import from_minor_units, minor_units
 from sponsors import documents, mail, stripe_tasks
 from sponsors.models import PaidTerm, Payment, Sponsorship
 from sponsors.services.lifecycle import activate
-from sponsors.services.transitions import PAYABLE, S, move
+from sponsors.services.transitions import PAYABLE, Actor, S, move
 from sponsors.terms import ONE_DAY, Term
 
 
@@ -36,7 +35,7 @@ def term_price_minor(sponsorship: Sponsorship) -> int:
     return minor_units(Decimal(str(terms["annual_price"])), str(terms["currency"]))
 
 
-def _note(sponsorship: Sponsorship, note: str, actor: AbstractBaseUser | None = None) -> None:
+def _note(sponsorship: Sponsorship, note: str, actor: Actor = None) -> None:
     transitions.record(sponsorship, actor=actor, note=note)
 
 
@@ -62,16 +61,16 @@ def record_payment(
     stripe_id: str,
     amount_minor: int,
     currency: str,
-    paid_at,
+    paid_at: datetime,
     receipt_url: str = "",
     payment_intent_id: str = "",
     charge_id: str = "",
-):
+) -> Sponsorship:
     """A payment arrived (from a verified webhook). Idempotent per Stripe object id.
 
     A payment in another currency than the sponsorship's terms is rejected: it would be
     counted as the sponsorship's income in a currency it was never priced in."""
-    sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
+    sponsorship: Sponsorship = Sponsorship.objects.select_for_update().get(pk=sponsorship_id)
     expected = str(sponsorship.terms.get("currency", "")).upper()
     if currency.upper() != expected:
         raise Rejected(f"it pays in {currency.upper()}, the sponsorship is priced in {expected}")
@@ -221,8 +220,8 @@ def _close_invoice(sponsorship: Sponsorship, payment: Payment) -> None:
     bank transfer names; a card payment of a sponsorship with an open invoice pays it too."""
     if payment.stripe_id.startswith(documents.TRANSFER_PREFIX):
         number = payment.stripe_id.removeprefix(documents.TRANSFER_PREFIX)
-        invoice = IssuedDocument.objects.about(sponsorship).invoices().get(number=number)
-        issuing.mark_paid(invoice, IssuedDocument.PaidBy.TRANSFER, payment.paid_at.date())
+        named = IssuedDocument.objects.about(sponsorship).invoices().get(number=number)
+        issuing.mark_paid(named, IssuedDocument.PaidBy.TRANSFER, payment.paid_at.date())
         return
     invoice = documents.open_invoice(sponsorship)
     if invoice is not None:
@@ -230,7 +229,7 @@ def _close_invoice(sponsorship: Sponsorship, payment: Payment) -> None:
 
 
 @transaction.atomic
-def record_transfer(sponsorship: Sponsorship, actor) -> Payment:
+def record_transfer(sponsorship: Sponsorship, actor: Actor) -> Payment:
     """Staff saw the open invoice's amount arrive by bank transfer: one step records the
     payment (as a webhook would, activating an approved sponsorship), closes the invoice
     and issues the receipt; Stripe is told the invoice was paid outside it."""
@@ -254,4 +253,5 @@ def record_transfer(sponsorship: Sponsorship, actor) -> Payment:
     )
     if invoice.occasion.startswith("in_"):
         queue.enqueue(stripe_tasks.SETTLE_INVOICE, invoice_id=invoice.occasion)
-    return Payment.objects.get(stripe_id=stripe_id)
+    payment: Payment = Payment.objects.get(stripe_id=stripe_id)
+    return payment

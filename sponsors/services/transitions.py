@@ -8,6 +8,11 @@ applied ──staff approve──▶ awaiting payment ──paid──▶ active
 any open state ──sponsor or staff cancel──▶ cancelled ──the sponsor's undo, in time──▶ the state it left
 """
 
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import transaction
 
 from core import transitions
@@ -17,6 +22,8 @@ from sponsors.models import Sponsorship
 from sponsors.supporters_cache import invalidate_supporters_page
 
 S = Sponsorship.Status
+# Who makes a change: staff or the sponsor (a request's user); None for the site itself.
+Actor = AbstractBaseUser | AnonymousUser | None
 
 
 class SponsorshipError(Exception):
@@ -33,12 +40,12 @@ PAYABLE = {S.APPLIED, S.APPROVED, S.AWAITING_PAYMENT}
 def move(
     sponsorship: Sponsorship,
     name: str,
-    actor=None,
+    actor: Actor = None,
     note: str = "",
     *,
     mail_it: bool = True,
-    undoable_until=None,
-    to=None,
+    undoable_until: datetime | None = None,
+    to: str | None = None,
 ) -> None:
     """Move by the verb ``name`` of ``Sponsorship.VERBS`` through ``core.transitions.apply``
     (saved, with its ``SponsorshipEvent``; ``to``: where an undo goes back to), renew the
@@ -52,7 +59,7 @@ def move(
     transaction.on_commit(invalidate_supporters_page)
     if mail_it and sponsorship.status == S.CANCELLED:
         what = sponsorship.status_label.lower()  # "withdrawn" or "cancelled"
-        undo = {"undo": True} if undoable_until else {}
+        undo: dict[str, Any] = {"undo": True} if undoable_until else {}
         queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=what, **undo)
     elif mail_it:
         queue.enqueue(mail.STATUS_MAIL, sponsorship_id=sponsorship.pk, what=sponsorship.status)
