@@ -10,6 +10,7 @@ full, or lost to a dispute, ends the term it bought (``money_returned``)."""
 
 from datetime import date, datetime
 from decimal import Decimal
+from typing import cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -157,7 +158,8 @@ def money_returned(payment_id: int) -> None:
     at all; with no term left running, a running sponsorship lapses. Staff are told, and
     the sponsor; any other change (part refunded, a dispute opened or won) is told to staff
     only. Idempotent: the same state of the money tells nobody twice."""
-    payment = Payment.objects.filter(pk=payment_id).first()
+    # The proxy's manager gives proxies; the stubs type them as the payments app's model.
+    payment = cast(Payment | None, Payment.objects.filter(pk=payment_id).first())
     if payment is None:
         return  # not a sponsorship's
     sponsorship = Sponsorship.objects.select_for_update().get(pk=payment.object_id)
