@@ -1,4 +1,5 @@
 from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.html import format_html_join
@@ -82,7 +83,7 @@ class RunEventInline(admin.TabularInline):
 
     model = RunEvent
     extra = 0
-    fields = readonly_fields = ["from_status", "to_status", "actor", "note", "at"]
+    fields = readonly_fields = ("from_status", "to_status", "actor", "note", "at")
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
@@ -207,7 +208,7 @@ class RunAdmin(admin.ModelAdmin):
             "runs": queryset,
             "opts": self.model._meta,
             "title": "Reject runs",
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return render(request, "admin/benchmarks/reject_runs.html", context)
 

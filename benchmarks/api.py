@@ -1,6 +1,8 @@
 """POST /api/benchmarks/<slug>/runs/: contributors and CI jobs upload raw output with a
 personal token (or their session); staff's older admin-made tokens still work."""
 
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.utils import extend_schema
@@ -82,14 +84,14 @@ def _text(name, **options):
             raise serializers.ValidationError(problem)
 
     return serializers.CharField(
-        max_length=limits.field_limit(Run, name),
+        max_length=limits.field_limit(Run, name),  # type: ignore[arg-type]  # DRF takes None: no limit
         validators=[storable],
         trim_whitespace=False,
         **options,
     )
 
 
-OPTIONAL = {"required": False, "allow_blank": True, "default": ""}
+OPTIONAL: dict[str, Any] = {"required": False, "allow_blank": True, "default": ""}
 
 
 class AsciiDateField(serializers.DateField):
@@ -117,7 +119,10 @@ class RunUploadSerializer(serializers.Serializer):
     run_date = AsciiDateField(required=False, allow_null=True, default=None)
     notes = _text("notes", **OPTIONAL)
     source = _text("source", **OPTIONAL)
-    source_url = serializers.URLField(max_length=limits.field_limit(Run, "source_url"), **OPTIONAL)
+    source_url = serializers.URLField(
+        max_length=limits.field_limit(Run, "source_url"),  # type: ignore[arg-type]  # DRF takes None
+        **OPTIONAL,
+    )
     unstated = serializers.CharField(
         max_length=200,
         help_text="Comma-separated provenance fields the cited source does not state",

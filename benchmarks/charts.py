@@ -4,6 +4,7 @@ they always agree."""
 
 import json
 from collections import Counter, OrderedDict
+from typing import Any
 
 from django.utils.text import slugify
 
@@ -15,7 +16,8 @@ PREFERRED_X = ("threads", "clients", "connections")
 
 def metric_slugs(metrics) -> dict:
     """metric -> slug, unique within the suite (a second metric with the same slug gets -2)."""
-    slugs, used = {}, Counter()
+    slugs: dict[str, str] = {}
+    used: Counter[str] = Counter()
     for metric in metrics:
         base = slugify(metric.replace("%", " percent")) or "metric"
         used[base] += 1
@@ -109,7 +111,9 @@ def build_chart(
             entry = series.setdefault(key, {"run": run, "others": others, "points": {}})
             entry["points"][json.dumps(m.parameters.get(x))] = m
         labels = _series_labels(series.values())
-        datasets, rows, coloured = [], [], set()
+        datasets: list[dict[str, Any]] = []
+        rows: list[list[str]] = []
+        coloured: set[int] = set()
         for label, entry in zip(labels, series.values(), strict=True):
             points = [entry["points"].get(v) for v in xs]
             run = entry["run"]
@@ -168,6 +172,9 @@ def build_chart(
 class Cell(str):
     """A table cell's text, e.g. "11.6 (4.57 to 21.1, n=5)", with its parts for the templates."""
 
+    value: str
+    spread: str
+
     def __new__(cls, value, spread=""):
         cell = super().__new__(cls, f"{value} ({spread})" if spread else value)
         cell.value, cell.spread = value, spread
@@ -195,7 +202,7 @@ def cell(measurement, factor):
 
 def _unique(labels):
     counts = Counter(labels)
-    seen = Counter()
+    seen: Counter[str] = Counter()
     result = []
     for label in labels:
         seen[label] += 1

@@ -8,6 +8,7 @@ row says so. Where both sides have repetitions or samples, Mann-Whitney decides
 import json
 from collections import OrderedDict
 from datetime import date
+from typing import Any
 
 from benchmarks import charts, stats, units
 from benchmarks.machines import same_machine
@@ -76,7 +77,7 @@ def download_values(run) -> dict:
 
 def provenance(run) -> list[dict]:
     """A run's environment and provenance for its page: label, value, link."""
-    facts = []
+    facts: list[dict[str, Any]] = []
     for field, label in [*CONFIGURATION[:1], *ENVIRONMENT, *CONFIGURATION[1:]]:
         facts.append(
             {"label": label, "value": fact(run, field), "missing": not getattr(run, field)}
@@ -93,7 +94,7 @@ def differences(a, b) -> dict:
     any figure: {"environment": [...], "configuration": [...], "like_for_like": bool,
     "reasons": [...]}. Unlike: a different machine, OS or tool, or a side that does not
     say what it ran on."""
-    found = {"environment": [], "configuration": []}
+    found: dict[str, list[dict[str, str]]] = {"environment": [], "configuration": []}
     for group, fields in (("environment", ENVIRONMENT), ("configuration", CONFIGURATION)):
         for field, label in fields:
             left, right = fact(a, field), fact(b, field)

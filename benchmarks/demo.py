@@ -4,6 +4,7 @@ sysbench runs made on this machine by bench/sysbench_runs.sh (raw files in demo_
 import re
 from datetime import date, datetime
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 
@@ -65,7 +66,7 @@ ENGINES = {
 # (title, hardware, OS, client, runs): the articles name no date, and measure no server.
 # A figure is (metric, value, unit[, as written]): the article gives whole cycles ("6"),
 # which read "6.00" at three significant figures, a precision it does not claim.
-MICRO = [
+MICRO: list[tuple[str, str, str, str, list[tuple[str, list[tuple[Any, ...]]]]]] = [
     ("Dynamic linking costs two cycles", "Core 2 Duo 2.4 GHz", "Linux amd64", "a loop of 1,000,000,000 calls of a one-line library function", [
         ("Static linking", [("total time", 2.54, "s"), ("CPU cycles per iteration", 6, "cycles", "6")]),
         ("Dynamic linking", [("total time", 3.38, "s"), ("CPU cycles per iteration", 8, "cycles", "8")]),
@@ -120,7 +121,8 @@ def _environment(directory=SYSBENCH, server="server"):
     )
     # "/usr/sbin/mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu …": stored
     # as the release, 10.11.19, with what the server printed beside it
-    printed = (re.search(r"Ver (\S+)", facts.get(server, "")) or [None, ""])[1]
+    found = re.search(r"Ver (\S+)", facts.get(server, ""))
+    printed = found[1] if found else ""
     return {
         "hardware": f"{facts.get('cpu', '')}, {facts.get('memory', '')} RAM",
         "os": facts.get("os", ""),
@@ -274,15 +276,15 @@ def load(log):
         post_slug="optimising-mariadb-for-big-data",
     )
     for order, (engine, steps) in enumerate(ENGINES.items()):
-        rows = [
+        engine_rows = [
             (f"{step}: time", hours, "hours", False, written) for step, written, hours, _ in steps
         ]
-        rows += [
+        engine_rows += [
             (f"{step}: resulting size", size, "GB", False, "")
             for step, _, _, size in steps
             if size is not None
         ]
-        _manual_run(engines, engine, order, ENGINES_ENV, rows)
+        _manual_run(engines, engine, order, ENGINES_ENV, engine_rows)
 
     micro = _suite(
         "micro-benchmarks",
@@ -292,7 +294,7 @@ def load(log):
     )
     order = 0
     for title, hardware, os, client, runs in MICRO:
-        for label, rows in runs:
+        for label, figures in runs:
             _manual_run(
                 micro,
                 label,
@@ -307,7 +309,7 @@ def load(log):
                 },
                 [
                     (metric, value, unit, False, "".join(written))
-                    for metric, value, unit, *written in rows
+                    for metric, value, unit, *written in figures
                 ],
             )
             order += 1

@@ -83,7 +83,7 @@ class RunUploadForm(forms.Form):
             unless = (
                 "" if name == "source" else " unless you tick it under “Not stated by the source”"
             )
-            field.help_text = " ".join(filter(None, [field.help_text, f"Required{unless}."]))
+            field.help_text = " ".join(filter(None, [str(field.help_text), f"Required{unless}."]))
 
     def clean_file(self):
         upload = self.cleaned_data["file"]

@@ -4,6 +4,7 @@ it is safe in threaded workers."""
 
 import io
 import re
+from typing import Any
 
 # The light scheme's --chart-N colours of static/css/site.css, in the order
 # static/js/benchmarks.js uses them, so an image matches the chart on the page
@@ -44,6 +45,7 @@ def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> byt
     # draw one (docs/PERFORMANCE.md, "Start-up").
     import matplotlib
     from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
     from matplotlib.ticker import StrMethodFormatter
 
     context = spec.get("context") or []
@@ -52,7 +54,9 @@ def render(spec: dict, fmt: str, width: float = 7.2, height: float = 4.2) -> byt
         figure = Figure(figsize=(width, height + footer), dpi=100, layout="constrained")
         if context:
             share = footer / (height + footer)
-            figure.get_layout_engine().set(rect=(0, share, 1, 1 - share))
+            engine = figure.get_layout_engine()
+            if isinstance(engine, ConstrainedLayoutEngine):  # layout="constrained" above
+                engine.set(rect=(0, share, 1, 1 - share))
             figure.text(
                 0.01,
                 0.01,
@@ -171,7 +175,7 @@ def _lines(axes, spec):
             )
             if lo is not None and hi is not None
         ]
-        segment = []
+        segment: list[tuple[int, Any, Any]] = []
         for point in [*band, None]:  # a gap in the band (no estimate yet) is left empty
             if point is not None and (not segment or point[0] == segment[-1][0] + 1):
                 segment.append(point)

@@ -29,6 +29,8 @@ def benchmark_chart(slug, metric="1", *options):
         id_prefix=f"embed-{slug}",
         colours=charts.palette(all_runs),
     )
+    if chart is None:
+        raise LookupError(f"suite {slug} has no chart {metric}")
     page = reverse("benchmarks:chart", kwargs={"slug": slug, "metric": metric_slug})
     query = f"?x={x}" if x and chart["x_title"] == x else ""
     chart["links"] = {

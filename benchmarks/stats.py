@@ -165,7 +165,11 @@ def lookback(
 
 def lookback_z(values, **options) -> list[Step]:
     """The flagged changes of ``lookback``."""
-    return [Step(j.index, j.z, j.mean, j.spread) for j in lookback(values, **options) if j.flagged]
+    return [
+        Step(j.index, j.z, j.mean, j.spread)
+        for j in lookback(values, **options)
+        if j.flagged and j.z is not None and j.mean is not None and j.spread is not None
+    ]
 
 
 def noise_bands(values, **options):
@@ -173,9 +177,9 @@ def noise_bands(values, **options):
     of the values ``lookback`` compared it with (None where it judged nothing, so a band is
     never drawn that the detector did not use); never below zero for values that never are."""
     floor = 0.0 if all(v >= 0 for v in values) else None
-    bands = []
+    bands: list[tuple[float, float] | None] = []
     for j in lookback(values, **options):
-        if j.mean is None:
+        if j.mean is None or j.spread is None:
             bands.append(None)
             continue
         low = j.mean - BAND_SD * j.spread

@@ -164,6 +164,7 @@ def _image_response(request, spec, fmt):
         json.dumps([spec, fmt, images.VERSION], sort_keys=True, default=str).encode()
     ).hexdigest()[:32]
     etag = f'"{key}"'
+    response: HttpResponse
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponseNotModified()
     else:
@@ -537,7 +538,12 @@ def submit(request, slug):
     if not form.is_valid():
         return render(request, template, context, status=400)
     if reviewed and (allowance := permissions.submission_allowance(request.user)).remaining == 0:
-        return refuse(request, template, context, allowance.wait_for(1))
+        wait = allowance.wait_for(1)
+        if wait is None:  # a rate of nought: no wait lets a run in
+            rate = settings.BENCHMARK_SUBMIT_RATE
+            form.add_error("file", f"Not stored: an account may store no runs now ({rate}).")
+            return render(request, template, context, status=400)
+        return refuse(request, template, context, wait)
     data = dict(form.cleaned_data)
     upload = data.pop("file")
     try:

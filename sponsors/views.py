@@ -199,7 +199,7 @@ def payment_pdf(request, pk):
         Payment.objects.filter(sponsorship__organisation__managers=request.user),
         pk=pk,
     )
-    # The proxy's manager reads through payments' QuerySet, typed for the base model.
+    # The proxy's manager gives proxies; the stubs type them as the payments app's model.
     return pdf_response(documents.issue_receipt(cast(Payment, payment)))
 
 

@@ -158,7 +158,7 @@ def money_returned(payment_id: int) -> None:
     at all; with no term left running, a running sponsorship lapses. Staff are told, and
     the sponsor; any other change (part refunded, a dispute opened or won) is told to staff
     only. Idempotent: the same state of the money tells nobody twice."""
-    # The proxy's manager reads through payments' QuerySet, typed for the base model.
+    # The proxy's manager gives proxies; the stubs type them as the payments app's model.
     payment = cast(Payment | None, Payment.objects.filter(pk=payment_id).first())
     if payment is None:
         return  # not a sponsorship's
