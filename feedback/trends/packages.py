@@ -7,6 +7,7 @@ from django.urls import reverse
 from core import opendata
 from feedback.anonymity import withheld_label
 from feedback.dimensions import DIMENSIONS
+from feedback.summary import SUMMARY_FIELDS
 from feedback.trends import charts
 from feedback.trends.models import Snapshot
 from feedback.trends.snapshots import LICENCE, csv_checksum, csv_fields, licence_descriptor
@@ -52,6 +53,16 @@ def usage_package(build_url, dashboard_data: dict, trend_dimensions: list[str]) 
                 fields,
             )
         )
+    resources.append(
+        opendata.resource(
+            "summary",
+            build_url(reverse("feedback:summary-csv")),
+            "MariaDB usage summary",
+            "Servers counted since the first report and every breakdown of them, one row "
+            "per value (?days=, ?window= or ?month= chooses another period).",
+            SUMMARY_FIELDS,
+        )
+    )
     index = reverse("trends:snapshots")
     for snapshot in Snapshot.objects.all():
         month = f"{snapshot.month:%Y-%m}"

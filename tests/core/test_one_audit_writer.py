@@ -13,7 +13,7 @@ from tests.project import ROOT, tracked_files
 # A model's audit rows are its ``events`` (SponsorshipEvent, RunEvent...); StripeEvent is
 # the record of a webhook delivery, not an audit row.
 WRITES_AN_AUDIT_ROW = re.compile(
-    r"\b(?!Stripe)\w+Event\.objects\.(create|bulk_create)\(|\.events\.(create|bulk_create)\("
+    r"\b(?!Stripe)\w+Event\.objects\.(create|bulk_create)\(|\bevents\.(create|bulk_create)\("
 )
 
 
