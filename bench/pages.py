@@ -380,6 +380,8 @@ def origin(pages, env, args) -> None:
     """Every URL straight from gunicorn: the origin when the edge misses (issue 61)."""
     global BASE
     BASE = f"http://127.0.0.1:{PORT}"
+    # what nginx adds in front of gunicorn: the visitor came over HTTPS (no redirect)
+    HEADERS["X-Forwarded-Proto"] = "https"
     gunicorn = start_gunicorn(env)
     try:
         results = measure(pages, args)
